@@ -1,0 +1,95 @@
+# stablekit: Linux stable-tree and backport maintenance, driven by libgit2.
+#
+#   make              build tools/stablekit into build/ (or build/asan with SANITIZE=1)
+#   make deps         install every Debian package the project needs (idempotent)
+#   make check        unit tests (cmocka) and command-line tests (sharness, prove)
+#   make check SANITIZE=1   the same under ASan+UBSan
+#   make bench        benchmarks, printed as ratios against a baseline in the same run
+#   make run          the main job on the embedded default (ci/main-job)
+
+PKGS := libgit2 jansson sqlite3
+SK := tools/stablekit
+
+ifeq ($(SANITIZE),1)
+BUILD := build/asan
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD := build/default
+SAN_FLAGS :=
+endif
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+SK_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS)) $(SAN_FLAGS) \
+	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"'
+SK_LDLIBS := $(shell pkg-config --libs $(PKGS)) $(SAN_FLAGS)
+
+LIB_SRC := $(sort $(wildcard $(SK)/lib/*.c))
+CMD_SRC := $(sort $(wildcard $(SK)/cmd-*.c)) $(SK)/stablekit.c
+UNIT_SRC := $(sort $(wildcard $(SK)/unit/test-*.c))
+HELPER_SRC := $(sort $(wildcard $(SK)/helpers/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
+HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
+
+DEPS := libgit2-dev libjansson-dev libsqlite3-dev libcmocka-dev pkg-config \
+	gcc make git perl sharness b4 quilt coccinelle man-db \
+	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
+	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu libc6-dev-i386 \
+	busybox-static qemu-system-x86 qemu-system-arm
+
+.PHONY: all deps check unit-test cli-test bench run clean
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/stablekit $(HELPER_BIN)
+
+$(BUILD)/%.o: %.c $(wildcard $(SK)/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SK_CFLAGS) -c -o $@ $<
+
+$(BUILD)/libstablekit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/stablekit: $(CMD_OBJ) $(BUILD)/libstablekit.a
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libstablekit.a $(SK_LDLIBS)
+
+$(BUILD)/unit/%: $(SK)/unit/%.c $(BUILD)/libstablekit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SK_CFLAGS) -o $@ $< $(BUILD)/libstablekit.a \
+		$(SK_LDLIBS) $(shell pkg-config --libs cmocka)
+
+$(BUILD)/helpers/%: $(SK)/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(SAN_FLAGS) -o $@ $<
+
+deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $$missing; \
+	else echo "deps: all installed"; fi
+
+check: unit-test cli-test
+
+unit-test: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+cli-test: all
+	cd $(SK)/t && SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) \
+		prove $(PROVE_FLAGS) ./t[0-9]*.t
+
+bench: all
+	SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) ci/bench
+
+run: all
+	SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) ci/main-job
+
+clean:
+	rm -rf build

@@ -1,0 +1,31 @@
+#ifndef SK_BUILTIN_H
+#define SK_BUILTIN_H
+
+/*
+ * One file per command (cmd-<name>.c): parse options, call the library,
+ * print.  main() in stablekit.c sets up what each command's flags ask for.
+ */
+struct sk_context {
+	const char *top;	/* the project: series/, stable/, semantic-patches/ */
+	int json;		/* --json: machine output on stdout */
+	int progress;		/* stderr is a terminal: show progress there */
+};
+
+/* Exit codes, as libgit2's CLI and git use them. */
+enum sk_exit {
+	SK_EXIT_OK = 0,
+	SK_EXIT_CHECK = 1,	/* a check or gate ran and failed */
+	SK_EXIT_FAIL = 128,	/* a git, sqlite, tool or OS failure, bad input */
+	SK_EXIT_USAGE = 129,
+};
+
+int cmd_help(int argc, const char **argv, struct sk_context *ctx);
+int cmd_pull(int argc, const char **argv, struct sk_context *ctx);
+int cmd_series(int argc, const char **argv, struct sk_context *ctx);
+int cmd_diff(int argc, const char **argv, struct sk_context *ctx);
+int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx);
+
+/* Print "error: <last library error>" and map the code to an exit code. */
+int sk_die_lib(int code);
+
+#endif

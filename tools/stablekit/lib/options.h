@@ -1,0 +1,44 @@
+#ifndef SK_OPTIONS_H
+#define SK_OPTIONS_H
+
+/* A small parse-options in git's manner: a table, then the arguments left. */
+enum sk_option_type {
+	SK_OPT_END = 0,
+	SK_OPT_BOOL,		/* int *: set to 1 */
+	SK_OPT_STRING,		/* const char **: the argument */
+	SK_OPT_INT,		/* int *: a whole number */
+	SK_OPT_LIST,		/* struct sk_strlist *: repeatable */
+};
+
+struct sk_strlist {
+	const char **items;
+	size_t nr, alloc;
+};
+
+struct sk_option {
+	enum sk_option_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;	/* "FILE" in the usage text */
+	const char *help;
+};
+
+#define SK_OPT_BOOL_(s, l, v, h) { SK_OPT_BOOL, (s), (l), (v), NULL, (h) }
+#define SK_OPT_STRING_(s, l, v, a, h) { SK_OPT_STRING, (s), (l), (v), (a), (h) }
+#define SK_OPT_INT_(s, l, v, a, h) { SK_OPT_INT, (s), (l), (v), (a), (h) }
+#define SK_OPT_LIST_(s, l, v, a, h) { SK_OPT_LIST, (s), (l), (v), (a), (h) }
+#define SK_OPT_END_() { SK_OPT_END, 0, NULL, NULL, NULL, NULL }
+
+/*
+ * Parse argv[1..] (argv[0] is the command name) against opts.  Non-option
+ * arguments are moved to the front of argv; returns their count, or -1 after
+ * printing the error and usage to stderr.  "-h"/"--help" print usage and
+ * return -2.
+ */
+int sk_parse_options(int argc, const char **argv, const struct sk_option *opts,
+		     const char *usage);
+void sk_usage(const char *usage, const struct sk_option *opts);
+void sk_strlist_release(struct sk_strlist *l);
+
+#endif

@@ -1,0 +1,105 @@
+#ifndef SK_SERIES_H
+#define SK_SERIES_H
+
+#include <stddef.h>
+#include "strbuf.h"
+
+/*
+ * The series store: series/<slug>/series.conf (git-config syntax) beside the
+ * am-ready mbox of each revision, v<N>.mbx, and the follow-up patches sent
+ * as replies, v<N>.fixlets.mbx.
+ *
+ *   [series]              slug, subject, author, change-id
+ *   [revision "2"]        message-id, date, mbox, base-commit, patches
+ *   [patch "2.1"]         subject, author, date, message-id, patch-id,
+ *                         file (one per touched path), and one key per
+ *                         trailer, lowercased: fixes, cc, acked-by, link...
+ *   [fixlet "2.2.1"]      amends patch 2 of v2: subject, author, date,
+ *                         message-id, in-reply-to, patch-id, file
+ */
+
+struct sk_trailer {
+	char *key;		/* as written: "Fixes", "Acked-by" */
+	char *value;
+};
+
+struct sk_fixlet {
+	int nr;			/* 1.. within its patch */
+	char *subject;
+	char *author;
+	char *date;
+	char *message_id;
+	char *in_reply_to;
+	char patch_id[41];
+	char **files;
+	size_t nr_files;
+};
+
+struct sk_series_patch {
+	int nr;			/* 1..N as in [PATCH vR n/N] */
+	char *subject;		/* without the [PATCH ...] prefix */
+	char *author;		/* "Name <address>", in-body From: first */
+	char *date;
+	char *message_id;
+	char patch_id[41];	/* git patch-id --stable of the diff */
+	struct sk_trailer *trailers;
+	size_t nr_trailers;
+	char **files;		/* paths the diff touches */
+	size_t nr_files;
+	struct sk_fixlet *fixlets;
+	size_t nr_fixlets;
+};
+
+struct sk_revision {
+	int version;
+	char *message_id;	/* of the cover letter, else of patch 1 */
+	char *date;
+	char *mbox;		/* file name in the series directory */
+	char *base_commit;
+	struct sk_series_patch *patches;
+	size_t nr_patches;
+};
+
+struct sk_series {
+	char *slug;
+	char *dir;		/* series/<slug> */
+	char *subject;		/* cover subject without the prefix */
+	char *author;
+	char *change_id;
+	struct sk_revision *revs;	/* ascending version */
+	size_t nr_revs;
+};
+
+/* Names of the series under <top>/series, sorted; free with sk_series_names_free. */
+int sk_series_names(char ***out, size_t *nr, const char *top);
+void sk_series_names_free(char **names, size_t nr);
+
+int sk_series_load(struct sk_series **out, const char *top, const char *slug);
+int sk_series_load_dir(struct sk_series **out, const char *dir);
+void sk_series_free(struct sk_series *s);
+/* Write series.conf of s into s->dir, atomically. */
+int sk_series_save(const struct sk_series *s);
+
+const struct sk_revision *sk_series_latest(const struct sk_series *s);
+const struct sk_revision *sk_series_revision(const struct sk_series *s,
+					     int version);
+
+/*
+ * The stored mail of a patch (headers, message, diff) and its diff alone,
+ * read back from the revision's mbox.  The fixlet variants read
+ * v<N>.fixlets.mbx.
+ */
+int sk_series_patch_mail(struct sk_strbuf *out, const struct sk_series *s,
+			 const struct sk_revision *r, int nr);
+int sk_series_patch_diff(struct sk_strbuf *out, const struct sk_series *s,
+			 const struct sk_revision *r, int nr);
+int sk_series_fixlet_mail(struct sk_strbuf *out, const struct sk_series *s,
+			  const struct sk_revision *r, int nr, int fixlet);
+int sk_series_fixlet_diff(struct sk_strbuf *out, const struct sk_series *s,
+			  const struct sk_revision *r, int nr, int fixlet);
+
+/* The nth (0-based) trailer with this key (case-insensitive), or NULL. */
+const char *sk_patch_trailer(const struct sk_series_patch *p, const char *key,
+			     size_t nth);
+
+#endif

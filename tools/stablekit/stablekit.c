@@ -1,0 +1,157 @@
+#include "builtin.h"
+#include "error.h"
+#include "fsutil.h"
+#include "strbuf.h"
+
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SK_VERSION "0.1"
+
+enum command_flags {
+	NEEDS_TOP = 1 << 0,	/* run inside a stablekit project */
+};
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv, struct sk_context *ctx);
+	unsigned int flags;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "pull", cmd_pull, NEEDS_TOP, "ingest a revision of a series (b4, mbox)" },
+	{ "series", cmd_series, NEEDS_TOP, "list the series under series/ or show one" },
+	{ "diff", cmd_diff, NEEDS_TOP, "per-patch interdiff of two revisions" },
+	{ "maintainers", cmd_maintainers, NEEDS_TOP, "who owns a path, from MAINTAINERS" },
+	{ "help", cmd_help, 0, "show the manual page of a command" },
+	{ NULL, NULL, 0, NULL }
+};
+
+static void print_commands(FILE *f)
+{
+	const struct command *c;
+
+	fprintf(f, "usage: stablekit [-C <dir>] [--json] <command> [<args>]\n\n");
+	fprintf(f, "commands:\n");
+	for (c = commands; c->name; c++)
+		fprintf(f, "   %-12s %s\n", c->name, c->summary);
+	fprintf(f, "\n'stablekit help <command>' shows a command's manual page.\n");
+}
+
+int sk_die_lib(int code)
+{
+	fprintf(stderr, "error: %s\n", sk_error_last());
+	return code == SK_ECONFLICT ? SK_EXIT_CHECK : SK_EXIT_FAIL;
+}
+
+/* The project is the nearest directory, from here up, that has series/. */
+static char *find_top(void)
+{
+	char *cwd = getcwd(NULL, 0), *dir;
+
+	if (!cwd)
+		return NULL;
+	dir = sk_xstrdup(cwd);
+	for (;;) {
+		char *probe = sk_path_join(dir, "series");
+		int found = sk_is_dir(probe);
+		char *slash;
+
+		free(probe);
+		if (found)
+			break;
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			free(dir);
+			dir = sk_xstrdup(cwd);
+			break;
+		}
+		*slash = '\0';
+	}
+	free(cwd);
+	return dir;
+}
+
+static const struct command *find_command(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* git's run_builtin: a write error on stdout is a failure too. */
+static int finish_stdout(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "error: write failure on standard output\n");
+		return SK_EXIT_FAIL;
+	}
+	return ret;
+}
+
+int main(int argc, const char **argv)
+{
+	struct sk_context ctx = { 0 };
+	const struct command *cmd;
+	char *top = NULL;
+	int ret;
+
+	argv++;
+	argc--;
+	while (argc && argv[0][0] == '-') {
+		if (!strcmp(argv[0], "-C") && argc > 1) {
+			if (chdir(argv[1])) {
+				fprintf(stderr, "fatal: cannot change to '%s'\n", argv[1]);
+				return SK_EXIT_FAIL;
+			}
+			argv += 2;
+			argc -= 2;
+		} else if (!strcmp(argv[0], "--json")) {
+			ctx.json = 1;
+			argv++;
+			argc--;
+		} else if (!strcmp(argv[0], "--version")) {
+			printf("stablekit version %s (libgit2 %s)\n", SK_VERSION,
+			       LIBGIT2_VERSION);
+			return finish_stdout(0);
+		} else if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+			print_commands(stdout);
+			return finish_stdout(0);
+		} else {
+			fprintf(stderr, "error: unknown option '%s'\n", argv[0]);
+			print_commands(stderr);
+			return SK_EXIT_USAGE;
+		}
+	}
+	if (!argc) {
+		print_commands(stderr);
+		return SK_EXIT_USAGE;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd) {
+		fprintf(stderr, "error: '%s' is not a stablekit command\n", argv[0]);
+		print_commands(stderr);
+		return SK_EXIT_USAGE;
+	}
+	ctx.progress = isatty(2);
+	if (cmd->flags & NEEDS_TOP) {
+		top = find_top();
+		if (!top) {
+			fprintf(stderr, "fatal: cannot find the current directory\n");
+			return SK_EXIT_FAIL;
+		}
+		ctx.top = top;
+	}
+	git_libgit2_init();
+	ret = cmd->fn(argc, argv, &ctx);
+	git_libgit2_shutdown();
+	free(top);
+	return finish_stdout(ret);
+}

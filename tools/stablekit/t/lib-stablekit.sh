@@ -1,0 +1,43 @@
+# Shared set-up for stablekit's sharness tests: source it first.
+#
+#   SK_TOP     the stablekit checkout (series/, stable/, semantic-patches/ ...)
+#   SK_BUILD   the build directory holding the stablekit binary
+#   SK_SEEDS   the embedded seed threads (ci/seeds)
+#   SK_WORK    a cache shared by tests that need the real 6.12 tree
+#
+# Trash directories go under the build directory, not the source tree.
+
+: "${SK_TOP:=$(cd "$(dirname "$0")/../../.." && pwd)}"
+: "${SK_BUILD:=$SK_TOP/build/default}"
+SK_SEEDS="$SK_TOP/ci/seeds"
+: "${SK_WORK:=$SK_TOP/work}"
+export SK_TOP SK_BUILD SK_SEEDS SK_WORK
+
+root="$SK_BUILD/trash"
+mkdir -p "$root"
+SHARNESS_BUILD_DIRECTORY="$SK_BUILD"
+SHARNESS_TEST_SRCDIR="$SK_TOP/tools/stablekit/t"
+
+# Identities and dates fixed, so that the tests' repositories are the same
+# every run.
+GIT_AUTHOR_NAME="Stable Tester"
+GIT_AUTHOR_EMAIL="tester@example.org"
+GIT_COMMITTER_NAME="Stable Tester"
+GIT_COMMITTER_EMAIL="tester@example.org"
+GIT_AUTHOR_DATE="1700000000 +0000"
+GIT_COMMITTER_DATE="1700000000 +0000"
+GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_CONFIG_NOSYSTEM
+
+. /usr/share/sharness/sharness.sh
+
+git config --global init.defaultBranch master
+git config --global user.name "$GIT_AUTHOR_NAME"
+git config --global user.email "$GIT_AUTHOR_EMAIL"
+
+# A fresh stablekit project to run commands in: series/ and stable/.
+sk_new_project() {
+	mkdir -p "$1/series" "$1/stable" &&
+	cp "$SK_TOP/MAINTAINERS" "$1/MAINTAINERS"
+}
