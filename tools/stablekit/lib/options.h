@@ -1,6 +1,8 @@
 #ifndef SK_OPTIONS_H
 #define SK_OPTIONS_H
 
+#include <stddef.h>
+
 /* A small parse-options in git's manner: a table, then the arguments left. */
 enum sk_option_type {
 	SK_OPT_END = 0,

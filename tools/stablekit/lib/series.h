@@ -12,7 +12,7 @@
  *   [series]              slug, subject, author, change-id
  *   [revision "2"]        message-id, date, mbox, base-commit, patches
  *   [patch "2.1"]         subject, author, date, message-id, patch-id,
- *                         file (one per touched path), and one key per
+ *                         message-hash, file (one per touched path), and one key per
  *                         trailer, lowercased: fixes, cc, acked-by, link...
  *   [fixlet "2.2.1"]      amends patch 2 of v2: subject, author, date,
  *                         message-id, in-reply-to, patch-id, file
@@ -42,6 +42,7 @@ struct sk_series_patch {
 	char *date;
 	char *message_id;
 	char patch_id[41];	/* git patch-id --stable of the diff */
+	char message_hash[41];	/* of the commit message without trailers */
 	struct sk_trailer *trailers;
 	size_t nr_trailers;
 	char **files;		/* paths the diff touches */
@@ -77,6 +78,7 @@ void sk_series_names_free(char **names, size_t nr);
 int sk_series_load(struct sk_series **out, const char *top, const char *slug);
 int sk_series_load_dir(struct sk_series **out, const char *dir);
 void sk_series_free(struct sk_series *s);
+void sk_revision_release(struct sk_revision *r);
 /* Write series.conf of s into s->dir, atomically. */
 int sk_series_save(const struct sk_series *s);
 

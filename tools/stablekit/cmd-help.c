@@ -1,0 +1,40 @@
+#include "builtin.h"
+#include "error.h"
+#include "fsutil.h"
+#include "strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SK_DOCDIR
+#define SK_DOCDIR "Documentation"
+#endif
+
+/* The manual pages are plain text kept in the repository, one per command. */
+int cmd_help(int argc, const char **argv, struct sk_context *ctx)
+{
+	struct sk_strbuf page = SK_STRBUF_INIT;
+	const char *dir = getenv("STABLEKIT_DOCDIR");
+	char *name, *path;
+	int ret;
+
+	(void)ctx;
+	if (argc != 2 || strchr(argv[1], '/') || argv[1][0] == '.') {
+		fprintf(stderr, "usage: stablekit help <command>\n");
+		return SK_EXIT_USAGE;
+	}
+	name = sk_xstrfmt("stablekit-%s.txt", argv[1]);
+	path = sk_path_join(dir ? dir : SK_DOCDIR, name);
+	ret = sk_read_file(&page, path);
+	if (ret == SK_ENOTFOUND)
+		fprintf(stderr, "error: no manual page for '%s' (%s)\n", argv[1], path);
+	else if (ret)
+		fprintf(stderr, "error: %s\n", sk_error_last());
+	else
+		fputs(page.buf, stdout);
+	free(name);
+	free(path);
+	sk_strbuf_release(&page);
+	return ret ? SK_EXIT_FAIL : 0;
+}

@@ -1,0 +1,127 @@
+#include "builtin.h"
+#include "error.h"
+#include "options.h"
+#include "pull.h"
+#include "seriesjson.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [<msgid>]";
+
+static const char *outcome_name(enum sk_pull_outcome o)
+{
+	switch (o) {
+	case SK_PULL_NEW_SERIES:
+		return "new-series";
+	case SK_PULL_NEW_REVISION:
+		return "new-revision";
+	case SK_PULL_UPDATED:
+		return "updated";
+	default:
+		return "up-to-date";
+	}
+}
+
+static void print_text(const struct sk_pull_result *r)
+{
+	const struct sk_revision *rev = sk_series_revision(r->series, r->version);
+	size_t i, fixlets = 0;
+
+	for (i = 0; rev && i < rev->nr_patches; i++)
+		fixlets += rev->patches[i].nr_fixlets;
+	printf("%s: v%d, %zu patch%s", r->series->slug, r->version,
+	       rev ? rev->nr_patches : 0, rev && rev->nr_patches == 1 ? "" : "es");
+	if (fixlets)
+		printf(" + %zu fixlet%s", fixlets, fixlets == 1 ? "" : "s");
+	switch (r->outcome) {
+	case SK_PULL_NEW_SERIES:
+		printf(" (new series)\n");
+		break;
+	case SK_PULL_UP_TO_DATE:
+		printf(" (already up to date)\n");
+		break;
+	case SK_PULL_UPDATED:
+		printf(" (updated in place)\n");
+		break;
+	default:
+		printf(" (new revision; previous v%d)\n", r->previous);
+	}
+	for (i = 0; rev && i < rev->nr_patches; i++)
+		for (size_t j = 0; j < rev->patches[i].nr_fixlets; j++)
+			printf("  fixlet on %d: %s\n", rev->patches[i].nr,
+			       rev->patches[i].fixlets[j].subject);
+	if (r->previous && r->outcome != SK_PULL_UP_TO_DATE) {
+		struct sk_strbuf sb = SK_STRBUF_INIT;
+
+		printf("changes since v%d:\n", r->previous);
+		sk_rev_changes_describe(&sb, &r->changes);
+		fputs(sb.buf, stdout);
+		sk_strbuf_release(&sb);
+	}
+}
+
+static void print_json(const struct sk_pull_result *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "series", json_string(r->series->slug));
+	json_object_set_new(o, "version", json_integer(r->version));
+	json_object_set_new(o, "outcome", json_string(outcome_name(r->outcome)));
+	json_object_set_new(o, "previous", r->previous ? json_integer(r->previous) : json_null());
+	json_object_set_new(o, "changes", sk_json_changes(&r->changes));
+	json_object_set_new(o, "warnings", sk_json_lines(r->warnings.buf));
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	putchar('\n');
+	json_decref(o);
+}
+
+int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
+{
+	const char *input = NULL, *name = NULL;
+	int timeout = 300, json = ctx->json, ret;
+	struct sk_option opts[] = {
+		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
+			       "read the thread from a local mbox or maildir (offline)"),
+		SK_OPT_STRING_(0, "name", &name, "series", "store under this series name"),
+		SK_OPT_INT_(0, "timeout", &timeout, "seconds", "limit for b4 (default 300)"),
+		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_END_(),
+	};
+	struct sk_pull_opts po = { 0 };
+	struct sk_pull_result res;
+	int nr = sk_parse_options(argc, argv, opts, usage);
+
+	if (nr == -2)
+		return 0;
+	if (nr < 0 || nr > 1 || (!input && !nr)) {
+		if (nr >= 0)
+			sk_usage(usage, opts);
+		return SK_EXIT_USAGE;
+	}
+	po.top = ctx->top;
+	po.input = input;
+	po.msgid = nr ? argv[0] : NULL;
+	po.name = name;
+	po.timeout_ms = (unsigned int)timeout * 1000u;
+	ret = sk_pull(&res, &po);
+	if (res.warnings.len)
+		for (const char *p = res.warnings.buf; *p;) {
+			const char *nl = strchr(p, '\n');
+
+			fprintf(stderr, "warning: %.*s\n", (int)(nl - p), p);
+			p = nl + 1;
+		}
+	if (ret) {
+		sk_pull_result_release(&res);
+		return sk_die_lib(ret);
+	}
+	if (json)
+		print_json(&res);
+	else
+		print_text(&res);
+	sk_pull_result_release(&res);
+	return 0;
+}

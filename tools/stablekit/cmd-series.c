@@ -1,0 +1,127 @@
+#include "builtin.h"
+#include "error.h"
+#include "options.h"
+#include "series.h"
+#include "seriesjson.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const char usage[] = "stablekit series [list | show <name>] [--json]";
+
+static size_t fixlet_count(const struct sk_revision *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r && i < r->nr_patches; i++)
+		n += r->patches[i].nr_fixlets;
+	return n;
+}
+
+static int list(const struct sk_context *ctx, int json)
+{
+	char **names;
+	size_t nr, i;
+	json_t *arr = json_array();
+	int ret = sk_series_names(&names, &nr, ctx->top);
+
+	if (!ret && !json)
+		printf("%-54s %4s %7s %7s  %s\n", "SERIES", "REV", "PATCHES",
+		       "FIXLETS", "AUTHOR");
+	for (i = 0; !ret && i < nr; i++) {
+		struct sk_series *s;
+		const struct sk_revision *r;
+
+		ret = sk_series_load(&s, ctx->top, names[i]);
+		if (ret)
+			break;
+		r = sk_series_latest(s);
+		if (json)
+			json_array_append_new(arr, sk_json_series(s));
+		else
+			printf("%-54s %3s%d %7zu %7zu  %s\n", s->slug, "v",
+			       r ? r->version : 0, r ? r->nr_patches : 0,
+			       fixlet_count(r), s->author ? s->author : "");
+		sk_series_free(s);
+	}
+	if (!ret && json) {
+		json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+	}
+	json_decref(arr);
+	sk_series_names_free(names, nr);
+	return ret ? sk_die_lib(ret) : 0;
+}
+
+static void show_patch(const struct sk_series_patch *p)
+{
+	size_t i;
+
+	printf("  %d. %s\n", p->nr, p->subject);
+	printf("     author:   %s\n", p->author);
+	printf("     patch-id: %s\n", p->patch_id);
+	for (i = 0; i < p->nr_trailers; i++)
+		if (strcasecmp(p->trailers[i].key, "Signed-off-by"))
+			printf("     %s: %s\n", p->trailers[i].key, p->trailers[i].value);
+	for (i = 0; i < p->nr_fixlets; i++)
+		printf("     fixlet %d: %s <%s>\n", p->fixlets[i].nr,
+		       p->fixlets[i].subject, p->fixlets[i].message_id);
+}
+
+static int show(const struct sk_context *ctx, const char *name, int json)
+{
+	struct sk_series *s;
+	size_t i, j;
+	int ret = sk_series_load(&s, ctx->top, name);
+
+	if (ret)
+		return sk_die_lib(ret);
+	if (json) {
+		json_t *o = sk_json_series(s);
+
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(o);
+		sk_series_free(s);
+		return 0;
+	}
+	printf("series:    %s\nsubject:   %s\nauthor:    %s\n", s->slug,
+	       s->subject ? s->subject : "", s->author ? s->author : "");
+	if (s->change_id)
+		printf("change-id: %s\n", s->change_id);
+	for (i = 0; i < s->nr_revs; i++) {
+		const struct sk_revision *r = &s->revs[i];
+
+		printf("\nv%d  %s  <%s>  (%s)\n", r->version, r->date ? r->date : "",
+		       r->message_id ? r->message_id : "", r->mbox ? r->mbox : "");
+		if (r->base_commit)
+			printf("  base-commit: %s\n", r->base_commit);
+		for (j = 0; j < r->nr_patches; j++)
+			show_patch(&r->patches[j]);
+	}
+	sk_series_free(s);
+	return 0;
+}
+
+int cmd_series(int argc, const char **argv, struct sk_context *ctx)
+{
+	int json = ctx->json;
+	struct sk_option opts[] = {
+		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_END_(),
+	};
+	int nr = sk_parse_options(argc, argv, opts, usage);
+
+	if (nr == -2)
+		return 0;
+	if (nr < 0)
+		return SK_EXIT_USAGE;
+	if (!nr || (nr == 1 && !strcmp(argv[0], "list")))
+		return list(ctx, json);
+	if (nr == 2 && !strcmp(argv[0], "show"))
+		return show(ctx, argv[1], json);
+	sk_usage(usage, opts);
+	return SK_EXIT_USAGE;
+}

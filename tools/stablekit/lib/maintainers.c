@@ -1,0 +1,195 @@
+#include "maintainers.h"
+#include "error.h"
+#include "fsutil.h"
+#include "strbuf.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int is_entry(const char *s, size_t len)
+{
+	return len >= 3 && isupper((unsigned char)s[0]) && s[1] == ':' &&
+	       (s[2] == '\t' || s[2] == ' ');
+}
+
+int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
+			 const char *text)
+{
+	const char *p = text, *prev = NULL;
+	size_t prev_len = 0, line = 0;
+	struct sk_maint_section *cur = NULL;
+
+	memset(out, 0, sizeof(*out));
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		line++;
+		if (is_entry(p, len)) {
+			const char *v = p + 2;
+			struct sk_maint_entry *e;
+
+			if (!cur) {
+				if (!prev || !prev_len)
+					return sk_error_set(SK_EINVALID,
+							    "%s:%zu: '%c:' entry outside a section",
+							    name, line, p[0]);
+				cur = SK_ARRAY_PUSH(out->sections, out->nr, out->alloc);
+				memset(cur, 0, sizeof(*cur));
+				cur->title = sk_xstrndup(prev, prev_len);
+				cur->line = line - 1;
+			}
+			while (*v == ' ' || *v == '\t')
+				v++;
+			e = SK_ARRAY_PUSH(cur->entries, cur->nr, cur->alloc);
+			e->tag = p[0];
+			e->value = sk_xstrndup(v, (size_t)(p + len - v));
+		} else {
+			cur = NULL;
+			prev = p;
+			prev_len = len;
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+	return 0;
+}
+
+int sk_maintainers_load(struct sk_maintainers *out, const char *path)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	int ret = sk_read_file(&sb, path);
+
+	if (!ret)
+		ret = sk_maintainers_parse(out, path, sb.buf);
+	sk_strbuf_release(&sb);
+	return ret;
+}
+
+void sk_maintainers_release(struct sk_maintainers *m)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->nr; i++) {
+		for (j = 0; j < m->sections[i].nr; j++)
+			free(m->sections[i].entries[j].value);
+		free(m->sections[i].entries);
+		free(m->sections[i].title);
+	}
+	free(m->sections);
+	memset(m, 0, sizeof(*m));
+}
+
+static int pattern_matches(const char *pat, const char *path)
+{
+	size_t n = strlen(pat);
+
+	if (n && pat[n - 1] == '/')
+		return !strncmp(path, pat, n);
+	if (strpbrk(pat, "*?["))
+		return !fnmatch(pat, path, FNM_PATHNAME);
+	return !strcmp(pat, path) ||
+	       (!strncmp(path, pat, n) && path[n] == '/');
+}
+
+static int regex_matches(const char *re, const char *path)
+{
+	regex_t rx;
+	int hit;
+
+	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
+		return 0;
+	hit = !regexec(&rx, path, 0, NULL, 0);
+	regfree(&rx);
+	return hit;
+}
+
+size_t sk_maintainers_score(const struct sk_maint_section *s, const char *path)
+{
+	size_t i, best = 0;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->entries[i].tag == 'X' && pattern_matches(s->entries[i].value, path))
+			return 0;
+	for (i = 0; i < s->nr; i++) {
+		const struct sk_maint_entry *e = &s->entries[i];
+		size_t score = 0;
+
+		if (e->tag == 'F' && pattern_matches(e->value, path))
+			score = strlen(e->value);
+		else if (e->tag == 'N' && regex_matches(e->value, path))
+			score = 1;
+		if (score > best)
+			best = score;
+	}
+	return best;
+}
+
+static int has(char **list, size_t nr, const char *who)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcasecmp(list[i], who))
+			return 1;
+	return 0;
+}
+
+void sk_recipients_add(struct sk_recipients *r, int to, const char *who)
+{
+	char ***list = to ? &r->to : &r->cc;
+	size_t *nr = to ? &r->nr_to : &r->nr_cc;
+
+	if (has(r->to, r->nr_to, who) || has(r->cc, r->nr_cc, who))
+		return;
+	*list = sk_xrealloc(*list, (*nr + 1) * sizeof(**list));
+	(*list)[(*nr)++] = sk_xstrdup(who);
+}
+
+void sk_maintainers_recipients(struct sk_recipients *out,
+			       const struct sk_maintainers *m,
+			       const char *const *paths, size_t nr)
+{
+	size_t i, j, k;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < nr; i++) {
+		size_t best = 0;
+
+		for (j = 0; j < m->nr; j++) {
+			size_t sc = sk_maintainers_score(&m->sections[j], paths[i]);
+
+			if (sc > best)
+				best = sc;
+		}
+		for (j = 0; best && j < m->nr; j++) {
+			const struct sk_maint_section *s = &m->sections[j];
+			size_t sc = sk_maintainers_score(s, paths[i]);
+
+			if (!sc)
+				continue;
+			for (k = 0; k < s->nr; k++) {
+				char tag = s->entries[k].tag;
+
+				if (tag == 'M')
+					sk_recipients_add(out, sc == best, s->entries[k].value);
+				else if (tag == 'R' || tag == 'L')
+					sk_recipients_add(out, 0, s->entries[k].value);
+			}
+		}
+	}
+}
+
+void sk_recipients_release(struct sk_recipients *r)
+{
+	while (r->nr_to--)
+		free(r->to[r->nr_to]);
+	while (r->nr_cc--)
+		free(r->cc[r->nr_cc]);
+	free(r->to);
+	free(r->cc);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,656 @@
+#include "mbox.h"
+#include "error.h"
+#include "fsutil.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct cursor {
+	const char *name;
+	const char *p, *end;
+	size_t line;
+};
+
+/* One line without its LF (and CR); returns 0 at the end of input. */
+static int next_line(struct cursor *c, const char **s, size_t *len)
+{
+	const char *nl;
+
+	if (c->p >= c->end)
+		return 0;
+	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	*s = c->p;
+	*len = nl ? (size_t)(nl - c->p) : (size_t)(c->end - c->p);
+	c->p = nl ? nl + 1 : c->end;
+	if (*len && (*s)[*len - 1] == '\r')
+		(*len)--;
+	c->line++;
+	return 1;
+}
+
+static int peek_starts(const struct cursor *c, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(c->end - c->p) >= n && !memcmp(c->p, prefix, n);
+}
+
+int sk_is_utf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + len;
+
+	while (p < e) {
+		int n;
+
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+			n = 1;
+		else if ((*p & 0xf0) == 0xe0)
+			n = 2;
+		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+			n = 3;
+		else
+			return 0;
+		if (e - p <= n)
+			return 0;
+		for (int i = 1; i <= n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+		p += n + 1;
+	}
+	return 1;
+}
+
+int sk_to_utf8(struct sk_strbuf *out, const char *in, size_t len,
+	       const char *charset)
+{
+	char buf[4096];
+	iconv_t cd;
+	char *src = (char *)in;
+	size_t left = len;
+
+	if (!charset || !*charset || !strcasecmp(charset, "utf-8") ||
+	    !strcasecmp(charset, "utf8") || !strcasecmp(charset, "us-ascii")) {
+		if (!sk_is_utf8(in, len))
+			charset = "ISO-8859-1";	/* raw 8-bit: the common case */
+		else {
+			sk_strbuf_add(out, in, len);
+			return 0;
+		}
+	}
+	cd = iconv_open("UTF-8", charset);
+	if (cd == (iconv_t)-1)
+		return sk_error_set(SK_EINVALID, "unknown charset '%s'", charset);
+	while (left) {
+		char *dst = buf;
+		size_t room = sizeof(buf);
+		size_t r = iconv(cd, &src, &left, &dst, &room);
+
+		sk_strbuf_add(out, buf, (size_t)(dst - buf));
+		if (r == (size_t)-1 && errno != E2BIG) {
+			iconv_close(cd);
+			return sk_error_set(SK_EINVALID,
+					    "text is not valid %s", charset);
+		}
+	}
+	iconv_close(cd);
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int sk_decode_qp(struct sk_strbuf *out, const char *in, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (in[i] != '=') {
+			sk_strbuf_addch(out, in[i]);
+			continue;
+		}
+		if (i + 1 < len && in[i + 1] == '\n') {		/* soft break */
+			i++;
+			continue;
+		}
+		if (i + 2 < len && in[i + 1] == '\r' && in[i + 2] == '\n') {
+			i += 2;
+			continue;
+		}
+		if (i + 2 < len && hexval(in[i + 1]) >= 0 && hexval(in[i + 2]) >= 0) {
+			sk_strbuf_addch(out, hexval(in[i + 1]) * 16 + hexval(in[i + 2]));
+			i += 2;
+			continue;
+		}
+		sk_strbuf_addch(out, '=');	/* lenient, as mail readers are */
+	}
+	return 0;
+}
+
+int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len)
+{
+	static const char tbl[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned int acc = 0;
+	int bits = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		const char *pos;
+
+		if (in[i] == '=')
+			break;
+		if (isspace((unsigned char)in[i]))
+			continue;
+		pos = strchr(tbl, in[i]);
+		if (!pos || !in[i])
+			return sk_error_set(SK_EINVALID,
+					    "invalid base64 character '%c'", in[i]);
+		acc = (acc << 6) | (unsigned int)(pos - tbl);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			sk_strbuf_addch(out, (acc >> bits) & 0xff);
+		}
+	}
+	return 0;
+}
+
+/* =?charset?Q|B?text?= words; whitespace between two words is dropped. */
+int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
+{
+	const char *p = in, *pending_ws = NULL;
+	int last_was_word = 0;
+
+	while (*p) {
+		const char *q1, *q2, *q3, *end;
+		struct sk_strbuf raw = SK_STRBUF_INIT;
+		char *charset;
+		int ret;
+
+		if (!(p[0] == '=' && p[1] == '?') ||
+		    !(q1 = strchr(p + 2, '?')) || !q1[1] || q1[2] != '?' ||
+		    !(q2 = q1 + 2) || !(q3 = strstr(q2 + 1, "?="))) {
+			if (isspace((unsigned char)*p) && last_was_word) {
+				if (!pending_ws)
+					pending_ws = p;
+				p++;
+				continue;
+			}
+			if (pending_ws) {
+				sk_strbuf_add(out, pending_ws, (size_t)(p - pending_ws));
+				pending_ws = NULL;
+			}
+			last_was_word = 0;
+			sk_strbuf_addch(out, *p++);
+			continue;
+		}
+		pending_ws = NULL;
+		charset = sk_xstrndup(p + 2, (size_t)(q1 - p - 2));
+		if (strchr(charset, '*'))	/* RFC 2231 language suffix */
+			*strchr(charset, '*') = '\0';
+		end = q3;
+		if (toupper((unsigned char)q1[1]) == 'B') {
+			ret = sk_decode_base64(&raw, q2 + 1, (size_t)(end - q2 - 1));
+		} else {
+			const char *s;
+
+			for (s = q2 + 1; s < end; s++)
+				if (*s == '_')
+					sk_strbuf_addch(&raw, ' ');
+				else if (*s == '=' && s + 2 < end + 1 &&
+					 hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
+					sk_strbuf_addch(&raw, hexval(s[1]) * 16 + hexval(s[2]));
+					s += 2;
+				} else
+					sk_strbuf_addch(&raw, *s);
+			ret = 0;
+		}
+		if (!ret)
+			ret = sk_to_utf8(out, raw.buf, raw.len, charset);
+		free(charset);
+		sk_strbuf_release(&raw);
+		if (ret)
+			return ret;
+		last_was_word = 1;
+		p = end + 2;
+	}
+	if (pending_ws)
+		sk_strbuf_adds(out, pending_ws);
+	return 0;
+}
+
+char *sk_msgid_strip(const char *s)
+{
+	const char *lt, *gt;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	lt = strchr(s, '<');
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (lt && gt)
+		return sk_xstrndup(lt + 1, (size_t)(gt - lt - 1));
+	return sk_xstrndup(s, strcspn(s, " \t"));
+}
+
+const char *sk_mail_header(const struct sk_mail *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_headers; i++)
+		if (!strcasecmp(m->headers[i].name, name))
+			return m->headers[i].value;
+	return NULL;
+}
+
+static void add_header(struct sk_mail *m, const char *name, size_t nlen,
+		       const char *value)
+{
+	struct sk_header *h = SK_ARRAY_PUSH(m->headers, m->nr_headers,
+					    m->alloc_headers);
+	struct sk_strbuf dec = SK_STRBUF_INIT;
+	const char *v = value;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	h->name = sk_xstrndup(name, nlen);
+	if (sk_decode_rfc2047(&dec, v)) {
+		sk_strbuf_reset(&dec);
+		sk_strbuf_adds(&dec, v);
+	}
+	if (!sk_is_utf8(dec.buf, dec.len)) {
+		struct sk_strbuf conv = SK_STRBUF_INIT;
+
+		sk_to_utf8(&conv, dec.buf, dec.len, "ISO-8859-1");
+		sk_strbuf_release(&dec);
+		dec = conv;
+	}
+	sk_strbuf_rtrim(&dec);
+	h->value = sk_strbuf_detach(&dec);
+}
+
+static int is_header_name(const char *s, size_t len, size_t *nlen)
+{
+	size_t i;
+
+	for (i = 0; i < len && s[i] != ':'; i++)
+		if (s[i] <= ' ' || s[i] > '~')
+			return 0;
+	if (i == 0 || i == len)
+		return 0;
+	*nlen = i;
+	return 1;
+}
+
+static int parse_headers(struct sk_mail *m, struct cursor *c)
+{
+	struct sk_strbuf cur = SK_STRBUF_INIT;
+	const char *s;
+	size_t len, nlen = 0, name_len = 0;
+	char *name = NULL;
+	int ret = 0;
+
+	while (next_line(c, &s, &len)) {
+		if (!len)
+			break;
+		if ((s[0] == ' ' || s[0] == '\t') && name) {
+			sk_strbuf_addch(&cur, ' ');
+			while (len && (*s == ' ' || *s == '\t'))
+				s++, len--;
+			sk_strbuf_add(&cur, s, len);
+			continue;
+		}
+		if (!is_header_name(s, len, &nlen)) {
+			ret = sk_error_set(SK_EINVALID,
+					   "%s:%zu: malformed mail header line '%.*s'",
+					   c->name, c->line, (int)(len > 60 ? 60 : len), s);
+			goto out;
+		}
+		if (name)
+			add_header(m, name, name_len, cur.buf);
+		free(name);
+		name = sk_xstrndup(s, nlen);
+		name_len = nlen;
+		sk_strbuf_reset(&cur);
+		sk_strbuf_add(&cur, s + nlen + 1, len - nlen - 1);
+	}
+	if (name)
+		add_header(m, name, name_len, cur.buf);
+out:
+	free(name);
+	sk_strbuf_release(&cur);
+	return ret;
+}
+
+/* "text/plain; charset="utf-8"" -> parameter value, allocated, or NULL. */
+static char *ct_param(const char *ct, const char *param)
+{
+	size_t plen = strlen(param);
+	const char *p = ct;
+
+	while (ct && (p = strchr(p, ';'))) {
+		p++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!strncasecmp(p, param, plen) && p[plen] == '=') {
+			p += plen + 1;
+			if (*p == '"') {
+				const char *q = strchr(p + 1, '"');
+
+				return q ? sk_xstrndup(p + 1, (size_t)(q - p - 1)) : NULL;
+			}
+			return sk_xstrndup(p, strcspn(p, "; \t"));
+		}
+	}
+	return NULL;
+}
+
+static int decode_part(struct sk_strbuf *out, const char *cte, const char *ct,
+		       const char *raw, size_t len)
+{
+	struct sk_strbuf bytes = SK_STRBUF_INIT;
+	char *charset = ct_param(ct, "charset");
+	int ret = 0;
+
+	if (cte && !strcasecmp(cte, "quoted-printable"))
+		ret = sk_decode_qp(&bytes, raw, len);
+	else if (cte && !strcasecmp(cte, "base64"))
+		ret = sk_decode_base64(&bytes, raw, len);
+	else
+		sk_strbuf_add(&bytes, raw, len);
+	if (!ret)
+		ret = sk_to_utf8(out, bytes.buf, bytes.len, charset);
+	free(charset);
+	sk_strbuf_release(&bytes);
+	return ret;
+}
+
+static int decode_multipart(struct sk_strbuf *out, const struct sk_mail *m,
+			    const char *ct, const char *raw, size_t len);
+
+/* Decode a (sub)part given its headers and raw body into UTF-8 text. */
+static int decode_body(struct sk_strbuf *out, const struct sk_mail *m,
+		       const char *ct, const char *cte, const char *raw,
+		       size_t len)
+{
+	if (ct && !strncasecmp(ct, "multipart/", 10))
+		return decode_multipart(out, m, ct, raw, len);
+	if (ct && strncasecmp(ct, "text/", 5))
+		return 0;	/* binary attachments carry no patch text */
+	return decode_part(out, cte, ct, raw, len);
+}
+
+static int decode_multipart(struct sk_strbuf *out, const struct sk_mail *m,
+			    const char *ct, const char *raw, size_t len)
+{
+	char *boundary = ct_param(ct, "boundary");
+	char *delim;
+	const char *p, *end = raw + len;
+	int ret = 0;
+
+	if (!boundary)
+		return sk_error_set(SK_EINVALID, "%s:%zu: multipart mail without a boundary",
+				    m->source, m->line);
+	delim = sk_xstrfmt("--%s", boundary);
+	p = memmem(raw, len, delim, strlen(delim));
+	while (p && !ret) {
+		const char *part = memchr(p, '\n', (size_t)(end - p)), *next;
+		struct sk_mail sub = { 0 };
+		struct cursor c;
+
+		if (!part || !strncmp(p + strlen(delim), "--", 2))
+			break;
+		part++;
+		next = memmem(part, (size_t)(end - part), delim, strlen(delim));
+		c = (struct cursor){ m->source, part, next ? next : end, 0 };
+		sub.source = m->source;
+		ret = parse_headers(&sub, &c);
+		if (!ret)
+			ret = decode_body(out, m, sk_mail_header(&sub, "Content-Type"),
+					  sk_mail_header(&sub, "Content-Transfer-Encoding"),
+					  c.p, (size_t)(c.end - c.p));
+		for (size_t i = 0; i < sub.nr_headers; i++) {
+			free(sub.headers[i].name);
+			free(sub.headers[i].value);
+		}
+		free(sub.headers);
+		p = next;
+	}
+	free(delim);
+	free(boundary);
+	return ret;
+}
+
+static void split_references(struct sk_mail *m, const char *refs)
+{
+	size_t alloc = 0;
+	const char *p = refs;
+
+	while (refs && (p = strchr(p, '<'))) {
+		const char *gt = strchr(p, '>');
+
+		if (!gt)
+			break;
+		*SK_ARRAY_PUSH(m->references, m->nr_references, alloc) =
+			sk_xstrndup(p + 1, (size_t)(gt - p - 1));
+		p = gt + 1;
+	}
+}
+
+static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
+{
+	const char *v;
+	int ret;
+
+	m->body = NULL;
+	{
+		struct sk_strbuf body = SK_STRBUF_INIT;
+
+		ret = decode_body(&body, m, sk_mail_header(m, "Content-Type"),
+				  sk_mail_header(m, "Content-Transfer-Encoding"),
+				  raw->buf, raw->len);
+		if (ret) {
+			sk_strbuf_release(&body);
+			return sk_error_prefix(ret, "%s:%zu", m->source, m->body_line);
+		}
+		m->body = sk_strbuf_detach(&body);
+	}
+	m->from = (v = sk_mail_header(m, "From")) ? v : "";
+	m->subject = (v = sk_mail_header(m, "Subject")) ? v : "";
+	m->date = (v = sk_mail_header(m, "Date")) ? v : "";
+	m->message_id = (v = sk_mail_header(m, "Message-Id")) ? v : "";
+	m->in_reply_to = (v = sk_mail_header(m, "In-Reply-To")) ? v : "";
+	split_references(m, sk_mail_header(m, "References"));
+	return 0;
+}
+
+/* Body lines up to the next "From " separator, mboxrd escaping undone. */
+static void read_body(struct cursor *c, struct sk_strbuf *raw, int in_mbox)
+{
+	const char *s;
+	size_t len;
+	int prev_blank = 1;
+
+	while (c->p < c->end) {
+		if (in_mbox && prev_blank && peek_starts(c, "From "))
+			break;
+		next_line(c, &s, &len);
+		if (len > 5 && s[0] == '>') {
+			size_t k = 0;
+
+			while (k < len && s[k] == '>')
+				k++;
+			if (len - k >= 5 && !memcmp(s + k, "From ", 5))
+				s++, len--;
+		}
+		sk_strbuf_add(raw, s, len);
+		sk_strbuf_addch(raw, '\n');
+		prev_blank = len == 0;
+	}
+}
+
+static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox)
+{
+	struct sk_mail *m = SK_ARRAY_PUSH(out->mails, out->nr, out->alloc);
+	struct sk_strbuf raw = SK_STRBUF_INIT;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->source = sk_xstrdup(c->name);
+	m->line = c->line + 1;
+	ret = parse_headers(m, c);
+	if (ret)
+		goto out;
+	if (!m->nr_headers) {
+		ret = sk_error_set(SK_EINVALID, "%s:%zu: mail without headers",
+				   c->name, m->line);
+		goto out;
+	}
+	m->body_line = c->line + 1;
+	read_body(c, &raw, in_mbox);
+	ret = finish_mail(m, &raw);
+out:
+	sk_strbuf_release(&raw);
+	return ret;
+}
+
+int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
+		      size_t len)
+{
+	struct cursor c = { name, buf, buf + len, 0 };
+	const char *s;
+	size_t l, nlen;
+	int in_mbox;
+
+	if (!len)
+		return sk_error_set(SK_EINVALID, "%s: empty file, no mail in it", name);
+	if (memchr(buf, '\0', len))
+		return sk_error_set(SK_EINVALID, "%s: binary data (NUL byte), not an mbox", name);
+	in_mbox = peek_starts(&c, "From ");
+	{
+		struct cursor probe = c;
+
+		next_line(&probe, &s, &l);
+		if (!in_mbox && !is_header_name(s, l, &nlen))
+			return sk_error_set(SK_EINVALID,
+					    "%s:1: not an mbox: expected a 'From ' line or mail headers",
+					    name);
+	}
+	while (c.p < c.end) {
+		int ret;
+
+		if (in_mbox) {
+			next_line(&c, &s, &l);	/* the "From " separator */
+			if (l == 0)
+				continue;
+		}
+		ret = parse_one(out, &c, in_mbox);
+		if (ret)
+			return ret;
+		if (!in_mbox)
+			break;
+	}
+	return 0;
+}
+
+int sk_mbox_parse_file(struct sk_mbox *out, const char *path)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	int ret = sk_read_file(&sb, path);
+
+	if (!ret)
+		ret = sk_mbox_parse_buf(out, path, sb.buf, sb.len);
+	sk_strbuf_release(&sb);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int collect_dir(char ***names, size_t *nr, size_t *alloc,
+		       const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return errno == ENOENT ? 0 : sk_error_errno(dir);
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.')
+			continue;
+		p = sk_path_join(dir, e->d_name);
+		if (sk_is_dir(p)) {
+			free(p);
+			continue;
+		}
+		*SK_ARRAY_PUSH(*names, *nr, *alloc) = p;
+	}
+	closedir(d);
+	return 0;
+}
+
+int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
+{
+	char **names = NULL, *sub;
+	size_t nr = 0, alloc = 0, i;
+	int ret = 0;
+
+	sub = sk_path_join(dir, "cur");
+	ret = collect_dir(&names, &nr, &alloc, sub);
+	free(sub);
+	sub = sk_path_join(dir, "new");
+	if (!ret)
+		ret = collect_dir(&names, &nr, &alloc, sub);
+	free(sub);
+	if (!ret && !nr)
+		ret = sk_error_set(SK_EINVALID, "%s: maildir without mail (cur/, new/ empty)", dir);
+	qsort(names, nr, sizeof(*names), cmp_str);
+	for (i = 0; !ret && i < nr; i++)
+		ret = sk_mbox_parse_file(out, names[i]);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+void sk_mbox_release(struct sk_mbox *mbox)
+{
+	size_t i, j;
+
+	for (i = 0; i < mbox->nr; i++) {
+		struct sk_mail *m = &mbox->mails[i];
+
+		for (j = 0; j < m->nr_headers; j++) {
+			free(m->headers[j].name);
+			free(m->headers[j].value);
+		}
+		for (j = 0; j < m->nr_references; j++)
+			free(m->references[j]);
+		free(m->references);
+		free(m->headers);
+		free(m->body);
+		free(m->source);
+	}
+	free(mbox->mails);
+	mbox->mails = NULL;
+	mbox->nr = mbox->alloc = 0;
+}

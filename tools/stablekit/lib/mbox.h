@@ -1,0 +1,58 @@
+#ifndef SK_MBOX_H
+#define SK_MBOX_H
+
+#include <stddef.h>
+#include "strbuf.h"
+
+/*
+ * Mail as lore and b4 hand it to us: an mbox (mboxrd escaping undone) or a
+ * maildir.  Headers are unfolded and RFC 2047-decoded; bodies are decoded
+ * from quoted-printable or base64 and converted to UTF-8.  Every mail knows
+ * where it came from, so errors can name file and line.
+ */
+struct sk_header {
+	char *name;
+	char *value;
+};
+
+struct sk_mail {
+	char *source;		/* file the mail came from */
+	size_t line;		/* line of its first header */
+	size_t body_line;	/* line where its body starts */
+	struct sk_header *headers;
+	size_t nr_headers, alloc_headers;
+	char *body;		/* decoded, UTF-8, LF line ends */
+	/* the usual headers, pointing into headers[] (or "") */
+	const char *from, *subject, *date, *message_id, *in_reply_to;
+	char **references;	/* message-ids without <> */
+	size_t nr_references;
+};
+
+struct sk_mbox {
+	struct sk_mail *mails;
+	size_t nr, alloc;
+};
+
+#define SK_MBOX_INIT { NULL, 0, 0 }
+
+int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
+		      size_t len);
+int sk_mbox_parse_file(struct sk_mbox *out, const char *path);
+/* Every regular file of a maildir (cur/ and new/), in name order. */
+int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir);
+void sk_mbox_release(struct sk_mbox *mbox);
+
+const char *sk_mail_header(const struct sk_mail *m, const char *name);
+/* "<id>" or "id" to a bare id in a new string. */
+char *sk_msgid_strip(const char *s);
+
+/* Decoders, exposed for the tests. */
+int sk_decode_qp(struct sk_strbuf *out, const char *in, size_t len);
+int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len);
+int sk_decode_rfc2047(struct sk_strbuf *out, const char *in);
+/* Convert to UTF-8 from charset; invalid input is an error. */
+int sk_to_utf8(struct sk_strbuf *out, const char *in, size_t len,
+	       const char *charset);
+int sk_is_utf8(const char *s, size_t len);
+
+#endif

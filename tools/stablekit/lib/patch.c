@@ -1,0 +1,450 @@
+#include "patch.h"
+#include "error.h"
+#include "patchid.h"
+#include "trailers.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void subject_tags(struct sk_subject *s, const char *tags, size_t len)
+{
+	const char *p = tags, *end = tags + len;
+
+	while (p < end) {
+		size_t n;
+
+		while (p < end && (*p == ' ' || *p == ','))
+			p++;
+		n = 0;
+		while (p + n < end && p[n] != ' ' && p[n] != ',')
+			n++;
+		if (n >= 5 && !strncasecmp(p, "PATCH", 5)) {
+			s->flags |= SK_SUBJ_PATCH;
+			if (n > 6 && (p[5] == 'v' || p[5] == 'V'))
+				s->version = atoi(p + 6);	/* [PATCHv3] */
+		} else if (n == 3 && !strncasecmp(p, "RFC", 3)) {
+			s->flags |= SK_SUBJ_RFC;
+		} else if (n == 6 && !strncasecmp(p, "RESEND", 6)) {
+			s->flags |= SK_SUBJ_RESEND;
+		} else if ((n == 6 && !strncasecmp(p, "fixlet", 6)) ||
+			   (n == 5 && !strncasecmp(p, "fixup", 5))) {
+			s->flags |= SK_SUBJ_FIXLET;
+		} else if (n > 1 && (p[0] == 'v' || p[0] == 'V') &&
+			   isdigit((unsigned char)p[1])) {
+			s->version = atoi(p + 1);
+		} else if (n >= 3 && isdigit((unsigned char)p[0]) &&
+			   memchr(p, '/', n)) {
+			s->nr = atoi(p);
+			s->total = atoi((const char *)memchr(p, '/', n) + 1);
+		}
+		p += n;
+	}
+}
+
+int sk_subject_parse(struct sk_subject *out, const char *subject)
+{
+	const char *p = subject;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncasecmp(p, "Re:", 3) || !strncasecmp(p, "Aw:", 3)) {
+			out->flags |= SK_SUBJ_REPLY;
+			p += 3;
+			continue;
+		}
+		if (*p == '[') {
+			const char *close = strchr(p, ']');
+
+			if (!close)
+				break;
+			subject_tags(out, p + 1, (size_t)(close - p - 1));
+			p = close + 1;
+			continue;
+		}
+		break;
+	}
+	if (!out->version)
+		out->version = 1;
+	out->title = sk_xstrdup(p);
+	return 0;
+}
+
+void sk_subject_release(struct sk_subject *s)
+{
+	free(s->title);
+	s->title = NULL;
+}
+
+/* Line n of text (0-based count of LFs before p). */
+static size_t line_of(const char *text, const char *p)
+{
+	size_t n = 0;
+
+	for (; text < p; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static const char *find_line(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n))
+			return p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+int sk_mail_has_diff(const struct sk_mail *m)
+{
+	return find_line(m->body, "diff --git ") != NULL;
+}
+
+static int bad_path(const char *path, size_t len)
+{
+	const char *p = path, *end = path + len;
+
+	if (!len || *path == '/')
+		return 1;
+	while (p < end) {
+		const char *slash = memchr(p, '/', (size_t)(end - p));
+		size_t n = slash ? (size_t)(slash - p) : (size_t)(end - p);
+
+		if ((n == 2 && !memcmp(p, "..", 2)) || (n == 1 && *p == '.') ||
+		    n == 0 || (n == 4 && !memcmp(p, ".git", 4)))
+			return 1;
+		p = slash ? slash + 1 : end;
+	}
+	for (p = path; p < end; p++)
+		if ((unsigned char)*p < ' ' || *p == '\\')
+			return 1;
+	return 0;
+}
+
+/* "a/path" or "b/path" (or /dev/null) from a ---/+++ line. */
+static int check_side(const char *s, size_t len, const char *src, size_t line,
+		      char ***files, size_t *nr, size_t *alloc)
+{
+	const char *tab = memchr(s, '\t', len);
+
+	if (tab)
+		len = (size_t)(tab - s);
+	if (len == 9 && !memcmp(s, "/dev/null", 9))
+		return 0;
+	if (len < 2 || (s[0] != 'a' && s[0] != 'b') || s[1] != '/' ||
+	    bad_path(s + 2, len - 2))
+		return sk_error_set(SK_EINVALID,
+				    "%s:%zu: unsafe path '%.*s' in diff (absolute, '..' or '.git')",
+				    src, line, (int)len, s);
+	if (files && s[0] == 'b') {
+		size_t i;
+
+		for (i = 0; i < *nr; i++)
+			if (strlen((*files)[i]) == len - 2 &&
+			    !memcmp((*files)[i], s + 2, len - 2))
+				return 0;
+		*SK_ARRAY_PUSH(*files, *nr, *alloc) = sk_xstrndup(s + 2, len - 2);
+	}
+	return 0;
+}
+
+static int check_git_header(const char *s, size_t len, const char *src,
+			    size_t line)
+{
+	const char *b = memmem(s, len, " b/", 3);
+
+	if (len < 17 || memcmp(s + 11, "a/", 2) || !b ||
+	    bad_path(s + 13, (size_t)(b - s - 13)) ||
+	    bad_path(b + 3, (size_t)(s + len - b - 3)))
+		return sk_error_set(SK_EINVALID,
+				    "%s:%zu: unsafe path in '%.*s' (absolute, '..' or '.git')",
+				    src, line, (int)(len > 120 ? 120 : len), s);
+	return 0;
+}
+
+static int parse_range(const char **p, long *start, long *count)
+{
+	char *end;
+
+	*start = strtol(*p, &end, 10);
+	*count = 1;
+	if (*end == ',')
+		*count = strtol(end + 1, &end, 10);
+	*p = end;
+	return 0;
+}
+
+int sk_diff_check(const char *diff, const char *src, size_t first_line,
+		  char ***files, size_t *nr)
+{
+	const char *p = diff;
+	size_t line = first_line, alloc = *nr, hunk_line = 0;
+	long old_left = 0, new_left = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		int ret = 0;
+
+		if (old_left > 0 || new_left > 0) {
+			if (len && *p == '\\')
+				;
+			else if (!len || *p == ' ')
+				old_left--, new_left--;
+			else if (*p == '-')
+				old_left--;
+			else if (*p == '+')
+				new_left--;
+			else
+				goto truncated;
+		} else if (!strncmp(p, "diff --git ", 11)) {
+			ret = check_git_header(p, len, src, line);
+		} else if (!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4)) {
+			ret = check_side(p + 4, len - 4, src, line, files, nr, &alloc);
+		} else if (!strncmp(p, "rename from ", 12) || !strncmp(p, "rename to ", 10) ||
+			   !strncmp(p, "copy from ", 10) || !strncmp(p, "copy to ", 8)) {
+			const char *path = strchr(p + 5, ' ') + 1;
+
+			if (!strncmp(p, "rename to ", 10) || !strncmp(p, "copy to ", 8))
+				path = p + (p[0] == 'r' ? 10 : 8);
+			if (bad_path(path, (size_t)(p + len - path)))
+				ret = sk_error_set(SK_EINVALID,
+						   "%s:%zu: unsafe path in '%.*s'",
+						   src, line, (int)len, p);
+		} else if (!strncmp(p, "@@ -", 4)) {
+			const char *q = p + 4;
+			long s;
+
+			parse_range(&q, &s, &old_left);
+			if (strncmp(q, " +", 2))
+				return sk_error_set(SK_EINVALID, "%s:%zu: malformed hunk header '%.*s'",
+						    src, line, (int)len, p);
+			q += 2;
+			parse_range(&q, &s, &new_left);
+			hunk_line = line;
+		}
+		if (ret)
+			return ret;
+		p = nl ? nl + 1 : p + len;
+		line++;
+	}
+	if (old_left > 0 || new_left > 0)
+		goto truncated;
+	return 0;
+truncated:
+	return sk_error_set(SK_EINVALID,
+			    "%s:%zu: truncated patch: the hunk at line %zu ends early (%ld old and %ld new lines missing)",
+			    src, line, hunk_line, old_left > 0 ? old_left : 0,
+			    new_left > 0 ? new_left : 0);
+}
+
+/* In-body "From:", "Date:", "Subject:" lines at the top of the body. */
+static const char *inbody_headers(struct sk_patch *out, const char *body,
+				  char **subject)
+{
+	const char *p = body;
+	int any = 0;
+
+	for (;;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char **slot = NULL;
+		size_t skip = 0;
+
+		if (!strncmp(p, "From: ", 6))
+			slot = &out->author, skip = 6;
+		else if (!strncmp(p, "Date: ", 6))
+			slot = &out->date, skip = 6;
+		else if (!strncmp(p, "Subject: ", 9))
+			slot = subject, skip = 9;
+		if (!slot)
+			break;
+		free(*slot);
+		*slot = sk_xstrndup(p + skip, len - skip);
+		any = 1;
+		p = nl ? nl + 1 : p + len;
+	}
+	if (any && *p == '\n')
+		p++;
+	return p;
+}
+
+static int split_body(struct sk_patch *out, const struct sk_mail *m,
+		      const char *body, size_t body_line)
+{
+	const char *diff = find_line(body, "diff --git ");
+	const char *sep = find_line(body, "---\n");
+	const char *sig, *msg_end;
+	size_t cut;
+	char *msg;
+
+	if (!diff)
+		return sk_error_set(SK_EINVALID,
+				    "%s:%zu: mail '%s' carries no diff (no 'diff --git' line)",
+				    m->source, m->line, m->subject);
+	if (!sep || sep > diff)
+		sep = diff;
+	msg_end = sep;
+	msg = sk_xstrndup(body, (size_t)(msg_end - body));
+	cut = sk_trailers_parse(&out->trailers, &out->nr_trailers,
+				&out->alloc_trailers, msg);
+	msg[cut] = '\0';
+	{
+		size_t l = strlen(msg);
+
+		while (l && msg[l - 1] == '\n')
+			msg[--l] = '\0';
+	}
+	out->message = msg;
+	if (sep != diff)
+		out->notes = sk_xstrndup(sep + 4, (size_t)(diff - sep - 4));
+	sig = find_line(diff, "-- \n");
+	out->diff = sig ? sk_xstrndup(diff, (size_t)(sig - diff)) : sk_xstrdup(diff);
+	out->diff_line = body_line + line_of(body, diff);
+	return 0;
+}
+
+static int finish_patch(struct sk_patch *out, const struct sk_mail *m)
+{
+	int ret = sk_diff_check(out->diff, m->source, out->diff_line,
+				&out->files, &out->nr_files);
+
+	if (ret)
+		return ret;
+	if (!out->nr_files)
+		return sk_error_set(SK_EINVALID, "%s:%zu: diff touches no file",
+				    m->source, out->diff_line);
+	ret = sk_patchid_buffer(out->patch_id, out->diff, strlen(out->diff));
+	if (ret)
+		return sk_error_prefix(ret, "%s:%zu", m->source, out->diff_line);
+	return 0;
+}
+
+static int parse_from(struct sk_patch *out, const struct sk_mail *m,
+		      const char *subject, const char *body, size_t body_line)
+{
+	char *inbody_subject = NULL;
+	const char *rest;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->author = sk_xstrdup(m->from);
+	out->date = sk_xstrdup(m->date);
+	out->message_id = sk_msgid_strip(m->message_id);
+	rest = inbody_headers(out, body, &inbody_subject);
+	sk_subject_parse(&out->subj, inbody_subject ? inbody_subject : subject);
+	free(inbody_subject);
+	ret = split_body(out, m, rest, body_line + line_of(body, rest));
+	if (!ret)
+		ret = finish_patch(out, m);
+	return ret;
+}
+
+int sk_patch_parse(struct sk_patch *out, const struct sk_mail *m)
+{
+	return parse_from(out, m, m->subject, m->body, m->body_line);
+}
+
+int sk_patch_parse_followup(struct sk_patch *out, const struct sk_mail *m)
+{
+	const char *p = m->body, *start = NULL;
+	struct sk_mbox inner = SK_MBOX_INIT;
+	int ret;
+
+	while (p && *p && !start) {
+		if (!strncmp(p, "From ", 5) && strstr(p, " Mon Sep 17 00:00:00 2001") ==
+		    strchr(p, ' ') + 41)
+			start = p;
+		else if (!strncmp(p, "-- >8 --", 8) || !strncmp(p, "--8<--", 6))
+			start = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	memset(out, 0, sizeof(*out));
+	if (!start) {
+		if (!sk_mail_has_diff(m))
+			return sk_error_set(SK_ENOTFOUND, "no patch in reply");
+		return parse_from(out, m, m->subject, m->body, m->body_line);
+	}
+	if (!strncmp(start, "From ", 5)) {
+		ret = sk_mbox_parse_buf(&inner, m->source, start, strlen(start));
+		if (!ret && inner.nr != 1)
+			ret = sk_error_set(SK_EINVALID, "%s:%zu: reply carries %zu inline patches",
+					   m->source, m->line, inner.nr);
+		if (!ret) {
+			struct sk_mail *im = &inner.mails[0];
+
+			ret = parse_from(out, im, im->subject, im->body,
+					 m->body_line + line_of(m->body, start) +
+					 im->body_line - 1);
+			if (!ret && !*out->message_id) {
+				free(out->message_id);
+				out->message_id = sk_msgid_strip(m->message_id);
+			}
+		}
+		sk_mbox_release(&inner);
+		return ret;
+	}
+	return parse_from(out, m, m->subject, start,
+			  m->body_line + line_of(m->body, start));
+}
+
+void sk_patch_release(struct sk_patch *p)
+{
+	size_t i;
+
+	sk_subject_release(&p->subj);
+	free(p->author);
+	free(p->date);
+	free(p->message_id);
+	free(p->message);
+	sk_trailers_free(p->trailers, p->nr_trailers);
+	free(p->notes);
+	free(p->diff);
+	for (i = 0; i < p->nr_files; i++)
+		free(p->files[i]);
+	free(p->files);
+	memset(p, 0, sizeof(*p));
+}
+
+void sk_patch_format(struct sk_strbuf *out, const struct sk_patch *p,
+		     const char *prefix)
+{
+	size_t i;
+
+	sk_strbuf_addf(out, "From %s Mon Sep 17 00:00:00 2001\n", p->patch_id);
+	sk_strbuf_addf(out, "From: %s\n", p->author);
+	sk_strbuf_addf(out, "Date: %s\n", p->date);
+	sk_strbuf_addf(out, "Subject: %s%s%s\n", prefix ? prefix : "",
+		       prefix ? " " : "", p->subj.title);
+	if (p->message_id && *p->message_id)
+		sk_strbuf_addf(out, "Message-Id: <%s>\n", p->message_id);
+	sk_strbuf_adds(out, "MIME-Version: 1.0\n"
+		       "Content-Type: text/plain; charset=UTF-8\n"
+		       "Content-Transfer-Encoding: 8bit\n\n");
+	sk_strbuf_adds(out, p->message);
+	if (p->nr_trailers)
+		sk_strbuf_adds(out, *p->message ? "\n\n" : "");
+	else
+		sk_strbuf_addch(out, '\n');
+	for (i = 0; i < p->nr_trailers; i++)
+		sk_strbuf_addf(out, "%s: %s\n", p->trailers[i].key,
+			       p->trailers[i].value);
+	sk_strbuf_adds(out, "---\n");
+	if (p->notes)
+		sk_strbuf_adds(out, p->notes);
+	else
+		sk_strbuf_addch(out, '\n');
+	sk_strbuf_adds(out, p->diff);
+	sk_strbuf_adds(out, "-- \n2.39.5\n\n");
+}

@@ -1,0 +1,682 @@
+#include "series.h"
+#include "error.h"
+#include "fsutil.h"
+#include "mbox.h"
+#include "patch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define CONF_NAME "series.conf"
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sk_series_names(char ***out, size_t *nr, const char *top)
+{
+	char *root = sk_path_join(top, "series");
+	size_t alloc = 0;
+	struct dirent *e;
+	DIR *d;
+
+	*out = NULL;
+	*nr = 0;
+	d = opendir(root);
+	if (!d) {
+		int ret = errno == ENOENT ? 0 : sk_error_errno(root);
+
+		free(root);
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		char *dir, *conf;
+
+		if (e->d_name[0] == '.')
+			continue;
+		dir = sk_path_join(root, e->d_name);
+		conf = sk_path_join(dir, CONF_NAME);
+		if (sk_path_exists(conf))
+			*SK_ARRAY_PUSH(*out, *nr, alloc) = sk_xstrdup(e->d_name);
+		free(conf);
+		free(dir);
+	}
+	closedir(d);
+	free(root);
+	qsort(*out, *nr, sizeof(**out), cmp_names);
+	return 0;
+}
+
+void sk_series_names_free(char **names, size_t nr)
+{
+	while (nr--)
+		free(names[nr]);
+	free(names);
+}
+
+static struct sk_revision *get_rev(struct sk_series *s, int version,
+				   size_t *alloc)
+{
+	struct sk_revision *r;
+	size_t i;
+
+	for (i = 0; i < s->nr_revs; i++)
+		if (s->revs[i].version == version)
+			return &s->revs[i];
+	r = SK_ARRAY_PUSH(s->revs, s->nr_revs, *alloc);
+	memset(r, 0, sizeof(*r));
+	r->version = version;
+	return r;
+}
+
+static struct sk_series_patch *get_patch(struct sk_revision *r, int nr)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_patches; i++)
+		if (r->patches[i].nr == nr)
+			return &r->patches[i];
+	r->patches = sk_xrealloc(r->patches, (r->nr_patches + 1) * sizeof(*r->patches));
+	memset(&r->patches[r->nr_patches], 0, sizeof(*r->patches));
+	r->patches[r->nr_patches].nr = nr;
+	return &r->patches[r->nr_patches++];
+}
+
+static struct sk_fixlet *get_fixlet(struct sk_series_patch *p, int nr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_fixlets; i++)
+		if (p->fixlets[i].nr == nr)
+			return &p->fixlets[i];
+	p->fixlets = sk_xrealloc(p->fixlets, (p->nr_fixlets + 1) * sizeof(*p->fixlets));
+	memset(&p->fixlets[p->nr_fixlets], 0, sizeof(*p->fixlets));
+	p->fixlets[p->nr_fixlets].nr = nr;
+	return &p->fixlets[p->nr_fixlets++];
+}
+
+static void set_str(char **slot, const char *value)
+{
+	free(*slot);
+	*slot = sk_xstrdup(value);
+}
+
+static void push_str(char ***arr, size_t *nr, const char *value)
+{
+	*arr = sk_xrealloc(*arr, (*nr + 1) * sizeof(**arr));
+	(*arr)[(*nr)++] = sk_xstrdup(value);
+}
+
+/* Keys with a trailer's spelling; anything else is stored lowercased. */
+static const char *const trailer_names[] = {
+	"Fixes", "Cc", "Acked-by", "Reviewed-by", "Tested-by", "Reported-by",
+	"Suggested-by", "Signed-off-by", "Link", "Closes", "Co-developed-by",
+	"Stable-dep-of", NULL
+};
+
+static char *trailer_key(const char *lower)
+{
+	size_t i;
+	char *k;
+
+	for (i = 0; trailer_names[i]; i++)
+		if (!strcasecmp(trailer_names[i], lower))
+			return sk_xstrdup(trailer_names[i]);
+	k = sk_xstrdup(lower);
+	k[0] = (char)(k[0] >= 'a' && k[0] <= 'z' ? k[0] - 32 : k[0]);
+	return k;
+}
+
+static int is_patch_field(const char *key)
+{
+	static const char *const fields[] = {
+		"subject", "author", "date", "message-id", "patch-id",
+		"message-hash", "file", NULL
+	};
+	size_t i;
+
+	for (i = 0; fields[i]; i++)
+		if (!strcmp(fields[i], key))
+			return 1;
+	return 0;
+}
+
+static void load_patch_key(struct sk_series_patch *p, const char *key,
+			   const char *value)
+{
+	if (!strcmp(key, "subject"))
+		set_str(&p->subject, value);
+	else if (!strcmp(key, "author"))
+		set_str(&p->author, value);
+	else if (!strcmp(key, "date"))
+		set_str(&p->date, value);
+	else if (!strcmp(key, "message-id"))
+		set_str(&p->message_id, value);
+	else if (!strcmp(key, "patch-id"))
+		snprintf(p->patch_id, sizeof(p->patch_id), "%s", value);
+	else if (!strcmp(key, "message-hash"))
+		snprintf(p->message_hash, sizeof(p->message_hash), "%s", value);
+	else if (!strcmp(key, "file"))
+		push_str(&p->files, &p->nr_files, value);
+	else {
+		struct sk_trailer *t;
+
+		p->trailers = sk_xrealloc(p->trailers,
+					  (p->nr_trailers + 1) * sizeof(*p->trailers));
+		t = &p->trailers[p->nr_trailers++];
+		t->key = trailer_key(key);
+		t->value = sk_xstrdup(value);
+	}
+}
+
+static void load_fixlet_key(struct sk_fixlet *f, const char *key,
+			    const char *value)
+{
+	if (!strcmp(key, "subject"))
+		set_str(&f->subject, value);
+	else if (!strcmp(key, "author"))
+		set_str(&f->author, value);
+	else if (!strcmp(key, "date"))
+		set_str(&f->date, value);
+	else if (!strcmp(key, "message-id"))
+		set_str(&f->message_id, value);
+	else if (!strcmp(key, "in-reply-to"))
+		set_str(&f->in_reply_to, value);
+	else if (!strcmp(key, "patch-id"))
+		snprintf(f->patch_id, sizeof(f->patch_id), "%s", value);
+	else if (!strcmp(key, "file"))
+		push_str(&f->files, &f->nr_files, value);
+}
+
+static int load_entry(struct sk_series *s, size_t *rev_alloc,
+		      const char *name, const char *value, const char *path)
+{
+	const char *dot1 = strchr(name, '.'), *dot2 = strrchr(name, '.');
+	char *sub = NULL;
+	int a = 0, b = 0, c = 0, ret = 0;
+
+	if (!dot1)
+		return 0;
+	if (dot2 > dot1)
+		sub = sk_xstrndup(dot1 + 1, (size_t)(dot2 - dot1 - 1));
+	if (!strncmp(name, "series.", 7) && !sub) {
+		if (!strcmp(dot2 + 1, "slug"))
+			set_str(&s->slug, value);
+		else if (!strcmp(dot2 + 1, "subject"))
+			set_str(&s->subject, value);
+		else if (!strcmp(dot2 + 1, "author"))
+			set_str(&s->author, value);
+		else if (!strcmp(dot2 + 1, "change-id"))
+			set_str(&s->change_id, value);
+	} else if (!strncmp(name, "revision.", 9) && sub && sscanf(sub, "%d", &a) == 1) {
+		struct sk_revision *r = get_rev(s, a, rev_alloc);
+		const char *k = dot2 + 1;
+
+		if (!strcmp(k, "message-id"))
+			set_str(&r->message_id, value);
+		else if (!strcmp(k, "date"))
+			set_str(&r->date, value);
+		else if (!strcmp(k, "mbox"))
+			set_str(&r->mbox, value);
+		else if (!strcmp(k, "base-commit"))
+			set_str(&r->base_commit, value);
+	} else if (!strncmp(name, "patch.", 6) && sub && sscanf(sub, "%d.%d", &a, &b) == 2) {
+		load_patch_key(get_patch(get_rev(s, a, rev_alloc), b), dot2 + 1, value);
+	} else if (!strncmp(name, "fixlet.", 7) && sub &&
+		   sscanf(sub, "%d.%d.%d", &a, &b, &c) == 3) {
+		load_fixlet_key(get_fixlet(get_patch(get_rev(s, a, rev_alloc), b), c),
+				dot2 + 1, value);
+	} else if (sub && (!strncmp(name, "patch.", 6) || !strncmp(name, "revision.", 9))) {
+		ret = sk_error_set(SK_EINVALID, "%s: malformed section name in '%s'",
+				   path, name);
+	}
+	free(sub);
+	return ret;
+}
+
+static int cmp_rev(const void *a, const void *b)
+{
+	return ((const struct sk_revision *)a)->version -
+	       ((const struct sk_revision *)b)->version;
+}
+
+static int cmp_patch(const void *a, const void *b)
+{
+	return ((const struct sk_series_patch *)a)->nr -
+	       ((const struct sk_series_patch *)b)->nr;
+}
+
+int sk_series_load_dir(struct sk_series **out, const char *dir)
+{
+	struct sk_series *s = sk_xcalloc(1, sizeof(*s));
+	char *path = sk_path_join(dir, CONF_NAME);
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	size_t rev_alloc = 0, i;
+	int ret = 0, err;
+
+	s->dir = sk_xstrdup(dir);
+	if (!sk_path_exists(path)) {
+		ret = sk_error_set(SK_ENOTFOUND, "no series at '%s' (no %s)", dir, CONF_NAME);
+		goto out;
+	}
+	if (git_config_open_ondisk(&cfg, path) ||
+	    git_config_iterator_new(&it, cfg)) {
+		ret = sk_error_git(SK_EINVALID, path);
+		goto out;
+	}
+	while (!ret && !(err = git_config_next(&e, it)))
+		ret = load_entry(s, &rev_alloc, e->name, e->value, path);
+	if (!ret && err != GIT_ITEROVER)
+		ret = sk_error_git(SK_EINVALID, path);
+	if (ret)
+		goto out;
+	qsort(s->revs, s->nr_revs, sizeof(*s->revs), cmp_rev);
+	for (i = 0; i < s->nr_revs; i++)
+		qsort(s->revs[i].patches, s->revs[i].nr_patches,
+		      sizeof(*s->revs[i].patches), cmp_patch);
+	if (!s->slug) {
+		const char *base = strrchr(dir, '/');
+
+		s->slug = sk_xstrdup(base ? base + 1 : dir);
+	}
+out:
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+	free(path);
+	if (ret) {
+		sk_series_free(s);
+		s = NULL;
+	}
+	*out = s;
+	return ret;
+}
+
+int sk_series_load(struct sk_series **out, const char *top, const char *slug)
+{
+	char *root = sk_path_join(top, "series");
+	char *dir;
+	int ret;
+
+	if (!*slug || strchr(slug, '/') || slug[0] == '.') {
+		free(root);
+		return sk_error_set(SK_EINVALID, "'%s' is not a series name", slug);
+	}
+	dir = sk_path_join(root, slug);
+	ret = sk_series_load_dir(out, dir);
+	free(dir);
+	free(root);
+	return ret;
+}
+
+static void free_strs(char **a, size_t nr)
+{
+	while (nr--)
+		free(a[nr]);
+	free(a);
+}
+
+static void free_patch(struct sk_series_patch *p)
+{
+	size_t i;
+
+	free(p->subject);
+	free(p->author);
+	free(p->date);
+	free(p->message_id);
+	for (i = 0; i < p->nr_trailers; i++) {
+		free(p->trailers[i].key);
+		free(p->trailers[i].value);
+	}
+	free(p->trailers);
+	free_strs(p->files, p->nr_files);
+	for (i = 0; i < p->nr_fixlets; i++) {
+		struct sk_fixlet *f = &p->fixlets[i];
+
+		free(f->subject);
+		free(f->author);
+		free(f->date);
+		free(f->message_id);
+		free(f->in_reply_to);
+		free_strs(f->files, f->nr_files);
+	}
+	free(p->fixlets);
+}
+
+void sk_revision_release(struct sk_revision *r)
+{
+	size_t j;
+
+	for (j = 0; j < r->nr_patches; j++)
+		free_patch(&r->patches[j]);
+	free(r->patches);
+	free(r->message_id);
+	free(r->date);
+	free(r->mbox);
+	free(r->base_commit);
+	memset(r, 0, sizeof(*r));
+}
+
+void sk_series_free(struct sk_series *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_revs; i++)
+		sk_revision_release(&s->revs[i]);
+	free(s->revs);
+	free(s->slug);
+	free(s->dir);
+	free(s->subject);
+	free(s->author);
+	free(s->change_id);
+	free(s);
+}
+
+static int cfg_set(git_config *cfg, const char *key, const char *value)
+{
+	if (!value)
+		return 0;
+	if (git_config_set_string(cfg, key, value))
+		return sk_error_git(SK_ERROR, key);
+	return 0;
+}
+
+/*
+ * libgit2 1.5's git_config_set_multivar() writes the value raw, unlike
+ * git_config_set_string(): a '"' or '\\' in a trailer (Fixes: ... ("subject"))
+ * would be read back wrong, and a '#' would start a comment.  Escape it the
+ * way git config does.
+ */
+static char *escape_value(const char *v)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t len = strlen(v);
+	int quote = strpbrk(v, "#;") || (len && (v[0] == ' ' || v[len - 1] == ' '));
+
+	if (quote)
+		sk_strbuf_addch(&sb, '"');
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			sk_strbuf_addch(&sb, '\\');
+		if (*v == '\t') {
+			sk_strbuf_adds(&sb, "\\t");
+			continue;
+		}
+		sk_strbuf_addch(&sb, *v);
+	}
+	if (quote)
+		sk_strbuf_addch(&sb, '"');
+	return sk_strbuf_detach(&sb);
+}
+
+/* Multivars are appended: the regex matches nothing already there. */
+static int cfg_add(git_config *cfg, const char *key, const char *value)
+{
+	char *escaped = escape_value(value);
+	int ret = 0;
+
+	if (git_config_set_multivar(cfg, key, "^$^", escaped))
+		ret = sk_error_git(SK_ERROR, key);
+	free(escaped);
+	return ret;
+}
+
+static int save_patch(git_config *cfg, int ver, const struct sk_series_patch *p)
+{
+	char *sec = sk_xstrfmt("patch.%d.%d", ver, p->nr);
+	char *k = NULL;
+	size_t i;
+	int ret = 0;
+
+#define SET(name, v) do { free(k); k = sk_xstrfmt("%s.%s", sec, name); \
+		if (!ret) ret = cfg_set(cfg, k, v); } while (0)
+	SET("subject", p->subject);
+	SET("author", p->author);
+	SET("date", p->date);
+	SET("message-id", p->message_id);
+	SET("patch-id", p->patch_id);
+	SET("message-hash", p->message_hash);
+	for (i = 0; !ret && i < p->nr_files; i++) {
+		free(k);
+		k = sk_xstrfmt("%s.file", sec);
+		ret = cfg_add(cfg, k, p->files[i]);
+	}
+	for (i = 0; !ret && i < p->nr_trailers; i++) {
+		char *lower = sk_xstrdup(p->trailers[i].key), *c;
+
+		for (c = lower; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+		free(k);
+		k = sk_xstrfmt("%s.%s", sec, lower);
+		if (is_patch_field(lower))
+			ret = sk_error_set(SK_EINVALID, "trailer '%s' clashes with a field",
+					   p->trailers[i].key);
+		else
+			ret = cfg_add(cfg, k, p->trailers[i].value);
+		free(lower);
+	}
+	for (i = 0; !ret && i < p->nr_fixlets; i++) {
+		const struct sk_fixlet *f = &p->fixlets[i];
+		size_t j;
+
+		free(sec);
+		sec = sk_xstrfmt("fixlet.%d.%d.%d", ver, p->nr, f->nr);
+		SET("subject", f->subject);
+		SET("author", f->author);
+		SET("date", f->date);
+		SET("message-id", f->message_id);
+		SET("in-reply-to", f->in_reply_to);
+		SET("patch-id", f->patch_id);
+		for (j = 0; !ret && j < f->nr_files; j++) {
+			free(k);
+			k = sk_xstrfmt("%s.file", sec);
+			ret = cfg_add(cfg, k, f->files[j]);
+		}
+	}
+#undef SET
+	free(k);
+	free(sec);
+	return ret;
+}
+
+static int save_to(git_config *cfg, const struct sk_series *s)
+{
+	size_t i, j;
+	int ret = cfg_set(cfg, "series.slug", s->slug);
+
+	if (!ret)
+		ret = cfg_set(cfg, "series.subject", s->subject);
+	if (!ret)
+		ret = cfg_set(cfg, "series.author", s->author);
+	if (!ret)
+		ret = cfg_set(cfg, "series.change-id", s->change_id);
+	for (i = 0; !ret && i < s->nr_revs; i++) {
+		const struct sk_revision *r = &s->revs[i];
+		char *k = sk_xstrfmt("revision.%d.message-id", r->version);
+		char *n = sk_xstrfmt("%zu", r->nr_patches);
+
+		ret = cfg_set(cfg, k, r->message_id);
+		free(k);
+		k = sk_xstrfmt("revision.%d.date", r->version);
+		if (!ret)
+			ret = cfg_set(cfg, k, r->date);
+		free(k);
+		k = sk_xstrfmt("revision.%d.mbox", r->version);
+		if (!ret)
+			ret = cfg_set(cfg, k, r->mbox);
+		free(k);
+		k = sk_xstrfmt("revision.%d.base-commit", r->version);
+		if (!ret)
+			ret = cfg_set(cfg, k, r->base_commit);
+		free(k);
+		k = sk_xstrfmt("revision.%d.patches", r->version);
+		if (!ret)
+			ret = cfg_set(cfg, k, n);
+		free(k);
+		free(n);
+		for (j = 0; !ret && j < r->nr_patches; j++)
+			ret = save_patch(cfg, r->version, &r->patches[j]);
+	}
+	return ret;
+}
+
+int sk_series_save(const struct sk_series *s)
+{
+	char *path = sk_path_join(s->dir, CONF_NAME);
+	char *tmp = sk_xstrfmt("%s.tmp-%ld", path, (long)getpid());
+	git_config *cfg = NULL;
+	int ret;
+
+	unlink(tmp);
+	if (git_config_open_ondisk(&cfg, tmp)) {
+		ret = sk_error_git(SK_ERROR, tmp);
+		goto out;
+	}
+	ret = save_to(cfg, s);
+	git_config_free(cfg);
+	cfg = NULL;
+	if (!ret && rename(tmp, path))
+		ret = sk_error_errno(path);
+out:
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+const struct sk_revision *sk_series_latest(const struct sk_series *s)
+{
+	return s->nr_revs ? &s->revs[s->nr_revs - 1] : NULL;
+}
+
+const struct sk_revision *sk_series_revision(const struct sk_series *s,
+					     int version)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_revs; i++)
+		if (s->revs[i].version == version)
+			return &s->revs[i];
+	return NULL;
+}
+
+const char *sk_patch_trailer(const struct sk_series_patch *p, const char *key,
+			     size_t nth)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_trailers; i++)
+		if (!strcasecmp(p->trailers[i].key, key) && !nth--)
+			return p->trailers[i].value;
+	return NULL;
+}
+
+/* The mail in an mbox whose Message-Id is msgid. */
+static int mail_by_id(struct sk_strbuf *out_mail, struct sk_strbuf *out_diff,
+		      const char *path, const char *msgid)
+{
+	struct sk_mbox mb = SK_MBOX_INIT;
+	size_t i;
+	int ret = sk_mbox_parse_file(&mb, path);
+
+	if (ret)
+		return ret;
+	ret = sk_error_set(SK_ENOTFOUND, "%s: no mail with Message-Id <%s>", path, msgid);
+	for (i = 0; i < mb.nr; i++) {
+		struct sk_patch p;
+		char *id = sk_msgid_strip(mb.mails[i].message_id);
+		int match = !strcmp(id, msgid);
+
+		free(id);
+		if (!match)
+			continue;
+		ret = sk_patch_parse(&p, &mb.mails[i]);
+		if (!ret && out_diff)
+			sk_strbuf_adds(out_diff, p.diff);
+		if (!ret && out_mail)
+			sk_patch_format(out_mail, &p, NULL);
+		sk_patch_release(&p);
+		break;
+	}
+	sk_mbox_release(&mb);
+	return ret;
+}
+
+static const struct sk_series_patch *find_patch(const struct sk_revision *r,
+						int nr)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_patches; i++)
+		if (r->patches[i].nr == nr)
+			return &r->patches[i];
+	return NULL;
+}
+
+static int read_patch(struct sk_strbuf *mail, struct sk_strbuf *diff,
+		      const struct sk_series *s, const struct sk_revision *r,
+		      int nr, int fixlet)
+{
+	const struct sk_series_patch *p = find_patch(r, nr);
+	const char *msgid;
+	char *file, *path;
+	int ret;
+
+	if (!p)
+		return sk_error_set(SK_ENOTFOUND, "%s v%d has no patch %d",
+				    s->slug, r->version, nr);
+	if (fixlet) {
+		size_t i;
+
+		for (i = 0; i < p->nr_fixlets && p->fixlets[i].nr != fixlet; i++)
+			;
+		if (i == p->nr_fixlets)
+			return sk_error_set(SK_ENOTFOUND, "%s v%d patch %d has no fixlet %d",
+					    s->slug, r->version, nr, fixlet);
+		msgid = p->fixlets[i].message_id;
+		file = sk_xstrfmt("v%d.fixlets.mbx", r->version);
+	} else {
+		msgid = p->message_id;
+		file = sk_xstrdup(r->mbox ? r->mbox : "");
+	}
+	path = sk_path_join(s->dir, file);
+	ret = mail_by_id(mail, diff, path, msgid ? msgid : "");
+	free(path);
+	free(file);
+	return ret;
+}
+
+int sk_series_patch_mail(struct sk_strbuf *out, const struct sk_series *s,
+			 const struct sk_revision *r, int nr)
+{
+	return read_patch(out, NULL, s, r, nr, 0);
+}
+
+int sk_series_patch_diff(struct sk_strbuf *out, const struct sk_series *s,
+			 const struct sk_revision *r, int nr)
+{
+	return read_patch(NULL, out, s, r, nr, 0);
+}
+
+int sk_series_fixlet_mail(struct sk_strbuf *out, const struct sk_series *s,
+			  const struct sk_revision *r, int nr, int fixlet)
+{
+	return read_patch(out, NULL, s, r, nr, fixlet);
+}
+
+int sk_series_fixlet_diff(struct sk_strbuf *out, const struct sk_series *s,
+			  const struct sk_revision *r, int nr, int fixlet)
+{
+	return read_patch(NULL, out, s, r, nr, fixlet);
+}

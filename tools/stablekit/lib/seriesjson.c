@@ -1,0 +1,142 @@
+#include "seriesjson.h"
+
+#include <string.h>
+
+json_t *sk_json_str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *strs(char *const *a, size_t nr)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		json_array_append_new(arr, json_string(a[i]));
+	return arr;
+}
+
+static json_t *fixlet(const struct sk_fixlet *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "nr", json_integer(f->nr));
+	json_object_set_new(o, "subject", sk_json_str(f->subject));
+	json_object_set_new(o, "author", sk_json_str(f->author));
+	json_object_set_new(o, "date", sk_json_str(f->date));
+	json_object_set_new(o, "message_id", sk_json_str(f->message_id));
+	json_object_set_new(o, "in_reply_to", sk_json_str(f->in_reply_to));
+	json_object_set_new(o, "patch_id", json_string(f->patch_id));
+	json_object_set_new(o, "files", strs(f->files, f->nr_files));
+	return o;
+}
+
+json_t *sk_json_patch(const struct sk_series_patch *p)
+{
+	json_t *o = json_object(), *tr = json_array(), *fx = json_array();
+	size_t i;
+
+	json_object_set_new(o, "nr", json_integer(p->nr));
+	json_object_set_new(o, "subject", sk_json_str(p->subject));
+	json_object_set_new(o, "author", sk_json_str(p->author));
+	json_object_set_new(o, "date", sk_json_str(p->date));
+	json_object_set_new(o, "message_id", sk_json_str(p->message_id));
+	json_object_set_new(o, "patch_id", json_string(p->patch_id));
+	json_object_set_new(o, "files", strs(p->files, p->nr_files));
+	for (i = 0; i < p->nr_trailers; i++)
+		json_array_append_new(tr, json_pack("{s:s, s:s}",
+						    "key", p->trailers[i].key,
+						    "value", p->trailers[i].value));
+	json_object_set_new(o, "trailers", tr);
+	for (i = 0; i < p->nr_fixlets; i++)
+		json_array_append_new(fx, fixlet(&p->fixlets[i]));
+	json_object_set_new(o, "fixlets", fx);
+	return o;
+}
+
+json_t *sk_json_revision(const struct sk_revision *r)
+{
+	json_t *o = json_object(), *ps = json_array();
+	size_t i;
+
+	json_object_set_new(o, "version", json_integer(r->version));
+	json_object_set_new(o, "message_id", sk_json_str(r->message_id));
+	json_object_set_new(o, "date", sk_json_str(r->date));
+	json_object_set_new(o, "mbox", sk_json_str(r->mbox));
+	json_object_set_new(o, "base_commit", sk_json_str(r->base_commit));
+	for (i = 0; i < r->nr_patches; i++)
+		json_array_append_new(ps, sk_json_patch(&r->patches[i]));
+	json_object_set_new(o, "patches", ps);
+	return o;
+}
+
+json_t *sk_json_series(const struct sk_series *s)
+{
+	json_t *o = json_object(), *revs = json_array();
+	size_t i;
+
+	json_object_set_new(o, "schema", json_string("stablekit.series/1"));
+	json_object_set_new(o, "name", sk_json_str(s->slug));
+	json_object_set_new(o, "subject", sk_json_str(s->subject));
+	json_object_set_new(o, "author", sk_json_str(s->author));
+	json_object_set_new(o, "change_id", sk_json_str(s->change_id));
+	for (i = 0; i < s->nr_revs; i++)
+		json_array_append_new(revs, sk_json_revision(&s->revs[i]));
+	json_object_set_new(o, "revisions", revs);
+	return o;
+}
+
+static const struct {
+	unsigned int flag;
+	const char *name;
+} change_names[] = {
+	{ SK_CHANGE_ADDED, "added" },
+	{ SK_CHANGE_DROPPED, "dropped" },
+	{ SK_CHANGE_MOVED, "moved" },
+	{ SK_CHANGE_CODE, "code" },
+	{ SK_CHANGE_SUBJECT, "subject" },
+	{ SK_CHANGE_MESSAGE, "message" },
+	{ SK_CHANGE_TRAILERS, "trailers" },
+	{ SK_CHANGE_FIXLETS, "fixlets" },
+};
+
+json_t *sk_json_changes(const struct sk_rev_changes *c)
+{
+	json_t *arr = json_array();
+	size_t i, j;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct sk_patch_change *pc = &c->items[i];
+		const struct sk_series_patch *p = pc->new ? pc->new : pc->old;
+		json_t *o = json_object(), *what = json_array();
+
+		json_object_set_new(o, "nr", pc->new ? json_integer(pc->new->nr) : json_null());
+		json_object_set_new(o, "old_nr", pc->old ? json_integer(pc->old->nr) : json_null());
+		json_object_set_new(o, "subject", sk_json_str(p->subject));
+		for (j = 0; j < sizeof(change_names) / sizeof(change_names[0]); j++)
+			if (pc->flags & change_names[j].flag)
+				json_array_append_new(what, json_string(change_names[j].name));
+		json_object_set_new(o, "changes", what);
+		json_object_set_new(o, "trailers_added", strs(pc->trailers_added, pc->nr_added));
+		json_object_set_new(o, "trailers_removed",
+				    strs(pc->trailers_removed, pc->nr_removed));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+json_t *sk_json_lines(const char *text)
+{
+	json_t *arr = json_array();
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		json_array_append_new(arr, json_stringn(p, len));
+		p = nl ? nl + 1 : p + len;
+	}
+	return arr;
+}
