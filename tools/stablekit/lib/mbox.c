@@ -479,6 +479,28 @@ static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
 	return 0;
 }
 
+/*
+ * "From <addr> Mon Sep 17 00:00:00 2001": a separator even without the blank
+ * line before it that mboxrd writers put there.
+ */
+static int looks_like_separator(const struct cursor *c)
+{
+	const char *p = c->p + 5, *end = c->end;
+	int i;
+
+	while (p < end && *p != ' ' && *p != '\n')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p < 8)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (!isalpha((unsigned char)p[i]))
+			return 0;
+	return p[3] == ' ' && isupper((unsigned char)p[0]) &&
+	       isalpha((unsigned char)p[4]);
+}
+
 /* Body lines up to the next "From " separator, mboxrd escaping undone. */
 static void read_body(struct cursor *c, struct sk_strbuf *raw, int in_mbox)
 {
@@ -487,7 +509,8 @@ static void read_body(struct cursor *c, struct sk_strbuf *raw, int in_mbox)
 	int prev_blank = 1;
 
 	while (c->p < c->end) {
-		if (in_mbox && prev_blank && peek_starts(c, "From "))
+		if (in_mbox && peek_starts(c, "From ") &&
+		    (prev_blank || looks_like_separator(c)))
 			break;
 		next_line(c, &s, &len);
 		if (len > 5 && s[0] == '>') {
@@ -623,7 +646,8 @@ int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
 	free(sub);
 	if (!ret && !nr)
 		ret = sk_error_set(SK_EINVALID, "%s: maildir without mail (cur/, new/ empty)", dir);
-	qsort(names, nr, sizeof(*names), cmp_str);
+	if (nr > 1)
+		qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; !ret && i < nr; i++)
 		ret = sk_mbox_parse_file(out, names[i]);
 	for (i = 0; i < nr; i++)
@@ -653,4 +677,122 @@ void sk_mbox_release(struct sk_mbox *mbox)
 	free(mbox->mails);
 	mbox->mails = NULL;
 	mbox->nr = mbox->alloc = 0;
+}
+
+void sk_encode_base64(struct sk_strbuf *out, const char *in, size_t len)
+{
+	static const char tbl[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)in;
+	size_t i;
+
+	for (i = 0; i + 2 < len; i += 3) {
+		sk_strbuf_addch(out, tbl[p[i] >> 2]);
+		sk_strbuf_addch(out, tbl[((p[i] & 3) << 4) | (p[i + 1] >> 4)]);
+		sk_strbuf_addch(out, tbl[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)]);
+		sk_strbuf_addch(out, tbl[p[i + 2] & 63]);
+	}
+	if (len - i == 1) {
+		sk_strbuf_addch(out, tbl[p[i] >> 2]);
+		sk_strbuf_addch(out, tbl[(p[i] & 3) << 4]);
+		sk_strbuf_adds(out, "==");
+	} else if (len - i == 2) {
+		sk_strbuf_addch(out, tbl[p[i] >> 2]);
+		sk_strbuf_addch(out, tbl[((p[i] & 3) << 4) | (p[i + 1] >> 4)]);
+		sk_strbuf_addch(out, tbl[(p[i + 1] & 15) << 2]);
+		sk_strbuf_addch(out, '=');
+	}
+}
+
+static int is_ascii(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+static void encoded_word(struct sk_strbuf *out, const char *s, size_t len)
+{
+	if (is_ascii(s, len)) {
+		sk_strbuf_add(out, s, len);
+		return;
+	}
+	sk_strbuf_adds(out, "=?utf-8?b?");
+	sk_encode_base64(out, s, len);
+	sk_strbuf_adds(out, "?=");
+}
+
+/* Address lists: encode each display name, keep "<address>" as it is. */
+static void encode_addresses(struct sk_strbuf *out, const char *v)
+{
+	while (*v) {
+		const char *comma = strchr(v, ','), *end = comma ? comma : v + strlen(v);
+		const char *lt = memchr(v, '<', (size_t)(end - v));
+
+		if (lt) {
+			const char *name = v, *name_end = lt;
+
+			while (name < name_end && (*name == ' ' || *name == '"'))
+				name++;
+			while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '"'))
+				name_end--;
+			encoded_word(out, name, (size_t)(name_end - name));
+			sk_strbuf_addch(out, ' ');
+			sk_strbuf_add(out, lt, (size_t)(end - lt));
+		} else {
+			sk_strbuf_add(out, v, (size_t)(end - v));
+		}
+		if (!comma)
+			break;
+		sk_strbuf_addch(out, ',');
+		v = comma + 1;
+	}
+}
+
+static int is_address_header(const char *name)
+{
+	return !strcasecmp(name, "From") || !strcasecmp(name, "To") ||
+	       !strcasecmp(name, "Cc") || !strcasecmp(name, "Reply-To");
+}
+
+void sk_mbox_format_mail(struct sk_strbuf *out, const struct sk_mail *m)
+{
+	const char *p;
+	size_t i;
+
+	sk_strbuf_adds(out, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
+	for (i = 0; i < m->nr_headers; i++) {
+		const struct sk_header *h = &m->headers[i];
+
+		if (!strncasecmp(h->name, "Content-", 8) ||
+		    !strcasecmp(h->name, "MIME-Version"))
+			continue;
+		sk_strbuf_addf(out, "%s: ", h->name);
+		if (is_address_header(h->name))
+			encode_addresses(out, h->value);
+		else
+			encoded_word(out, h->value, strlen(h->value));
+		sk_strbuf_addch(out, '\n');
+	}
+	sk_strbuf_adds(out, "MIME-Version: 1.0\n"
+		       "Content-Type: text/plain; charset=utf-8\n"
+		       "Content-Transfer-Encoding: 8bit\n\n");
+	for (p = m->body; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+		const char *q = p;
+
+		while (*q == '>')
+			q++;
+		if (!strncmp(q, "From ", 5))
+			sk_strbuf_addch(out, '>');
+		sk_strbuf_add(out, p, len);
+		p += len;
+	}
+	if (out->len && out->buf[out->len - 1] != '\n')
+		sk_strbuf_addch(out, '\n');
+	sk_strbuf_addch(out, '\n');
 }

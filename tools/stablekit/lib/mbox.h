@@ -46,6 +46,13 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name);
 /* "<id>" or "id" to a bare id in a new string. */
 char *sk_msgid_strip(const char *s);
 
+/*
+ * A mail as a plain mboxrd entry: UTF-8 8bit body, non-ASCII header text as
+ * RFC 2047 words.  What we hand to tools that choke on odd encodings.
+ */
+void sk_mbox_format_mail(struct sk_strbuf *out, const struct sk_mail *m);
+void sk_encode_base64(struct sk_strbuf *out, const char *in, size_t len);
+
 /* Decoders, exposed for the tests. */
 int sk_decode_qp(struct sk_strbuf *out, const char *in, size_t len);
 int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len);

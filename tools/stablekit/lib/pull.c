@@ -123,6 +123,25 @@ static int check_raw(struct pull *pl)
 	return 0;
 }
 
+/*
+ * b4 gets the thread as we read it: decoded to UTF-8, one plain entry per
+ * mail.  b4 0.12 turns raw 8-bit headers into U+FFFD and dies on folded
+ * encoded words; our parser does neither.
+ */
+static int write_thread(struct pull *pl, char **out)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < pl->raw.nr; i++)
+		sk_mbox_format_mail(&sb, &pl->raw.mails[i]);
+	*out = sk_path_join(pl->tmpdir, "thread.mbx");
+	ret = sk_write_file_atomic(*out, sb.buf, sb.len);
+	sk_strbuf_release(&sb);
+	return ret;
+}
+
 static int is_dup(const struct sk_patch *p, size_t upto, const struct sk_trailer *t)
 {
 	size_t i;
@@ -193,6 +212,28 @@ static void footer_value(char **slot, const char *body, const char *key)
 	}
 }
 
+/* A revision is stored whole or not at all. */
+static int check_complete(const struct pull *pl)
+{
+	struct sk_strbuf missing = SK_STRBUF_INIT;
+	int total = pl->nr_patches ? pl->patches[0].subj.total : 0, n;
+	size_t i;
+	int ret = 0;
+
+	for (n = 1; n <= total; n++) {
+		for (i = 0; i < pl->nr_patches && pl->patches[i].subj.nr != n; i++)
+			;
+		if (i == pl->nr_patches)
+			sk_strbuf_addf(&missing, " %d/%d", n, total);
+	}
+	if (missing.len)
+		ret = sk_error_set(SK_EINVALID,
+				   "%s: incomplete series, missing patch%s", pl->input,
+				   missing.buf);
+	sk_strbuf_release(&missing);
+	return ret;
+}
+
 static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 {
 	size_t i;
@@ -216,7 +257,7 @@ static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 			p->subj.total = (int)pl->am.nr;
 		sanitize_trailers(pl, p);
 	}
-	return 0;
+	return check_complete(pl);
 }
 
 static int patch_by_msgid(const struct pull *pl, const char *id)
@@ -663,7 +704,7 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 	struct sk_b4_am_opts bo = { 0 };
 	struct pull pl = { 0 };
 	struct sk_series *s = NULL;
-	char *amdir = NULL;
+	char *amdir = NULL, *thread = NULL;
 	size_t i;
 	int ret;
 
@@ -681,7 +722,10 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 		ret = check_raw(&pl);
 	if (ret)
 		goto out;
-	bo.mbox = pl.input;
+	ret = write_thread(&pl, &thread);
+	if (ret)
+		goto out;
+	bo.mbox = thread;
 	bo.msgid = o->msgid;
 	bo.outdir = amdir;
 	bo.timeout_ms = o->timeout_ms;
@@ -711,6 +755,7 @@ out:
 	sk_rmrf(pl.tmpdir);
 	free(pl.tmpdir);
 	free(amdir);
+	free(thread);
 	free(pl.input);
 	sk_mbox_release(&pl.raw);
 	sk_mbox_release(&pl.am);

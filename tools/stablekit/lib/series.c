@@ -1,4 +1,5 @@
 #include "series.h"
+#include "confwriter.h"
 #include "error.h"
 #include "fsutil.h"
 #include "mbox.h"
@@ -50,7 +51,8 @@ int sk_series_names(char ***out, size_t *nr, const char *top)
 	}
 	closedir(d);
 	free(root);
-	qsort(*out, *nr, sizeof(**out), cmp_names);
+	if (*nr > 1)
+		qsort(*out, *nr, sizeof(**out), cmp_names);
 	return 0;
 }
 
@@ -279,10 +281,12 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 		ret = sk_error_git(SK_EINVALID, path);
 	if (ret)
 		goto out;
-	qsort(s->revs, s->nr_revs, sizeof(*s->revs), cmp_rev);
+	if (s->nr_revs > 1)
+		qsort(s->revs, s->nr_revs, sizeof(*s->revs), cmp_rev);
 	for (i = 0; i < s->nr_revs; i++)
-		qsort(s->revs[i].patches, s->revs[i].nr_patches,
-		      sizeof(*s->revs[i].patches), cmp_patch);
+		if (s->revs[i].nr_patches > 1)
+			qsort(s->revs[i].patches, s->revs[i].nr_patches,
+			      sizeof(*s->revs[i].patches), cmp_patch);
 	if (!s->slug) {
 		const char *base = strrchr(dir, '/');
 
@@ -382,175 +386,80 @@ void sk_series_free(struct sk_series *s)
 	free(s);
 }
 
-static int cfg_set(git_config *cfg, const char *key, const char *value)
+static void save_patch(struct sk_confwriter *w, int ver,
+		       const struct sk_series_patch *p)
 {
-	if (!value)
-		return 0;
-	if (git_config_set_string(cfg, key, value))
-		return sk_error_git(SK_ERROR, key);
-	return 0;
-}
-
-/*
- * libgit2 1.5's git_config_set_multivar() writes the value raw, unlike
- * git_config_set_string(): a '"' or '\\' in a trailer (Fixes: ... ("subject"))
- * would be read back wrong, and a '#' would start a comment.  Escape it the
- * way git config does.
- */
-static char *escape_value(const char *v)
-{
-	struct sk_strbuf sb = SK_STRBUF_INIT;
-	size_t len = strlen(v);
-	int quote = strpbrk(v, "#;") || (len && (v[0] == ' ' || v[len - 1] == ' '));
-
-	if (quote)
-		sk_strbuf_addch(&sb, '"');
-	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
-			sk_strbuf_addch(&sb, '\\');
-		if (*v == '\t') {
-			sk_strbuf_adds(&sb, "\\t");
-			continue;
-		}
-		sk_strbuf_addch(&sb, *v);
-	}
-	if (quote)
-		sk_strbuf_addch(&sb, '"');
-	return sk_strbuf_detach(&sb);
-}
-
-/* Multivars are appended: the regex matches nothing already there. */
-static int cfg_add(git_config *cfg, const char *key, const char *value)
-{
-	char *escaped = escape_value(value);
-	int ret = 0;
-
-	if (git_config_set_multivar(cfg, key, "^$^", escaped))
-		ret = sk_error_git(SK_ERROR, key);
-	free(escaped);
-	return ret;
-}
-
-static int save_patch(git_config *cfg, int ver, const struct sk_series_patch *p)
-{
-	char *sec = sk_xstrfmt("patch.%d.%d", ver, p->nr);
-	char *k = NULL;
+	char *sub = sk_xstrfmt("%d.%d", ver, p->nr);
 	size_t i;
-	int ret = 0;
 
-#define SET(name, v) do { free(k); k = sk_xstrfmt("%s.%s", sec, name); \
-		if (!ret) ret = cfg_set(cfg, k, v); } while (0)
-	SET("subject", p->subject);
-	SET("author", p->author);
-	SET("date", p->date);
-	SET("message-id", p->message_id);
-	SET("patch-id", p->patch_id);
-	SET("message-hash", p->message_hash);
-	for (i = 0; !ret && i < p->nr_files; i++) {
-		free(k);
-		k = sk_xstrfmt("%s.file", sec);
-		ret = cfg_add(cfg, k, p->files[i]);
-	}
-	for (i = 0; !ret && i < p->nr_trailers; i++) {
+	sk_confwriter_add(w, "patch", sub, "subject", p->subject);
+	sk_confwriter_add(w, "patch", sub, "author", p->author);
+	sk_confwriter_add(w, "patch", sub, "date", p->date);
+	sk_confwriter_add(w, "patch", sub, "message-id", p->message_id);
+	sk_confwriter_add(w, "patch", sub, "patch-id", p->patch_id);
+	sk_confwriter_add(w, "patch", sub, "message-hash", p->message_hash);
+	for (i = 0; i < p->nr_files; i++)
+		sk_confwriter_add(w, "patch", sub, "file", p->files[i]);
+	for (i = 0; i < p->nr_trailers; i++) {
 		char *lower = sk_xstrdup(p->trailers[i].key), *c;
 
 		for (c = lower; *c; c++)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-		free(k);
-		k = sk_xstrfmt("%s.%s", sec, lower);
-		if (is_patch_field(lower))
-			ret = sk_error_set(SK_EINVALID, "trailer '%s' clashes with a field",
-					   p->trailers[i].key);
-		else
-			ret = cfg_add(cfg, k, p->trailers[i].value);
+		/* a trailer named like a field would be read back as the field */
+		if (!is_patch_field(lower))
+			sk_confwriter_add(w, "patch", sub, lower, p->trailers[i].value);
 		free(lower);
 	}
-	for (i = 0; !ret && i < p->nr_fixlets; i++) {
+	free(sub);
+	for (i = 0; i < p->nr_fixlets; i++) {
 		const struct sk_fixlet *f = &p->fixlets[i];
 		size_t j;
 
-		free(sec);
-		sec = sk_xstrfmt("fixlet.%d.%d.%d", ver, p->nr, f->nr);
-		SET("subject", f->subject);
-		SET("author", f->author);
-		SET("date", f->date);
-		SET("message-id", f->message_id);
-		SET("in-reply-to", f->in_reply_to);
-		SET("patch-id", f->patch_id);
-		for (j = 0; !ret && j < f->nr_files; j++) {
-			free(k);
-			k = sk_xstrfmt("%s.file", sec);
-			ret = cfg_add(cfg, k, f->files[j]);
-		}
+		sub = sk_xstrfmt("%d.%d.%d", ver, p->nr, f->nr);
+		sk_confwriter_add(w, "fixlet", sub, "subject", f->subject);
+		sk_confwriter_add(w, "fixlet", sub, "author", f->author);
+		sk_confwriter_add(w, "fixlet", sub, "date", f->date);
+		sk_confwriter_add(w, "fixlet", sub, "message-id", f->message_id);
+		sk_confwriter_add(w, "fixlet", sub, "in-reply-to", f->in_reply_to);
+		sk_confwriter_add(w, "fixlet", sub, "patch-id", f->patch_id);
+		for (j = 0; j < f->nr_files; j++)
+			sk_confwriter_add(w, "fixlet", sub, "file", f->files[j]);
+		free(sub);
 	}
-#undef SET
-	free(k);
-	free(sec);
-	return ret;
 }
 
-static int save_to(git_config *cfg, const struct sk_series *s)
+static void save_revision(struct sk_confwriter *w, const struct sk_revision *r)
 {
-	size_t i, j;
-	int ret = cfg_set(cfg, "series.slug", s->slug);
+	char *sub = sk_xstrfmt("%d", r->version);
+	char *n = sk_xstrfmt("%zu", r->nr_patches);
+	size_t j;
 
-	if (!ret)
-		ret = cfg_set(cfg, "series.subject", s->subject);
-	if (!ret)
-		ret = cfg_set(cfg, "series.author", s->author);
-	if (!ret)
-		ret = cfg_set(cfg, "series.change-id", s->change_id);
-	for (i = 0; !ret && i < s->nr_revs; i++) {
-		const struct sk_revision *r = &s->revs[i];
-		char *k = sk_xstrfmt("revision.%d.message-id", r->version);
-		char *n = sk_xstrfmt("%zu", r->nr_patches);
-
-		ret = cfg_set(cfg, k, r->message_id);
-		free(k);
-		k = sk_xstrfmt("revision.%d.date", r->version);
-		if (!ret)
-			ret = cfg_set(cfg, k, r->date);
-		free(k);
-		k = sk_xstrfmt("revision.%d.mbox", r->version);
-		if (!ret)
-			ret = cfg_set(cfg, k, r->mbox);
-		free(k);
-		k = sk_xstrfmt("revision.%d.base-commit", r->version);
-		if (!ret)
-			ret = cfg_set(cfg, k, r->base_commit);
-		free(k);
-		k = sk_xstrfmt("revision.%d.patches", r->version);
-		if (!ret)
-			ret = cfg_set(cfg, k, n);
-		free(k);
-		free(n);
-		for (j = 0; !ret && j < r->nr_patches; j++)
-			ret = save_patch(cfg, r->version, &r->patches[j]);
-	}
-	return ret;
+	sk_confwriter_add(w, "revision", sub, "message-id", r->message_id);
+	sk_confwriter_add(w, "revision", sub, "date", r->date);
+	sk_confwriter_add(w, "revision", sub, "mbox", r->mbox);
+	sk_confwriter_add(w, "revision", sub, "base-commit", r->base_commit);
+	sk_confwriter_add(w, "revision", sub, "patches", n);
+	free(n);
+	free(sub);
+	for (j = 0; j < r->nr_patches; j++)
+		save_patch(w, r->version, &r->patches[j]);
 }
 
 int sk_series_save(const struct sk_series *s)
 {
+	struct sk_confwriter w = SK_CONFWRITER_INIT;
 	char *path = sk_path_join(s->dir, CONF_NAME);
-	char *tmp = sk_xstrfmt("%s.tmp-%ld", path, (long)getpid());
-	git_config *cfg = NULL;
+	size_t i;
 	int ret;
 
-	unlink(tmp);
-	if (git_config_open_ondisk(&cfg, tmp)) {
-		ret = sk_error_git(SK_ERROR, tmp);
-		goto out;
-	}
-	ret = save_to(cfg, s);
-	git_config_free(cfg);
-	cfg = NULL;
-	if (!ret && rename(tmp, path))
-		ret = sk_error_errno(path);
-out:
-	if (ret)
-		unlink(tmp);
-	free(tmp);
+	sk_confwriter_add(&w, "series", NULL, "slug", s->slug);
+	sk_confwriter_add(&w, "series", NULL, "subject", s->subject);
+	sk_confwriter_add(&w, "series", NULL, "author", s->author);
+	sk_confwriter_add(&w, "series", NULL, "change-id", s->change_id);
+	for (i = 0; i < s->nr_revs; i++)
+		save_revision(&w, &s->revs[i]);
+	ret = sk_confwriter_write(&w, path);
+	sk_confwriter_release(&w);
 	free(path);
 	return ret;
 }

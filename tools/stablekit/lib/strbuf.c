@@ -99,6 +99,8 @@ void sk_strbuf_grow(struct sk_strbuf *sb, size_t extra)
 
 void sk_strbuf_add(struct sk_strbuf *sb, const void *data, size_t len)
 {
+	if (!len)
+		return;
 	sk_strbuf_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;

@@ -149,7 +149,12 @@ size_t sk_trailers_parse(struct sk_trailer **out, size_t *nr, size_t *alloc,
 			t->value = sk_xstrndup(v, (size_t)(p + l - v));
 		} else if (l && (p[0] == ' ' || p[0] == '\t') && *nr) {
 			struct sk_trailer *t = &(*out)[*nr - 1];
-			char *joined = sk_xstrfmt("%s %.*s", t->value, (int)l, p);
+			const char *c = p;
+			char *joined;
+
+			while (c < p + l && (*c == ' ' || *c == '\t'))
+				c++;
+			joined = sk_xstrfmt("%s %.*s", t->value, (int)(p + l - c), c);
 
 			free(t->value);
 			t->value = joined;

@@ -1,0 +1,94 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "maintainers.h"
+
+static const char text[] =
+	"Preamble text\n"
+	"\tM: Maintainer: not an entry (indented)\n"
+	"\n"
+	"MM\n"
+	"M:\tAndrew Morton <akpm@linux-foundation.org>\n"
+	"L:\tlinux-mm@kvack.org\n"
+	"S:\tMaintained\n"
+	"F:\tmm/\n"
+	"X:\tmm/secret.c\n"
+	"\n"
+	"MEMCG\n"
+	"M:\tShakeel Butt <shakeel.butt@linux.dev>\n"
+	"R:\tMuchun Song <muchun.song@linux.dev>\n"
+	"L:\tcgroups@vger.kernel.org\n"
+	"F:\tmm/memcontrol*.c\n"
+	"\n"
+	"COCCI\n"
+	"M:\tJulia <julia@inria.fr>\n"
+	"N:\t\\.cocci$\n";
+
+static void test_parse_sections(void **state)
+{
+	struct sk_maintainers m;
+
+	(void)state;
+	assert_int_equal(sk_maintainers_parse(&m, "M", text), 0);
+	assert_int_equal(m.nr, 3);
+	assert_string_equal(m.sections[1].title, "MEMCG");
+	assert_int_equal(m.sections[1].entries[0].tag, 'M');
+	sk_maintainers_release(&m);
+}
+
+static void test_most_specific_is_to(void **state)
+{
+	struct sk_maintainers m;
+	struct sk_recipients r;
+	const char *paths[] = { "mm/memcontrol.c" };
+
+	(void)state;
+	assert_int_equal(sk_maintainers_parse(&m, "M", text), 0);
+	sk_maintainers_recipients(&r, &m, paths, 1);
+	assert_int_equal(r.nr_to, 1);
+	assert_string_equal(r.to[0], "Shakeel Butt <shakeel.butt@linux.dev>");
+	assert_int_equal(r.nr_cc, 4);	/* Muchun, cgroups, akpm, linux-mm */
+	sk_recipients_release(&r);
+	sk_maintainers_release(&m);
+}
+
+static void test_exclusions_and_regex(void **state)
+{
+	struct sk_maintainers m;
+
+	(void)state;
+	assert_int_equal(sk_maintainers_parse(&m, "M", text), 0);
+	assert_int_equal(sk_maintainers_score(&m.sections[0], "mm/secret.c"), 0);
+	assert_true(sk_maintainers_score(&m.sections[0], "mm/sub/dir.c") > 0);
+	assert_int_equal(sk_maintainers_score(&m.sections[1], "mm/sub/memcontrol.c"), 0);
+	assert_true(sk_maintainers_score(&m.sections[2], "a/b/rule.cocci") > 0);
+	sk_maintainers_release(&m);
+}
+
+static void test_entry_outside_section(void **state)
+{
+	struct sk_maintainers m;
+
+	(void)state;
+	assert_int_equal(sk_maintainers_parse(&m, "BAD", "\nF:\tmm/\n"), SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(), "BAD:2:"));
+	sk_maintainers_release(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_sections),
+		cmocka_unit_test(test_most_specific_is_to),
+		cmocka_unit_test(test_exclusions_and_regex),
+		cmocka_unit_test(test_entry_outside_section),
+	};
+
+	return cmocka_run_group_tests_name("maintainers", tests, NULL, NULL);
+}

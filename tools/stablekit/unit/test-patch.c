@@ -1,0 +1,130 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "error.h"
+#include "patch.h"
+#include "pull.h"
+
+static void check_subject(const char *in, int version, int nr, int total,
+			  unsigned int flags, const char *title)
+{
+	struct sk_subject s;
+
+	sk_subject_parse(&s, in);
+	assert_int_equal(s.version, version);
+	assert_int_equal(s.nr, nr);
+	assert_int_equal(s.total, total);
+	assert_int_equal(s.flags, flags);
+	assert_string_equal(s.title, title);
+	sk_subject_release(&s);
+}
+
+static void test_subjects(void **state)
+{
+	(void)state;
+	check_subject("[PATCH v3 2/3] mm: x", 3, 2, 3, SK_SUBJ_PATCH, "mm: x");
+	check_subject("[PATCHv3 2/3] mm: x", 3, 2, 3, SK_SUBJ_PATCH, "mm: x");
+	check_subject("[PATCH] mm: x", 1, 0, 0, SK_SUBJ_PATCH, "mm: x");
+	check_subject("[RFC PATCH 0/7] mm: x", 1, 0, 7,
+		      SK_SUBJ_PATCH | SK_SUBJ_RFC, "mm: x");
+	check_subject("Re: [PATCH v2 2/2] mm: x", 2, 2, 2,
+		      SK_SUBJ_PATCH | SK_SUBJ_REPLY, "mm: x");
+	check_subject("[PATCH] [fixlet] mm/vmscan: y", 1, 0, 0,
+		      SK_SUBJ_PATCH | SK_SUBJ_FIXLET, "mm/vmscan: y");
+	check_subject("[PATCH RESEND v2 01/10] a: b", 2, 1, 10,
+		      SK_SUBJ_PATCH | SK_SUBJ_RESEND, "a: b");
+}
+
+static const char good_diff[] =
+	"diff --git a/mm/a.c b/mm/a.c\n"
+	"index 1..2 100644\n"
+	"--- a/mm/a.c\n"
+	"+++ b/mm/a.c\n"
+	"@@ -1,3 +1,3 @@ int f(void)\n"
+	" one\n"
+	"-two\n"
+	"+TWO\n"
+	" three\n";
+
+static void test_diff_check_lists_files(void **state)
+{
+	char **files = NULL;
+	size_t nr = 0;
+
+	(void)state;
+	assert_int_equal(sk_diff_check(good_diff, "x", 10, &files, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_string_equal(files[0], "mm/a.c");
+	free(files[0]);
+	free(files);
+}
+
+static void test_diff_check_truncated(void **state)
+{
+	char **files = NULL;
+	size_t nr = 0;
+	char *cut = sk_xstrndup(good_diff, strlen(good_diff) - strlen(" three\n"));
+
+	(void)state;
+	assert_int_equal(sk_diff_check(cut, "x.mbox", 10, &files, &nr), SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(), "x.mbox:18: truncated patch: the hunk at line 14"));
+	free(cut);
+	while (nr--)
+		free(files[nr]);
+	free(files);
+}
+
+static void test_diff_check_unsafe_paths(void **state)
+{
+	const char *bad[] = {
+		"diff --git a/../x b/../x\n",
+		"--- a/mm/../../x\n",
+		"+++ /etc/passwd\n",
+		"+++ b/.git/config\n",
+		"rename to ../../x\n",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char **files = NULL;
+		size_t nr = 0;
+
+		assert_int_equal(sk_diff_check(bad[i], "y", 1, &files, &nr), SK_EINVALID);
+		assert_non_null(strstr(sk_error_last(), "y:1: unsafe path"));
+		free(files);
+	}
+}
+
+static void test_slugify(void **state)
+{
+	char *a = sk_slugify("mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost");
+	char *b = sk_slugify("mm: workingset: fix the shadow node budget under MGLRU");
+	char *c = sk_slugify("../../$(x) /");
+
+	(void)state;
+	assert_string_equal(a, "mm-vmscan-reduce-lru_lock-contention-via-vmstat");
+	assert_string_equal(b, "mm-workingset-fix-the-shadow-node-budget-under-mglru");
+	assert_string_equal(c, "x");
+	free(a);
+	free(b);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_diff_check_lists_files),
+		cmocka_unit_test(test_diff_check_truncated),
+		cmocka_unit_test(test_diff_check_unsafe_paths),
+		cmocka_unit_test(test_slugify),
+	};
+
+	return cmocka_run_group_tests_name("patch", tests, NULL, NULL);
+}

@@ -1,0 +1,208 @@
+/* Unit tests for the pure parts of tracking: the state decision, version
+ * bounds, commit-message facts, subject normalisation, workspace version. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "branches.h"
+#include "commitfacts.h"
+#include "strbuf.h"
+#include "track.h"
+#include "workspace.h"
+
+static struct sk_track_facts stable(int major, int minor)
+{
+	struct sk_track_facts f = { 0 };
+
+	f.kind = SK_BRANCH_STABLE;
+	f.major = major;
+	f.minor = minor;
+	return f;
+}
+
+static void test_decide_order(void **state)
+{
+	struct sk_track_facts f = stable(7, 1);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(sk_track_decide(&f, &why), SK_STATE_NOT_ELIGIBLE);
+	assert_string_equal(why.buf, "no Fixes: and no Cc: stable");
+	f.cc_stable = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	f.has_fixes = 1;
+	f.fixes_resolved = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NOT_AFFECTED);
+	f.fixes_in_branch = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	f.queued = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_QUEUED);
+	f.present = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_PRESENT);
+	sk_strbuf_release(&why);
+}
+
+static void test_decide_unresolved_fixes(void **state)
+{
+	struct sk_track_facts f = stable(6, 12);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+
+	(void)state;
+	f.has_fixes = 1;
+	f.cc_stable = 1;
+	assert_int_equal(sk_track_decide(&f, &why), SK_STATE_NOT_AFFECTED);
+	assert_non_null(strstr(why.buf, "not in the repository"));
+	sk_strbuf_release(&why);
+}
+
+static void test_decide_bound(void **state)
+{
+	struct sk_track_facts f = stable(7, 1);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+
+	(void)state;
+	f.cc_stable = 1;
+	f.cc_major = 7;
+	f.cc_minor = 2;
+	assert_int_equal(sk_track_decide(&f, &why), SK_STATE_NOT_ELIGIBLE);
+	assert_string_equal(why.buf, "Cc: stable # 7.2.x excludes 7.1");
+	f.minor = 2;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	f.major = 8;
+	f.minor = 0;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	/* The bound wins over a Fixes: target in the branch. */
+	f.major = 6;
+	f.minor = 12;
+	f.has_fixes = f.fixes_resolved = f.fixes_in_branch = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NOT_ELIGIBLE);
+	sk_strbuf_release(&why);
+}
+
+static void test_decide_downstream_mainline(void **state)
+{
+	struct sk_track_facts f = stable(6, 12);
+
+	(void)state;
+	f.kind = SK_BRANCH_DOWNSTREAM;
+	f.cc_stable = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NOT_ELIGIBLE);
+	f.selected = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	f.kind = SK_BRANCH_MAINLINE;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_PENDING);
+	f.present = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_UPSTREAM);
+	assert_string_equal(sk_state_name(SK_STATE_NOT_AFFECTED),
+			    "not affected");
+}
+
+static void test_version_parse(void **state)
+{
+	int a = -1, b = -1;
+
+	(void)state;
+	assert_int_equal(sk_version_parse(&a, &b, "v7.1"), 0);
+	assert_int_equal(a * 100 + b, 701);
+	assert_int_equal(sk_version_parse(&a, &b, "linux-6.12.y"), 0);
+	assert_int_equal(a * 100 + b, 612);
+	assert_int_equal(sk_version_parse(&a, &b, "v6.12.117"), 0);
+	assert_int_equal(a * 100 + b, 612);
+	assert_int_equal(sk_version_parse(&a, &b, "queue-6.1"), 0);
+	assert_int_equal(a * 100 + b, 601);
+	assert_int_not_equal(sk_version_parse(&a, &b, "mainline"), 0);
+	assert_int_not_equal(sk_version_parse(&a, &b, "v7"), 0);
+	assert_true(sk_version_cmp(6, 12, 7, 1) < 0);
+	assert_true(sk_version_cmp(7, 10, 7, 2) > 0);
+	assert_int_equal(sk_version_cmp(7, 2, 7, 2), 0);
+}
+
+static void test_commit_facts(void **state)
+{
+	struct sk_commit_facts f;
+	const char *msg =
+		"mm: fix it\n\n"
+		"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n"
+		"[ Upstream commit ABCDEF0123456789ABCDEF0123456789ABCDEF01 ]\n"
+		"Fixes: 7404bd37cfbe (\"mm: workingset: use x\")\n"
+		"Link: https://lore.kernel.org/r/20260904-2-hui@linux.dev\n"
+		"Link: https://patch.msgid.link/abc@example.org\n"
+		"(cherry picked from commit 1111111111112222222222223333333333334444)\n"
+		"commit deadbeef upstream.\n";
+
+	(void)state;
+	assert_int_equal(sk_commit_facts_parse(&f, msg), 0);
+	assert_int_equal(f.nr_uprefs, 3);
+	assert_string_equal(f.uprefs[0].sha,
+			    "0123456789abcdef0123456789abcdef01234567");
+	assert_int_equal(f.uprefs[0].kind, SK_UPREF_COMMIT_UPSTREAM);
+	assert_string_equal(f.uprefs[1].sha,
+			    "abcdef0123456789abcdef0123456789abcdef01");
+	assert_int_equal(f.uprefs[1].kind, SK_UPREF_UPSTREAM_COMMIT);
+	assert_int_equal(f.uprefs[2].kind, SK_UPREF_CHERRY_PICK);
+	assert_int_equal(f.nr_fixes, 1);
+	assert_string_equal(f.fixes[0].sha, "7404bd37cfbe");
+	assert_string_equal(f.fixes[0].subject, "mm: workingset: use x");
+	assert_int_equal(f.nr_msgids, 2);
+	assert_string_equal(f.msgids[0], "20260904-2-hui@linux.dev");
+	assert_string_equal(f.msgids[1], "abc@example.org");
+	sk_commit_facts_release(&f);
+}
+
+static void test_subject_norm(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	char *e;
+
+	(void)state;
+	sk_subject_norm(&sb, "[PATCH v3 2/3] mm: Workingset:  use X.");
+	assert_string_equal(sb.buf, "mm: workingset: use x");
+	sk_subject_norm(&sb, "UPSTREAM: [fixlet] mm/vmscan: fix");
+	assert_string_equal(sb.buf, "mm/vmscan: fix");
+	sk_track_queue_name(&sb, "mm: page_alloc: fix foo helper");
+	assert_string_equal(sb.buf, "mm-page_alloc-fix-foo-helper");
+	e = sk_author_email("Usama Arif <Usama.Arif@Linux.dev>");
+	assert_string_equal(e, "usama.arif@linux.dev");
+	free(e);
+	assert_true(sk_subject_similarity("mm/vmscan: add pgrotate vmstat counters",
+					  "mm/vmscan: add pgrotate vmstat counters") == 100);
+	assert_true(sk_subject_similarity("a: one two three", "b: four five six") == 0);
+	sk_strbuf_release(&sb);
+}
+
+static void test_kernel_version(void **state)
+{
+	char *v = NULL;
+
+	(void)state;
+	assert_int_equal(sk_workspace_kernel_version(&v,
+		"# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 117\n"
+		"EXTRAVERSION =\nNAME = Baby Opossum Posse\n"), 0);
+	assert_string_equal(v, "6.12.117");
+	free(v);
+	assert_int_equal(sk_workspace_kernel_version(&v,
+		"VERSION = 7\nPATCHLEVEL = 1\nSUBLEVEL = 0\n"), 0);
+	assert_string_equal(v, "7.1");
+	free(v);
+	assert_int_not_equal(sk_workspace_kernel_version(&v, "all:\n"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decide_order),
+		cmocka_unit_test(test_decide_unresolved_fixes),
+		cmocka_unit_test(test_decide_bound),
+		cmocka_unit_test(test_decide_downstream_mainline),
+		cmocka_unit_test(test_version_parse),
+		cmocka_unit_test(test_commit_facts),
+		cmocka_unit_test(test_subject_norm),
+		cmocka_unit_test(test_kernel_version),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
