@@ -24,6 +24,8 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx);
 int cmd_series(int argc, const char **argv, struct sk_context *ctx);
 int cmd_diff(int argc, const char **argv, struct sk_context *ctx);
 int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx);
+int cmd_status(int argc, const char **argv, struct sk_context *ctx);
+int cmd_workspace(int argc, const char **argv, struct sk_context *ctx);
 
 /* Print "error: <last library error>" and map the code to an exit code. */
 int sk_die_lib(int code);

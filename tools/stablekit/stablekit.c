@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{ "series", cmd_series, NEEDS_TOP, "list the series under series/ or show one" },
 	{ "diff", cmd_diff, NEEDS_TOP, "per-patch interdiff of two revisions" },
 	{ "maintainers", cmd_maintainers, NEEDS_TOP, "who owns a path, from MAINTAINERS" },
+	{ "status", cmd_status, NEEDS_TOP, "where each patch stands on mainline and the stable branches" },
+	{ "workspace", cmd_workspace, NEEDS_TOP, "build the embedded 6.12.y kernel repository" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },
 	{ NULL, NULL, 0, NULL }
 };

@@ -1,0 +1,294 @@
+#include "builtin.h"
+#include "branches.h"
+#include "error.h"
+#include "fsutil.h"
+#include "index.h"
+#include "options.h"
+#include "repo.h"
+#include "strbuf.h"
+#include "track.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"stablekit status [--repo <path>] [--series <slug>] [--json] [--stats]\n"
+	"   or: stablekit status --why <patch> <branch>";
+
+static const char *const colours[] = {
+	[SK_STATE_UNKNOWN] = "\033[35m",
+	[SK_STATE_UPSTREAM] = "\033[32m",
+	[SK_STATE_PENDING] = "\033[33m",
+	[SK_STATE_PRESENT] = "\033[32m",
+	[SK_STATE_QUEUED] = "\033[36m",
+	[SK_STATE_NEEDED] = "\033[1;31m",
+	[SK_STATE_NOT_AFFECTED] = "\033[2m",
+	[SK_STATE_NOT_ELIGIBLE] = "\033[2m",
+};
+
+static char *patch_id(const struct sk_track_patch *tp)
+{
+	return sk_xstrfmt("%s:%d", tp->slug, tp->nr);
+}
+
+static void print_table(const struct sk_track *t, int colour)
+{
+	size_t *width = sk_xcalloc(t->nr_branches + 1, sizeof(*width));
+	size_t i, j;
+
+	width[0] = strlen("PATCH");
+	for (i = 0; i < t->nr_patches; i++) {
+		char *id = patch_id(&t->patches[i]);
+
+		if (strlen(id) > width[0])
+			width[0] = strlen(id);
+		free(id);
+	}
+	for (j = 0; j < t->nr_branches; j++) {
+		width[j + 1] = strlen(t->branches[j].br->name);
+		if (width[j + 1] < strlen("not eligible"))
+			width[j + 1] = strlen("not eligible");
+	}
+	printf("%-*s", (int)width[0], "PATCH");
+	for (j = 0; j < t->nr_branches; j++)
+		printf("  %-*s", (int)width[j + 1], t->branches[j].br->name);
+	printf("  SUBJECT\n");
+	for (i = 0; i < t->nr_patches; i++) {
+		const struct sk_track_patch *tp = &t->patches[i];
+		char *id = patch_id(tp);
+
+		printf("%-*s", (int)width[0], id);
+		for (j = 0; j < t->nr_branches; j++) {
+			const struct sk_track_cell *c = &tp->cells[j];
+			const char *name = sk_state_name(c->state);
+			char *text = c->nr_deps ?
+				sk_xstrfmt("%s+%zu", name, c->nr_deps) :
+				sk_xstrdup(name);
+
+			printf("  %s%-*s%s", colour ? colours[c->state] : "",
+			       (int)width[j + 1], text, colour ? "\033[m" : "");
+			free(text);
+		}
+		printf("  %.60s\n", tp->subject);
+		free(id);
+	}
+	free(width);
+}
+
+static json_t *string_array(char **items, size_t nr)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		json_array_append_new(a, json_string(items[i]));
+	return a;
+}
+
+static json_t *cell_json(const struct sk_track_patch *tp,
+			 const struct sk_track_cell *c)
+{
+	json_t *deps = json_array();
+	size_t i;
+
+	for (i = 0; i < c->nr_deps; i++)
+		json_array_append_new(deps, json_sprintf("%s:%d", tp->slug,
+							  c->deps[i]));
+	return json_pack("{s:s, s:o, s:o, s:o}",
+			 "state", sk_state_name(c->state),
+			 "evidence", string_array(c->evidence, c->nr_evidence),
+			 "commits", string_array(c->commits, c->nr_commits),
+			 "deps", deps);
+}
+
+static json_t *track_json(const struct sk_track *t, const char *repo)
+{
+	json_t *branches = json_array(), *patches = json_array();
+	size_t i, j;
+
+	for (j = 0; j < t->nr_branches; j++) {
+		const struct sk_track_branch *tb = &t->branches[j];
+		json_t *b = json_pack("{s:s, s:s, s:s}", "name", tb->br->name,
+				      "ref", tb->br->ref, "kind",
+				      sk_branch_kind_name(tb->br->kind));
+
+		json_object_set_new(b, "version", tb->br->major ?
+				    json_sprintf("%d.%d", tb->br->major,
+						 tb->br->minor) : json_null());
+		json_object_set_new(b, "base", tb->br->base ?
+				    json_string(tb->br->base) : json_null());
+		json_object_set_new(b, "tip", tb->tip[0] ?
+				    json_string(tb->tip) : json_null());
+		json_object_set_new(b, "arch", string_array(tb->br->arches,
+							    tb->br->nr_arches));
+		if (tb->problem)
+			json_object_set_new(b, "problem",
+					    json_string(tb->problem));
+		json_array_append_new(branches, b);
+	}
+	for (i = 0; i < t->nr_patches; i++) {
+		const struct sk_track_patch *tp = &t->patches[i];
+		json_t *up = json_array(), *cells = json_object();
+
+		for (j = 0; j < tp->nr_upstream; j++)
+			json_array_append_new(up, json_pack(
+				"{s:s, s:s, s:s}", "commit",
+				tp->upstream[j].commit, "subject",
+				tp->upstream[j].subject, "match",
+				tp->upstream[j].how));
+		for (j = 0; j < t->nr_branches; j++)
+			json_object_set_new(cells, t->branches[j].br->name,
+					    cell_json(tp, &tp->cells[j]));
+		json_array_append_new(patches, json_pack(
+			"{s:o, s:s, s:i, s:i, s:s, s:s, s:o, s:o}",
+			"id", json_sprintf("%s:%d", tp->slug, tp->nr),
+			"series", tp->slug, "version", tp->version,
+			"nr", tp->nr, "subject", tp->subject,
+			"author", tp->author, "upstream", up,
+			"branches", cells));
+	}
+	return json_pack("{s:s, s:o, s:o}", "repository", repo,
+			 "branches", branches, "patches", patches);
+}
+
+static int print_why(struct sk_track *t, const char *patch,
+		     const char *branch, int json)
+{
+	struct sk_track_patch *tp;
+	const struct sk_track_cell *c;
+	size_t bi, i;
+	int ret;
+
+	ret = sk_track_find_patch(&tp, t, patch);
+	if (!ret)
+		ret = sk_track_find_branch(&bi, t, branch);
+	if (ret) {
+		fprintf(stderr, "error: %s\n", sk_error_last());
+		return SK_EXIT_USAGE;
+	}
+	c = &tp->cells[bi];
+	if (json) {
+		json_t *o = cell_json(tp, c);
+
+		json_object_set_new(o, "patch", json_sprintf("%s:%d", tp->slug,
+							     tp->nr));
+		json_object_set_new(o, "branch", json_string(branch));
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+		return SK_EXIT_OK;
+	}
+	printf("%s:%d \"%s\" on %s: %s\n", tp->slug, tp->nr, tp->subject,
+	       branch, sk_state_name(c->state));
+	for (i = 0; i < c->nr_evidence; i++)
+		printf("  - %s\n", c->evidence[i]);
+	for (i = 0; i < c->nr_deps; i++)
+		printf("  needs %s:%d\n", tp->slug, c->deps[i]);
+	return SK_EXIT_OK;
+}
+
+int cmd_status(int argc, const char **argv, struct sk_context *ctx)
+{
+	struct sk_branches branches = { 0 };
+	struct sk_repo_choice choice = { 0 };
+	struct sk_track_opts to = { 0 };
+	struct sk_track *t = NULL;
+	struct sk_index *idx = NULL;
+	git_repository *repo = NULL;
+	const char *repo_opt = NULL, *series = NULL, *how = NULL;
+	char *conf = NULL, *repo_path = NULL, *index_path = NULL;
+	int json = ctx->json, why = 0, stats = 0, no_colour = 0, ret;
+	struct sk_option opts[] = {
+		SK_OPT_STRING_(0, "repo", &repo_opt, "path",
+			       "the kernel repository (default: see below)"),
+		SK_OPT_STRING_(0, "series", &series, "slug",
+			       "only this series"),
+		SK_OPT_BOOL_(0, "why", &why,
+			     "print the evidence for <patch> <branch>"),
+		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_BOOL_(0, "stats", &stats,
+			     "index and match timings on stderr"),
+		SK_OPT_BOOL_(0, "no-color", &no_colour, "never colour"),
+		SK_OPT_END_(),
+	};
+
+	argc = sk_parse_options(argc, argv, opts, usage);
+	if (argc < 0)
+		return argc == -2 ? SK_EXIT_OK : SK_EXIT_USAGE;
+	if ((why && argc != 2) || (!why && argc)) {
+		sk_usage(usage, opts);
+		return SK_EXIT_USAGE;
+	}
+	conf = sk_path_join(ctx->top, SK_BRANCHES_CONF);
+	ret = sk_branches_load(&branches, conf);
+	if (ret) {
+		ret = sk_die_lib(ret);
+		goto out;
+	}
+	choice.option = repo_opt;
+	choice.config = branches.repo;
+	choice.top = ctx->top;
+	sk_repo_locate(&repo_path, &how, &choice);
+	if (sk_repo_open(&repo, repo_path)) {
+		fprintf(stderr, "error: no kernel repository at '%s' (from %s)%s\n",
+			repo_path, how, !strcmp(how, "workspace") ?
+			": run 'stablekit workspace init' or pass --repo" : "");
+		ret = SK_EXIT_FAIL;
+		goto out;
+	}
+	index_path = sk_repo_index_path(repo);
+	ret = sk_index_open(&idx, index_path);
+	if (ret) {
+		ret = sk_die_lib(ret);
+		goto out;
+	}
+	to.top = ctx->top;
+	to.repo = repo;
+	to.idx = idx;
+	to.branches = &branches;
+	to.only_series = series;
+	ret = sk_track_run(&t, &to);
+	sk_index_close(idx);
+	idx = NULL;
+	if (ret) {
+		ret = sk_die_lib(ret);
+		goto out;
+	}
+	if (stats) {
+		size_t i;
+
+		fprintf(stderr, "index: %.3fs, match: %.3fs (%s)\n", t->index_s,
+			t->match_s, index_path);
+		for (i = 0; i < t->nr_branches; i++)
+			fprintf(stderr, "  %s: walked %lu, new %lu%s\n",
+				t->branches[i].br->name,
+				t->branches[i].stats.walked,
+				t->branches[i].stats.parsed,
+				t->branches[i].stats.rewalked ? ", rewalked" : "");
+	}
+	if (why) {
+		ret = print_why(t, argv[0], argv[1], json);
+	} else if (json) {
+		json_t *o = track_json(t, repo_path);
+
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+		ret = SK_EXIT_OK;
+	} else {
+		print_table(t, !no_colour && isatty(1));
+		ret = SK_EXIT_OK;
+	}
+out:
+	sk_track_free(t);
+	sk_index_close(idx);
+	git_repository_free(repo);
+	sk_branches_release(&branches);
+	free(index_path);
+	free(repo_path);
+	free(conf);
+	return ret;
+}

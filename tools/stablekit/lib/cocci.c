@@ -1,0 +1,402 @@
+#include "cocci.h"
+#include "error.h"
+#include "fsutil.h"
+#include "patch.h"
+#include "run.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MANIFEST "manifest.conf"
+
+int sk_cocci_open(struct sk_cocci *c, const char *top, const char *slug)
+{
+	char *sp = sk_path_join(top, "semantic-patches"), *m;
+
+	memset(c, 0, sizeof(*c));
+	sk_strbuf_init(&c->log);
+	c->dir = sk_path_join(sp, slug);
+	free(sp);
+	m = sk_path_join(c->dir, MANIFEST);
+	if (!sk_path_exists(m)) {
+		free(m);
+		return sk_error_set(SK_ENOTFOUND, "no semantic patches for '%s' (%s/%s)",
+				    slug, c->dir, MANIFEST);
+	}
+	free(m);
+	return 0;
+}
+
+void sk_cocci_release(struct sk_cocci *c)
+{
+	free(c->dir);
+	free(c->target);
+	sk_strbuf_release(&c->log);
+	memset(c, 0, sizeof(*c));
+}
+
+static int open_manifest(git_config **cfg, const struct sk_cocci *c)
+{
+	char *m = sk_path_join(c->dir, MANIFEST);
+	int ret = 0;
+
+	if (git_config_open_ondisk(cfg, m))
+		ret = sk_error_git(SK_EINVALID, m);
+	free(m);
+	return ret;
+}
+
+static char *cfg_get(git_config *cfg, const char *fmt, const char *a)
+{
+	char *key = sk_xstrfmt(fmt, a), *v = NULL;
+	git_buf buf = { 0 };
+
+	if (!git_config_get_string_buf(&buf, cfg, key))
+		v = sk_xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	free(key);
+	return v;
+}
+
+static int read_blob(struct sk_strbuf *out, git_repository *repo,
+		     const git_oid *tree_id, const char *path)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int ret = SK_ENOTFOUND;
+
+	if (!git_tree_lookup(&tree, repo, tree_id) &&
+	    !git_tree_entry_bypath(&e, tree, path) &&
+	    !git_blob_lookup(&blob, repo, git_tree_entry_id(e))) {
+		sk_strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+		ret = 0;
+	}
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	return ret;
+}
+
+/* 1 holds, 0 does not, negative on error. */
+static int probe(git_config *cfg, const char *name, git_repository *repo,
+		 const git_oid *tree)
+{
+	char *file = cfg_get(cfg, "probe.%s.file", name);
+	char *fixed = cfg_get(cfg, "probe.%s.grep", name);
+	char *re = cfg_get(cfg, "probe.%s.regex", name);
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	int ret;
+
+	if (!file || (!fixed && !re)) {
+		ret = sk_error_set(SK_EINVALID, "probe '%s' needs file and grep or regex", name);
+		goto out;
+	}
+	ret = read_blob(&text, repo, tree, file);
+	if (ret == SK_ENOTFOUND) {
+		ret = 0;	/* a file the tree lacks holds nothing */
+		goto out;
+	}
+	if (fixed) {
+		ret = strstr(text.buf, fixed) != NULL;
+	} else {
+		regex_t rx;
+
+		if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB | REG_NEWLINE)) {
+			ret = sk_error_set(SK_EINVALID, "probe '%s': bad regex '%s'", name, re);
+			goto out;
+		}
+		ret = !regexec(&rx, text.buf, 0, NULL, 0);
+		regfree(&rx);
+	}
+out:
+	sk_strbuf_release(&text);
+	free(file);
+	free(fixed);
+	free(re);
+	return ret;
+}
+
+static int target_holds(git_config *cfg, const char *when, git_repository *repo,
+			const git_oid *tree)
+{
+	char *terms = sk_xstrdup(when), *save = NULL, *t;
+	int ret = 1;
+
+	for (t = strtok_r(terms, " \t", &save); t && ret == 1;
+	     t = strtok_r(NULL, " \t", &save)) {
+		int neg = *t == '!';
+		int r = probe(cfg, t + neg, repo, tree);
+
+		ret = r < 0 ? r : (neg ? !r : r);
+	}
+	free(terms);
+	return ret;
+}
+
+int sk_cocci_pick_target(struct sk_cocci *c, git_repository *repo,
+			 const git_oid *tree)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	int ret = open_manifest(&cfg, c);
+
+	if (!ret && git_config_iterator_glob_new(&it, cfg, "^target\\..*\\.when$"))
+		ret = sk_error_git(SK_ERROR, "manifest");
+	while (!ret && !git_config_next(&e, it)) {
+		const char *name = e->name + 7;
+		size_t len = strlen(name) - 5;
+		int holds = target_holds(cfg, e->value, repo, tree);
+
+		if (holds < 0)
+			ret = holds;
+		else if (holds && c->target)
+			ret = sk_error_set(SK_EINVALID, "targets '%s' and '%.*s' both match",
+					   c->target, (int)len, name);
+		else if (holds)
+			c->target = sk_xstrndup(name, len);
+	}
+	if (!ret && !c->target)
+		ret = sk_error_set(SK_ENOTFOUND, "no target of %s/%s matches the tree",
+				   c->dir, MANIFEST);
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+	return ret;
+}
+
+static void push(char ***arr, size_t *nr, char *v)
+{
+	*arr = sk_xrealloc(*arr, (*nr + 1) * sizeof(**arr));
+	(*arr)[(*nr)++] = v;
+}
+
+static int collect(git_config *cfg, const char *key, char ***arr, size_t *nr,
+		   const char *dir, const char *suffix)
+{
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+
+	if (git_config_multivar_iterator_new(&it, cfg, key, NULL))
+		return 0;	/* none */
+	while (!git_config_next(&e, it)) {
+		char *rel = sk_xstrfmt("%s%s", e->value, suffix);
+
+		push(arr, nr, dir ? sk_path_join(dir, rel) : sk_xstrdup(rel));
+		free(rel);
+	}
+	git_config_iterator_free(it);
+	return 0;
+}
+
+int sk_cocci_port_spec(struct sk_cocci_port *out, const struct sk_cocci *c,
+		       const char *patch_key)
+{
+	git_config *cfg = NULL;
+	char *base;
+	int ret = open_manifest(&cfg, c);
+
+	memset(out, 0, sizeof(*out));
+	if (ret)
+		return ret;
+	base = sk_xstrfmt("port.%s:%s.", c->target, patch_key);
+	{
+		char *k1 = sk_xstrfmt("%sdrop", base), *k2 = sk_xstrfmt("%srule", base);
+		char *k3 = sk_xstrfmt("%shunks", base);
+
+		collect(cfg, k1, &out->drops, &out->nr_drops, NULL, "");
+		collect(cfg, k2, &out->rules, &out->nr_rules, c->dir, ".cocci");
+		collect(cfg, k3, &out->hunks, &out->nr_hunks, c->dir, "");
+		free(k1);
+		free(k2);
+		free(k3);
+	}
+	free(base);
+	git_config_free(cfg);
+	return 0;
+}
+
+static void free_strs(char **a, size_t nr)
+{
+	while (nr--)
+		free(a[nr]);
+	free(a);
+}
+
+void sk_cocci_port_release(struct sk_cocci_port *p)
+{
+	free_strs(p->drops, p->nr_drops);
+	free_strs(p->rules, p->nr_rules);
+	free_strs(p->hunks, p->nr_hunks);
+	memset(p, 0, sizeof(*p));
+}
+
+/* The file a rule works on: its first "// Target: PATH" line. */
+static int rule_target(char **out, const char *rule)
+{
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	const char *t;
+	int ret = sk_read_file(&text, rule);
+
+	*out = NULL;
+	if (!ret) {
+		t = strstr(text.buf, "// Target:");
+		if (!t)
+			ret = sk_error_set(SK_EINVALID, "%s: no '// Target: PATH' line", rule);
+		else {
+			t += 10;
+			while (*t == ' ')
+				t++;
+			*out = sk_xstrndup(t, strcspn(t, " \t\n"));
+		}
+	}
+	sk_strbuf_release(&text);
+	return ret;
+}
+
+int sk_cocci_port_files(char ***out, size_t *nr, const struct sk_cocci_port *p)
+{
+	size_t i;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	for (i = 0; !ret && i < p->nr_rules; i++) {
+		char *t;
+
+		ret = rule_target(&t, p->rules[i]);
+		if (!ret)
+			push(out, nr, t);
+	}
+	return ret;
+}
+
+void sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
+			char *const *drops, size_t nr)
+{
+	const char *p = diff;
+	char *path = NULL;
+	int hunk = 0, dropping = 0;
+	struct sk_strbuf header = SK_STRBUF_INIT;
+	int header_flushed = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		if (!strncmp(p, "diff --git ", 11)) {
+			sk_strbuf_reset(&header);
+			header_flushed = 0;
+			hunk = 0;
+			dropping = 0;
+			free(path);
+			path = NULL;
+		}
+		if (!strncmp(p, "+++ ", 4)) {
+			const char *s = p + 4;
+
+			free(path);
+			if (!strncmp(s, "b/", 2))
+				s += 2;
+			path = sk_xstrndup(s, strcspn(s, "\t\n"));
+		}
+		if (!strncmp(p, "@@ ", 3)) {
+			char *key = sk_xstrfmt("%s:%d", path ? path : "", ++hunk);
+			size_t i;
+
+			dropping = 0;
+			for (i = 0; i < nr; i++)
+				if (!strcmp(drops[i], key))
+					dropping = 1;
+			free(key);
+			if (!dropping && !header_flushed) {
+				sk_strbuf_add(out, header.buf, header.len);
+				header_flushed = 1;
+			}
+		}
+		if (!hunk)
+			sk_strbuf_add(&header, p, len);
+		else if (!dropping)
+			sk_strbuf_add(out, p, len);
+		p += len;
+	}
+	free(path);
+	sk_strbuf_release(&header);
+}
+
+static int run_spatch(struct sk_cocci *c, struct sk_sandbox *sb,
+		      const char *rule, unsigned int timeout_ms)
+{
+	char *target = NULL;
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	int ret = rule_target(&target, rule);
+
+	if (!ret)
+		ret = sk_sandbox_checkout(sb, &target, 1);
+	if (!ret) {
+		const char *argv[] = { "spatch", "--very-quiet", "--no-show-diff",
+				       "--in-place", "--sp-file", rule, target, NULL };
+
+		ro.argv = argv;
+		ro.cwd = sb->dir;
+		ro.timeout_ms = timeout_ms;
+		ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+		ret = sk_run(&res, &ro);
+		c->spatch_seconds += res.seconds;
+	}
+	if (!ret && res.exit_code)
+		ret = sk_error_set(SK_ECONFLICT, "spatch rule '%s' failed on '%s' (exit %d): %s",
+				   rule, target, res.exit_code, res.out.buf);
+	if (!ret)
+		sk_strbuf_addf(&c->log, "%s on %s\n", rule, target);
+	sk_run_result_release(&res);
+	free(target);
+	return ret;
+}
+
+static int apply_file(struct sk_sandbox *sb, const char *text, const char *what)
+{
+	struct sk_apply_report rep = { 0 };
+	char **files = NULL;
+	size_t nr = 0, i;
+	int ret = sk_diff_check(text, what, 1, &files, &nr);
+
+	if (!ret)
+		ret = sk_sandbox_checkout(sb, files, nr);
+	if (!ret)
+		ret = sk_apply_dir(&rep, sb->dir, text, 0);
+	if (ret == SK_ECONFLICT)
+		ret = sk_error_set(SK_ECONFLICT, "%s does not apply (no fuzz allowed)", what);
+	for (i = 0; i < nr; i++)
+		free(files[i]);
+	free(files);
+	sk_apply_report_release(&rep);
+	return ret;
+}
+
+int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
+			const struct sk_cocci_port *spec, const char *diff,
+			unsigned int timeout_ms)
+{
+	struct sk_strbuf kept = SK_STRBUF_INIT, text = SK_STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	sk_diff_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
+	if (kept.len)
+		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave");
+	for (i = 0; !ret && i < spec->nr_rules; i++)
+		ret = run_spatch(c, sb, spec->rules[i], timeout_ms);
+	for (i = 0; !ret && i < spec->nr_hunks; i++) {
+		sk_strbuf_reset(&text);
+		ret = sk_read_file(&text, spec->hunks[i]);
+		if (!ret)
+			ret = apply_file(sb, text.buf, spec->hunks[i]);
+	}
+	sk_strbuf_release(&kept);
+	sk_strbuf_release(&text);
+	return ret;
+}

@@ -1,0 +1,60 @@
+#ifndef SK_COCCI_H
+#define SK_COCCI_H
+
+#include <stddef.h>
+#include <git2.h>
+#include "apply.h"
+#include "sandbox.h"
+#include "strbuf.h"
+
+/*
+ * The semantic-patch stage of a port: semantic-patches/<slug>/manifest.conf
+ * (see semantic-patches/README) names probes of the target tree, the
+ * targets they pick, and per "TARGET:PATCH" the seed hunks to drop, the
+ * Coccinelle rules to run and the plain hunks to apply.
+ */
+struct sk_cocci_port {
+	char **drops;		/* "PATH:K" */
+	size_t nr_drops;
+	char **rules;		/* paths of .cocci files */
+	size_t nr_rules;
+	char **hunks;		/* paths of plain hunk files */
+	size_t nr_hunks;
+};
+
+struct sk_cocci {
+	char *dir;		/* semantic-patches/<slug> */
+	char *target;		/* picked by probing, or NULL */
+	double spatch_seconds;	/* spent in spatch so far */
+	struct sk_strbuf log;	/* which rules ran, and what they said */
+};
+
+/* SK_ENOTFOUND when the series has no manifest. */
+int sk_cocci_open(struct sk_cocci *c, const char *top, const char *slug);
+void sk_cocci_release(struct sk_cocci *c);
+
+/* Probe the tree and pick the one target whose probes hold. */
+int sk_cocci_pick_target(struct sk_cocci *c, git_repository *repo,
+			 const git_oid *tree);
+
+/* The port spec of a patch ("2", "2.fixlet1"); an empty one if none. */
+int sk_cocci_port_spec(struct sk_cocci_port *out, const struct sk_cocci *c,
+		       const char *patch_key);
+void sk_cocci_port_release(struct sk_cocci_port *p);
+
+/* Files a port spec reads or writes besides the diff's own (rule targets). */
+int sk_cocci_port_files(char ***out, size_t *nr, const struct sk_cocci_port *p);
+
+/*
+ * Carry one patch by its spec: the diff minus the dropped hunks (offsets
+ * allowed, no fuzz), then the rules, then the hunks, on the sandbox files.
+ */
+int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
+			const struct sk_cocci_port *spec, const char *diff,
+			unsigned int timeout_ms);
+
+/* The diff without the listed hunks ("PATH:K", K counted from 1 per file). */
+void sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
+			char *const *drops, size_t nr);
+
+#endif

@@ -1,0 +1,285 @@
+#include "commitfacts.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {
+	[SK_UPREF_COMMIT_UPSTREAM] = "commit <sha> upstream.",
+	[SK_UPREF_UPSTREAM_COMMIT] = "[ Upstream commit <sha> ]",
+	[SK_UPREF_CHERRY_PICK] = "(cherry picked from commit <sha>)",
+};
+
+const char *sk_upref_kind_name(enum sk_upref_kind kind)
+{
+	return kind_names[kind];
+}
+
+static size_t hex_run(const char *p)
+{
+	size_t n = 0;
+
+	while (isxdigit((unsigned char)p[n]))
+		n++;
+	return n;
+}
+
+static int starts_ci(const char *s, const char *prefix)
+{
+	return !strncasecmp(s, prefix, strlen(prefix));
+}
+
+static void add_upref(struct sk_commit_facts *f, const char *sha, size_t len,
+		      enum sk_upref_kind kind)
+{
+	struct sk_upref *u;
+	size_t i;
+
+	if (len < 12 || len > 40)
+		return;
+	u = SK_ARRAY_PUSH(f->uprefs, f->nr_uprefs, f->alloc_uprefs);
+	for (i = 0; i < len; i++)
+		u->sha[i] = tolower((unsigned char)sha[i]);
+	u->sha[len] = '\0';
+	u->kind = kind;
+}
+
+static void add_msgid(struct sk_commit_facts *f, const char *s, size_t len)
+{
+	while (len && (*s == '<' || *s == ' ')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == '>' || s[len - 1] == ' ' ||
+		       s[len - 1] == '/'))
+		len--;
+	if (len && memchr(s, '@', len))
+		*SK_ARRAY_PUSH(f->msgids, f->nr_msgids, f->alloc_msgids) =
+			sk_xstrndup(s, len);
+}
+
+/* Link: https://lore.kernel.org/r/<id>, .../all/<id>/, patch.msgid.link/<id> */
+static void parse_link(struct sk_commit_facts *f, const char *v, size_t len)
+{
+	static const char *const marks[] = { "/r/", "/all/",
+					     "patch.msgid.link/", NULL };
+	const char *end = v + len;
+	int i;
+
+	for (i = 0; marks[i]; i++) {
+		const char *p = memmem(v, len, marks[i], strlen(marks[i]));
+		const char *e;
+
+		if (!p)
+			continue;
+		p += strlen(marks[i]);
+		e = p;
+		while (e < end && *e != '/' && *e != ' ' && *e != '>')
+			e++;
+		add_msgid(f, p, e - p);
+		return;
+	}
+}
+
+static void parse_fixes(struct sk_commit_facts *f, const char *v, size_t len)
+{
+	const char *end = v + len, *q;
+	struct sk_commit_fix *fx;
+	size_t n = hex_run(v), i;
+
+	if (n < 8 || n > 40)
+		return;
+	fx = SK_ARRAY_PUSH(f->fixes, f->nr_fixes, f->alloc_fixes);
+	for (i = 0; i < n; i++)
+		fx->sha[i] = tolower((unsigned char)v[i]);
+	fx->sha[n] = '\0';
+	fx->subject = NULL;
+	q = memchr(v + n, '"', end - v - n);
+	if (q) {
+		const char *e = end;
+
+		q++;
+		while (e > q && e[-1] != '"')
+			e--;
+		if (e > q)
+			fx->subject = sk_xstrndup(q, e - 1 - q);
+	}
+}
+
+static void parse_line(struct sk_commit_facts *f, const char *l, size_t len)
+{
+	const char *end = l + len, *p;
+	size_t n;
+
+	while (l < end && (*l == ' ' || *l == '\t'))
+		l++;
+	len = end - l;
+	if (starts_ci(l, "commit ") && (n = hex_run(l + 7)) >= 12 &&
+	    !strncmp(l + 7 + n, " upstream", 9)) {
+		add_upref(f, l + 7, n, SK_UPREF_COMMIT_UPSTREAM);
+	} else if (*l == '[' && (p = l + 1 + strspn(l + 1, " ")) &&
+		   starts_ci(p, "upstream commit ")) {
+		p += 16;
+		add_upref(f, p, hex_run(p), SK_UPREF_UPSTREAM_COMMIT);
+	} else if (starts_ci(l, "(cherry picked from commit ")) {
+		p = l + 27;
+		add_upref(f, p, hex_run(p), SK_UPREF_CHERRY_PICK);
+	} else if (starts_ci(l, "Link:")) {
+		parse_link(f, l + 5, len - 5);
+	} else if (starts_ci(l, "Message-Id:")) {
+		add_msgid(f, l + 11, len - 11);
+	} else if (starts_ci(l, "Fixes:")) {
+		p = l + 6;
+		while (p < end && *p == ' ')
+			p++;
+		parse_fixes(f, p, end - p);
+	}
+}
+
+int sk_commit_facts_parse(struct sk_commit_facts *out, const char *msg)
+{
+	const char *p = msg;
+
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len > 5)
+			parse_line(out, p, len);
+		p = eol ? eol + 1 : NULL;
+	}
+	return 0;
+}
+
+void sk_commit_facts_release(struct sk_commit_facts *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr_msgids; i++)
+		free(f->msgids[i]);
+	for (i = 0; i < f->nr_fixes; i++)
+		free(f->fixes[i].subject);
+	free(f->msgids);
+	free(f->fixes);
+	free(f->uprefs);
+	memset(f, 0, sizeof(*f));
+}
+
+static const char *skip_prefixes(const char *s)
+{
+	static const char *const tags[] = { "UPSTREAM:", "BACKPORT:",
+					    "FROMGIT:", "FROMLIST:",
+					    "ANDROID:", NULL };
+	int again = 1, i;
+
+	while (again) {
+		again = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '[') {
+			const char *e = strchr(s, ']');
+
+			if (e && (starts_ci(s + 1, "PATCH") ||
+				  starts_ci(s + 1, "RFC") ||
+				  starts_ci(s + 1, "fixlet"))) {
+				s = e + 1;
+				again = 1;
+				continue;
+			}
+		}
+		for (i = 0; tags[i]; i++)
+			if (starts_ci(s, tags[i])) {
+				s += strlen(tags[i]);
+				again = 1;
+			}
+	}
+	return s;
+}
+
+void sk_subject_norm(struct sk_strbuf *out, const char *subject)
+{
+	const char *s = skip_prefixes(subject);
+	int blank = 0;
+
+	sk_strbuf_reset(out);
+	for (; *s; s++) {
+		if (isspace((unsigned char)*s)) {
+			blank = out->len > 0;
+			continue;
+		}
+		if (blank)
+			sk_strbuf_addch(out, ' ');
+		blank = 0;
+		sk_strbuf_addch(out, tolower((unsigned char)*s));
+	}
+	if (out->len && out->buf[out->len - 1] == '.')
+		sk_strbuf_setlen(out, out->len - 1);
+}
+
+char *sk_author_email(const char *author)
+{
+	const char *lt = strrchr(author, '<'), *gt;
+	char *e;
+	size_t i;
+
+	if (lt && (gt = strchr(lt, '>')))
+		e = sk_xstrndup(lt + 1, gt - lt - 1);
+	else
+		e = sk_xstrdup(author);
+	for (i = 0; e[i]; i++)
+		e[i] = tolower((unsigned char)e[i]);
+	return e;
+}
+
+/* Words of three letters or more after the "area:" prefix. */
+static size_t words(char ***out, const char *subject)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	const char *p, *colon;
+	size_t nr = 0, alloc = 0;
+
+	sk_subject_norm(&sb, subject);
+	colon = strrchr(sb.buf, ':');
+	p = colon ? colon + 1 : sb.buf;
+	*out = NULL;
+	while (*p) {
+		const char *e;
+
+		while (*p && !isalnum((unsigned char)*p) && *p != '_')
+			p++;
+		e = p;
+		while (*e && (isalnum((unsigned char)*e) || *e == '_' ||
+			      *e == '-'))
+			e++;
+		if (e - p >= 3)
+			*SK_ARRAY_PUSH(*out, nr, alloc) = sk_xstrndup(p, e - p);
+		p = e;
+	}
+	sk_strbuf_release(&sb);
+	return nr;
+}
+
+int sk_subject_similarity(const char *a, const char *b)
+{
+	char **wa, **wb;
+	size_t na = words(&wa, a), nb = words(&wb, b), i, j, common = 0;
+	int ret;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (!strcmp(wa[i], wb[j])) {
+				common++;
+				break;
+			}
+	ret = na + nb - common ? (int)(100 * common / (na + nb - common)) : 0;
+	for (i = 0; i < na; i++)
+		free(wa[i]);
+	for (j = 0; j < nb; j++)
+		free(wb[j]);
+	free(wa);
+	free(wb);
+	return ret;
+}

@@ -1,0 +1,57 @@
+#ifndef SK_COMMITFACTS_H
+#define SK_COMMITFACTS_H
+
+#include <stddef.h>
+#include "strbuf.h"
+
+/*
+ * What the tracker needs from a commit message, read without a diff:
+ * the references a backport carries to its upstream commit, the mail it
+ * came from (Link:, Message-Id:) and its Fixes: targets.
+ */
+
+enum sk_upref_kind {
+	SK_UPREF_COMMIT_UPSTREAM,	/* "commit <sha> upstream." */
+	SK_UPREF_UPSTREAM_COMMIT,	/* "[ Upstream commit <sha> ]" */
+	SK_UPREF_CHERRY_PICK,		/* "(cherry picked from commit <sha>)" */
+};
+
+struct sk_upref {
+	char sha[41];
+	enum sk_upref_kind kind;
+};
+
+struct sk_commit_fix {
+	char sha[41];
+	char *subject;		/* quoted subject, or NULL */
+};
+
+struct sk_commit_facts {
+	struct sk_upref *uprefs;
+	size_t nr_uprefs, alloc_uprefs;
+	char **msgids;		/* without the angle brackets */
+	size_t nr_msgids, alloc_msgids;
+	struct sk_commit_fix *fixes;
+	size_t nr_fixes, alloc_fixes;
+};
+
+int sk_commit_facts_parse(struct sk_commit_facts *out, const char *msg);
+void sk_commit_facts_release(struct sk_commit_facts *f);
+
+/* How an upstream reference reads in a message, for evidence text. */
+const char *sk_upref_kind_name(enum sk_upref_kind kind);
+
+/*
+ * A subject reduced for matching: "[PATCH v2 1/3]", "UPSTREAM:",
+ * "BACKPORT:", "FROMGIT:", "FROMLIST:" and "Revert" quoting kept apart,
+ * case folded, runs of blanks collapsed, a trailing full stop dropped.
+ */
+void sk_subject_norm(struct sk_strbuf *out, const char *subject);
+
+/* "Name <Addr@Host>" -> "addr@host" (lowercase), or the whole string. */
+char *sk_author_email(const char *author);
+
+/* Word overlap of two subjects after the "area:" prefix, 0..100. */
+int sk_subject_similarity(const char *a, const char *b);
+
+#endif

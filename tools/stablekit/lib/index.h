@@ -1,0 +1,86 @@
+#ifndef SK_INDEX_H
+#define SK_INDEX_H
+
+#include <stddef.h>
+#include <git2.h>
+
+/*
+ * The tracking index: per-commit facts cached in sqlite, keyed by commit
+ * id, and the ranges (base..tip of each tracked branch) already walked.
+ *
+ * A commit's message facts (subject, author, upstream references, Link:
+ * and Message-Id:, Fixes:) are stored when a range walk first meets it;
+ * its touched paths and patch-id only when a lookup asks for them.  A
+ * range whose tip moved forward is walked from the old tip only; a range
+ * whose base changed or whose tip was rewound is walked again (the facts
+ * of commits already seen are kept).  The file is a cache: deleting it
+ * loses nothing.
+ */
+
+struct sk_index;
+
+struct sk_index_commit {
+	long long id;
+	char oid[41];
+	char *subject;
+	char *email;
+	long long pos;		/* order in the range (older is lower) */
+	int kind;		/* sk_upref_kind for by_upstream, else -1 */
+};
+
+struct sk_index_list {
+	struct sk_index_commit *items;
+	size_t nr, alloc;
+};
+
+struct sk_index_walk_stats {
+	unsigned long walked;	/* commits the walk visited */
+	unsigned long parsed;	/* of which were new to the index */
+	int rewalked;		/* the stored range was dropped first */
+};
+
+int sk_index_open(struct sk_index **out, const char *path);
+/* Commits what is pending and closes; NULL is fine. */
+void sk_index_close(struct sk_index *idx);
+
+/* Bring range "name" (tip, less everything reachable from base) up to date. */
+int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
+			  struct sk_index *idx, git_repository *repo,
+			  const char *name, const git_oid *tip,
+			  const git_oid *base);
+
+/* 1 if the commit (full hex id) is in the range, 0 if not. */
+int sk_index_in_range(struct sk_index *idx, long long range, const char *oid);
+
+/*
+ * Queries; range 0 means any commit the index knows.  Results are
+ * appended to out, oldest first.
+ */
+int sk_index_by_prefix(struct sk_index_list *out, struct sk_index *idx,
+		       long long range, const char *hex);
+int sk_index_by_subject(struct sk_index_list *out, struct sk_index *idx,
+			long long range, const char *subject_norm);
+int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
+		      long long range, const char *email);
+int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
+		      long long range, const char *msgid);
+int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
+			 long long range, const char *oid);
+/* Commits of the range with lo <= pos <= hi, by this author (NULL: any). */
+int sk_index_window(struct sk_index_list *out, struct sk_index *idx,
+		    long long range, const char *email, long long lo,
+		    long long hi);
+void sk_index_list_release(struct sk_index_list *l);
+
+/* Lazily computed and cached: the paths a commit touches, its patch-id. */
+int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
+		   git_repository *repo, const char *oid);
+void sk_index_files_free(char **files, size_t nr);
+int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
+		     const char *oid);
+
+/* Is anc an ancestor of (or equal to) desc?  Cached. */
+int sk_index_is_ancestor(struct sk_index *idx, git_repository *repo,
+			 const char *anc, const char *desc);
+
+#endif

@@ -1,0 +1,110 @@
+#ifndef SK_TRACK_H
+#define SK_TRACK_H
+
+#include <stddef.h>
+#include <git2.h>
+#include "branches.h"
+#include "index.h"
+#include "strbuf.h"
+
+/*
+ * Where each patch of each series (its latest revision) stands on each
+ * tracked branch, and why.  For the mainline branch a patch is upstream
+ * or pending; for the others the first that holds of present, queued,
+ * needed, not affected, not eligible.  Every state carries its evidence.
+ */
+
+enum sk_state {
+	SK_STATE_UNKNOWN,	/* the branch is not in the repository */
+	SK_STATE_UPSTREAM,	/* merged into mainline */
+	SK_STATE_PENDING,	/* not (yet) in mainline */
+	SK_STATE_PRESENT,	/* in the branch, itself or as a backport */
+	SK_STATE_QUEUED,	/* listed in stable/<branch>/series */
+	SK_STATE_NEEDED,	/* a stable candidate for the branch */
+	SK_STATE_NOT_AFFECTED,	/* its Fixes: target is not in the branch */
+	SK_STATE_NOT_ELIGIBLE,	/* no Fixes:, no Cc: stable, not selected */
+};
+
+const char *sk_state_name(enum sk_state s);
+
+/* The inputs of the decision for one patch on one non-mainline branch. */
+struct sk_track_facts {
+	enum sk_branch_kind kind;
+	int major, minor;		/* the branch's version */
+	int present, queued;
+	int selected;			/* downstream: the series is selected */
+	int cc_stable;			/* Cc: stable, not noautosel */
+	int cc_major, cc_minor;		/* its "# X.Y.x" bound, 0.0 if none */
+	int has_fixes;
+	int fixes_resolved;		/* a Fixes: target was found */
+	int fixes_in_branch;		/* ... and the branch contains it */
+};
+
+/* The state, with the reason appended to why (if not NULL). */
+enum sk_state sk_track_decide(const struct sk_track_facts *f,
+			      struct sk_strbuf *why);
+
+struct sk_track_cell {
+	enum sk_state state;
+	char **evidence;		/* one line each, most decisive first */
+	size_t nr_evidence, alloc_evidence;
+	int *deps;			/* patch numbers it needs (Stable-dep-of) */
+	size_t nr_deps, alloc_deps;
+	char **commits;			/* commits that prove the state */
+	size_t nr_commits, alloc_commits;
+};
+
+struct sk_track_upstream {
+	char commit[41];
+	char *subject;
+	char *how;			/* which evidence matched it */
+};
+
+struct sk_track_patch {
+	char *slug;
+	int version, nr;
+	char *subject;
+	char *author;
+	struct sk_track_upstream *upstream;
+	size_t nr_upstream, alloc_upstream;
+	struct sk_track_cell *cells;	/* one per branch */
+};
+
+struct sk_track_branch {
+	const struct sk_branch *br;
+	char tip[41], base[41];		/* base empty when unresolved */
+	char *problem;			/* why it could not be tracked */
+	long long range;
+	struct sk_index_walk_stats stats;
+	struct sk_strbuf queue;		/* stable/<branch>/series, raw */
+};
+
+struct sk_track {
+	struct sk_track_branch *branches;
+	size_t nr_branches;
+	struct sk_track_patch *patches;
+	size_t nr_patches, alloc_patches;
+	double index_s, match_s;
+};
+
+struct sk_track_opts {
+	const char *top;
+	git_repository *repo;
+	struct sk_index *idx;
+	struct sk_branches *branches;
+	const char *only_series;	/* NULL: every series */
+};
+
+int sk_track_run(struct sk_track **out, const struct sk_track_opts *o);
+void sk_track_free(struct sk_track *t);
+
+/* "slug:N", or a patch subject; SK_ENOTFOUND, or SK_EINVALID if ambiguous. */
+int sk_track_find_patch(struct sk_track_patch **out, struct sk_track *t,
+			const char *spec);
+int sk_track_find_branch(size_t *out, const struct sk_track *t,
+			 const char *name);
+
+/* The queue file name of a subject: lowercase, hyphenated, <= 52 chars. */
+void sk_track_queue_name(struct sk_strbuf *out, const char *subject);
+
+#endif
