@@ -24,6 +24,7 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx);
 int cmd_series(int argc, const char **argv, struct sk_context *ctx);
 int cmd_diff(int argc, const char **argv, struct sk_context *ctx);
 int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx);
+int cmd_port(int argc, const char **argv, struct sk_context *ctx);
 int cmd_status(int argc, const char **argv, struct sk_context *ctx);
 int cmd_workspace(int argc, const char **argv, struct sk_context *ctx);
 

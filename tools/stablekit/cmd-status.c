@@ -5,6 +5,7 @@
 #include "index.h"
 #include "options.h"
 #include "repo.h"
+#include "session.h"
 #include "strbuf.h"
 #include "track.h"
 
@@ -154,6 +155,20 @@ static json_t *track_json(const struct sk_track *t, const char *repo)
 			 "branches", branches, "patches", patches);
 }
 
+static void print_stats(const struct sk_track *t, const char *index_path)
+{
+	size_t i;
+
+	fprintf(stderr, "index: %.3fs, match: %.3fs (%s)\n", t->index_s,
+		t->match_s, index_path);
+	for (i = 0; i < t->nr_branches; i++)
+		fprintf(stderr, "  %s: walked %lu, new %lu%s\n",
+			t->branches[i].br->name,
+			t->branches[i].stats.walked,
+			t->branches[i].stats.parsed,
+			t->branches[i].stats.rewalked ? ", rewalked" : "");
+}
+
 static int print_why(struct sk_track *t, const char *patch,
 		     const char *branch, int json)
 {
@@ -192,14 +207,8 @@ static int print_why(struct sk_track *t, const char *patch,
 
 int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 {
-	struct sk_branches branches = { 0 };
-	struct sk_repo_choice choice = { 0 };
-	struct sk_track_opts to = { 0 };
-	struct sk_track *t = NULL;
-	struct sk_index *idx = NULL;
-	git_repository *repo = NULL;
-	const char *repo_opt = NULL, *series = NULL, *how = NULL;
-	char *conf = NULL, *repo_path = NULL, *index_path = NULL;
+	struct sk_session s;
+	const char *repo_opt = NULL, *series = NULL;
 	int json = ctx->json, why = 0, stats = 0, no_colour = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_(0, "repo", &repo_opt, "path",
@@ -222,73 +231,26 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
-	conf = sk_path_join(ctx->top, SK_BRANCHES_CONF);
-	ret = sk_branches_load(&branches, conf);
+	ret = sk_session_open(&s, ctx->top, repo_opt, series);
 	if (ret) {
-		ret = sk_die_lib(ret);
-		goto out;
+		sk_session_close(&s);
+		return sk_die_lib(ret);
 	}
-	choice.option = repo_opt;
-	choice.config = branches.repo;
-	choice.top = ctx->top;
-	sk_repo_locate(&repo_path, &how, &choice);
-	if (sk_repo_open(&repo, repo_path)) {
-		fprintf(stderr, "error: no kernel repository at '%s' (from %s)%s\n",
-			repo_path, how, !strcmp(how, "workspace") ?
-			": run 'stablekit workspace init' or pass --repo" : "");
-		ret = SK_EXIT_FAIL;
-		goto out;
-	}
-	index_path = sk_repo_index_path(repo);
-	ret = sk_index_open(&idx, index_path);
-	if (ret) {
-		ret = sk_die_lib(ret);
-		goto out;
-	}
-	to.top = ctx->top;
-	to.repo = repo;
-	to.idx = idx;
-	to.branches = &branches;
-	to.only_series = series;
-	ret = sk_track_run(&t, &to);
-	sk_index_close(idx);
-	idx = NULL;
-	if (ret) {
-		ret = sk_die_lib(ret);
-		goto out;
-	}
-	if (stats) {
-		size_t i;
-
-		fprintf(stderr, "index: %.3fs, match: %.3fs (%s)\n", t->index_s,
-			t->match_s, index_path);
-		for (i = 0; i < t->nr_branches; i++)
-			fprintf(stderr, "  %s: walked %lu, new %lu%s\n",
-				t->branches[i].br->name,
-				t->branches[i].stats.walked,
-				t->branches[i].stats.parsed,
-				t->branches[i].stats.rewalked ? ", rewalked" : "");
-	}
+	if (stats)
+		print_stats(s.track, s.index_path);
 	if (why) {
-		ret = print_why(t, argv[0], argv[1], json);
+		ret = print_why(s.track, argv[0], argv[1], json);
 	} else if (json) {
-		json_t *o = track_json(t, repo_path);
+		json_t *o = track_json(s.track, s.repo_path);
 
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
 		ret = SK_EXIT_OK;
 	} else {
-		print_table(t, !no_colour && isatty(1));
+		print_table(s.track, !no_colour && isatty(1));
 		ret = SK_EXIT_OK;
 	}
-out:
-	sk_track_free(t);
-	sk_index_close(idx);
-	git_repository_free(repo);
-	sk_branches_release(&branches);
-	free(index_path);
-	free(repo_path);
-	free(conf);
+	sk_session_close(&s);
 	return ret;
 }

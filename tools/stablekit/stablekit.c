@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "maintainers", cmd_maintainers, NEEDS_TOP, "who owns a path, from MAINTAINERS" },
 	{ "status", cmd_status, NEEDS_TOP, "where each patch stands on mainline and the stable branches" },
 	{ "workspace", cmd_workspace, NEEDS_TOP, "build the embedded 6.12.y kernel repository" },
+	{ "port", cmd_port, NEEDS_TOP, "stable backports as quilt queues under stable/" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },
 	{ NULL, NULL, 0, NULL }
 };

@@ -216,15 +216,34 @@ static int in_named_function(const struct lines *old, size_t pos,
 	return 0;
 }
 
+/* Does the definition the @@ line names exist anywhere in the file? */
+static int named_exists(const struct lines *old, const struct hunk *h)
+{
+	size_t i, n;
+
+	if (!h->funcname)
+		return 0;
+	n = strlen(h->funcname);
+	while (n && isspace((unsigned char)h->funcname[n - 1]))
+		n--;
+	for (i = 0; i < old->nr; i++)
+		if (!strncmp(old->v[i], h->funcname, n))
+			return 1;
+	return 0;
+}
+
 /*
  * The nearest position at or after min where the hunk matches, searching
- * outward from want.  Returns -1 when there is none.
+ * outward from want.  Returns -1 when there is none.  A fuzzy match must
+ * sit in the definition the @@ line names; so must a moved exact match
+ * when that definition is in the file (it may have been renamed).
  */
 static long find(const struct lines *old, long want, size_t min,
 		 const struct hunk *h, size_t skip_lead, size_t skip_trail,
 		 int need_function)
 {
-	long span = (long)old->nr + 1, d;
+	long span = (want > (long)old->nr ? want : (long)old->nr) + 1, d;
+	int named = need_function || named_exists(old, h);
 
 	for (d = 0; d <= span; d++) {
 		long cand[2] = { want + d, want - d };
@@ -237,7 +256,7 @@ static long find(const struct lines *old, long want, size_t min,
 				continue;
 			if (!match_at(old, (size_t)c, h, skip_lead, skip_trail))
 				continue;
-			if ((need_function || c != want) &&
+			if (named && (need_function || c != want) &&
 			    !in_named_function(old, (size_t)c - skip_lead, h))
 				continue;
 			return c;

@@ -144,12 +144,18 @@ int sk_cocci_pick_target(struct sk_cocci *c, git_repository *repo,
 	git_config_entry *e;
 	int ret = open_manifest(&cfg, c);
 
-	if (!ret && git_config_iterator_glob_new(&it, cfg, "^target\\..*\\.when$"))
+	/* not git_config_iterator_glob_new(): libgit2 1.5 leaks its regex match data */
+	if (!ret && git_config_iterator_new(&it, cfg))
 		ret = sk_error_git(SK_ERROR, "manifest");
 	while (!ret && !git_config_next(&e, it)) {
 		const char *name = e->name + 7;
-		size_t len = strlen(name) - 5;
-		int holds = target_holds(cfg, e->value, repo, tree);
+		size_t nlen = strlen(e->name), len = nlen > 12 ? nlen - 12 : 0;
+		int holds;
+
+		if (strncmp(e->name, "target.", 7) || nlen <= 12 ||
+		    strcmp(e->name + nlen - 5, ".when"))
+			continue;
+		holds = target_holds(cfg, e->value, repo, tree);
 
 		if (holds < 0)
 			ret = holds;

@@ -52,11 +52,10 @@ enum sk_state sk_track_decide(const struct sk_track_facts *f,
 		st = SK_STATE_PRESENT;
 	} else if (f->queued) {
 		st = SK_STATE_QUEUED;
-	} else if (f->kind == SK_BRANCH_DOWNSTREAM) {
-		st = f->selected ? SK_STATE_NEEDED : SK_STATE_NOT_ELIGIBLE;
-		sk_strbuf_adds(why, f->selected ?
-			       "the series is selected for this downstream branch" :
-			       "the series is not selected for this downstream branch");
+	} else if (f->kind == SK_BRANCH_DOWNSTREAM && f->selected) {
+		/* a downstream branch takes what we select, and stable fixes */
+		st = SK_STATE_NEEDED;
+		sk_strbuf_adds(why, "the series is selected for this downstream branch");
 	} else if (f->cc_stable && f->cc_major &&
 		   sk_version_cmp(f->major, f->minor, f->cc_major,
 				  f->cc_minor) < 0) {
@@ -80,7 +79,9 @@ enum sk_state sk_track_decide(const struct sk_track_facts *f,
 				       f->minor);
 	} else {
 		st = SK_STATE_NOT_ELIGIBLE;
-		sk_strbuf_adds(why, "no Fixes: and no Cc: stable");
+		sk_strbuf_adds(why, f->kind == SK_BRANCH_DOWNSTREAM ?
+			       "no Fixes:, no Cc: stable, and the series is not selected for this downstream branch" :
+			       "no Fixes: and no Cc: stable");
 	}
 	sk_strbuf_release(&dummy);
 	return st;
@@ -901,8 +902,7 @@ static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 			f.cc_stable = pi->cc_stable;
 			f.cc_major = pi->cc_major;
 			f.cc_minor = pi->cc_minor;
-			if (br->kind != SK_BRANCH_DOWNSTREAM)
-				check_fixes(r, tb, pi, c, &f);
+			check_fixes(r, tb, pi, c, &f);
 		}
 		if (br->kind == SK_BRANCH_MAINLINE)
 			f.kind = SK_BRANCH_STABLE;

@@ -132,7 +132,7 @@ test_expect_success 'every state of the matrix' '
 	fix-g:1 linux-7.1.y needed
 	fix-g:1 linux-7.2.y present
 	fix-g:1 linux-6.12.y present
-	fix-g:1 vendor-7.1 not eligible
+	fix-g:1 vendor-7.1 needed
 	$A:1 mainline upstream
 	$A:1 linux-7.1.y not eligible
 	$A:1 linux-7.2.y present
@@ -147,12 +147,12 @@ test_expect_success 'every state of the matrix' '
 	$B:1 linux-7.1.y needed
 	$B:1 linux-7.2.y needed
 	$B:1 linux-6.12.y not affected
-	$B:1 vendor-7.1 not eligible
+	$B:1 vendor-7.1 needed
 	$B:2 mainline pending
 	$B:2 linux-7.1.y needed
 	$B:2 linux-7.2.y needed
 	$B:2 linux-6.12.y not affected
-	$B:2 vendor-7.1 not eligible
+	$B:2 vendor-7.1 needed
 	$B:3 mainline pending
 	$B:3 linux-7.1.y not eligible
 	$B:3 linux-7.2.y not eligible
@@ -237,7 +237,7 @@ test_expect_success 'queued and not eligible say why' '
 	grep "stable/linux-7.2.y/series lists mm-page_alloc-fix-foo-helper.patch$" why &&
 	(cd p && stablekit status --why $A:2 linux-7.1.y >../why) &&
 	grep "no Fixes: and no Cc: stable" why &&
-	(cd p && stablekit status --why $B:1 vendor-7.1 >../why) &&
+	(cd p && stablekit status --why $B:3 vendor-7.1 >../why) &&
 	grep "not selected for this downstream branch" why
 '
 

@@ -1,0 +1,199 @@
+#include "builtin.h"
+#include "error.h"
+#include "options.h"
+#include "port.h"
+#include "series.h"
+#include "session.h"
+
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--json]";
+
+/* The backporter: [stablekit] signoff in stable/branches.conf, else git's user. */
+static char *signoff(const char *top)
+{
+	char *conf = sk_xstrfmt("%s/stable/branches.conf", top), *out = NULL;
+	git_config *cfg = NULL, *def = NULL;
+	git_buf a = { 0 }, b = { 0 };
+
+	if (!git_config_open_ondisk(&cfg, conf) &&
+	    !git_config_get_string_buf(&a, cfg, "stablekit.signoff"))
+		out = sk_xstrdup(a.ptr);
+	if (!out && !git_config_open_default(&def) &&
+	    !git_config_get_string_buf(&a, def, "user.name") &&
+	    !git_config_get_string_buf(&b, def, "user.email"))
+		out = sk_xstrfmt("%s <%s>", a.ptr, b.ptr);
+	git_buf_dispose(&a);
+	git_buf_dispose(&b);
+	git_config_free(cfg);
+	git_config_free(def);
+	free(conf);
+	return out;
+}
+
+static void print_result(const char *slug, const char *branch,
+			 const struct sk_port_result *r)
+{
+	size_t i;
+
+	printf("%s -> %s%s%s%s\n", slug, branch, r->target ? " (semantic-patch target " : "",
+	       r->target ? r->target : "", r->target ? ")" : "");
+	for (i = 0; i < r->nr; i++) {
+		const struct sk_port_item *it = &r->items[i];
+
+		printf("  %d. %-17s %s\n", it->nr, sk_port_method_name(it->method),
+		       it->subject);
+		if (it->file)
+			printf("       %s/%s\n", branch, it->file);
+		if (it->how && *it->how)
+			printf("       %s\n", it->how);
+		if (it->dep_of)
+			printf("       taken as a dependency of patch %d\n", it->dep_of);
+		if (it->reason)
+			printf("       %s\n", it->reason);
+	}
+	if (r->spatch_seconds > 0)
+		printf("  spatch: %.1f s\n", r->spatch_seconds);
+}
+
+static json_t *result_json(const char *slug, const char *branch,
+			   const struct sk_port_result *r)
+{
+	json_t *o = json_object(), *items = json_array();
+	size_t i;
+
+	json_object_set_new(o, "series", json_string(slug));
+	json_object_set_new(o, "branch", json_string(branch));
+	json_object_set_new(o, "target", r->target ? json_string(r->target) : json_null());
+	json_object_set_new(o, "spatch_seconds", json_real(r->spatch_seconds));
+	for (i = 0; i < r->nr; i++) {
+		const struct sk_port_item *it = &r->items[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "nr", json_integer(it->nr));
+		json_object_set_new(j, "subject", json_string(it->subject));
+		json_object_set_new(j, "method", json_string(sk_port_method_name(it->method)));
+		json_object_set_new(j, "how", it->how ? json_string(it->how) : json_null());
+		json_object_set_new(j, "file", it->file ? json_string(it->file) : json_null());
+		json_object_set_new(j, "reason", it->reason ? json_string(it->reason) : json_null());
+		json_object_set_new(j, "upstream", *it->upstream ? json_string(it->upstream) : json_null());
+		json_object_set_new(j, "dependency_of", it->dep_of ? json_integer(it->dep_of) : json_null());
+		json_array_append_new(items, j);
+	}
+	json_object_set_new(o, "patches", items);
+	return o;
+}
+
+/* Port one series to one branch; 0 ok, 1 some patch failed, else 128. */
+static int port_one(struct sk_session *s, const struct sk_context *ctx,
+		    const char *slug, size_t branch, int bracket, json_t *out)
+{
+	struct sk_port_opts o = { 0 };
+	struct sk_port_result r;
+	char *who = signoff(ctx->top);
+	int ret;
+
+	o.top = ctx->top;
+	o.repo = s->repo;
+	o.track = s->track;
+	o.branch = branch;
+	o.slug = slug;
+	o.signoff = who;
+	o.bracket_style = bracket;
+	o.timeout_ms = 600000;
+	ret = sk_port(&r, &o);
+	free(who);
+	if (ret) {
+		sk_port_result_release(&r);
+		return sk_die_lib(ret);
+	}
+	if (out)
+		json_array_append_new(out, result_json(slug, s->track->branches[branch].br->name, &r));
+	else
+		print_result(slug, s->track->branches[branch].br->name, &r);
+	ret = r.failed ? SK_EXIT_CHECK : 0;
+	sk_port_result_release(&r);
+	return ret;
+}
+
+static int port_all(struct sk_session *s, const struct sk_context *ctx,
+		    int bracket, json_t *out)
+{
+	char **names;
+	size_t nr, i, b;
+	int ret = sk_series_names(&names, &nr, ctx->top), worst = 0;
+
+	if (ret)
+		return sk_die_lib(ret);
+	for (b = 0; b < s->track->nr_branches; b++) {
+		const struct sk_track_branch *tb = &s->track->branches[b];
+
+		if (tb->br->kind == SK_BRANCH_MAINLINE)
+			continue;
+		if (tb->problem) {
+			fprintf(stderr, "%s: not ported: %s\n", tb->br->name, tb->problem);
+			continue;
+		}
+		for (i = 0; i < nr; i++) {
+			int r = port_one(s, ctx, names[i], b, bracket, out);
+
+			if (r > worst)
+				worst = r;
+		}
+	}
+	sk_series_names_free(names, nr);
+	return worst;
+}
+
+int cmd_port(int argc, const char **argv, struct sk_context *ctx)
+{
+	const char *branch = NULL, *repo_opt = NULL;
+	int all = 0, json = ctx->json, bracket = 0, ret;
+	struct sk_option opts[] = {
+		SK_OPT_STRING_('b', "branch", &branch, "branch", "the branch to port to"),
+		SK_OPT_BOOL_(0, "all", &all, "every series to every stable or downstream branch"),
+		SK_OPT_STRING_(0, "repo", &repo_opt, "path", "the kernel repository"),
+		SK_OPT_BOOL_(0, "upstream-bracket", &bracket,
+			     "write \"[ Upstream commit <sha> ]\" instead of \"commit <sha> upstream.\""),
+		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_END_(),
+	};
+	struct sk_session s;
+	json_t *out = NULL;
+	int nr = sk_parse_options(argc, argv, opts, usage);
+
+	if (nr == -2)
+		return 0;
+	if (nr < 0 || (all && (nr || branch)) || (!all && (nr != 1 || !branch))) {
+		if (nr >= 0)
+			sk_usage(usage, opts);
+		return SK_EXIT_USAGE;
+	}
+	ret = sk_session_open(&s, ctx->top, repo_opt, all ? NULL : argv[0]);
+	if (ret) {
+		sk_session_close(&s);
+		return sk_die_lib(ret);
+	}
+	if (json)
+		out = json_array();
+	if (all) {
+		ret = port_all(&s, ctx, bracket, out);
+	} else {
+		size_t b;
+
+		ret = sk_track_find_branch(&b, s.track, branch);
+		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, out);
+	}
+	if (out && ret != SK_EXIT_FAIL) {
+		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+	}
+	json_decref(out);
+	sk_session_close(&s);
+	return ret;
+}

@@ -1,0 +1,63 @@
+#ifndef SK_PORT_H
+#define SK_PORT_H
+
+#include <stddef.h>
+#include <git2.h>
+#include "track.h"
+
+/*
+ * Turn the patches of a series that a branch needs into a stable queue,
+ * stable/<branch>/, proven with quilt.  Per patch (with its fixlets) the
+ * first method that works wins: a clean libgit2 apply; stablekit's offset
+ * and fuzz-1 layer; a three-way cherry-pick of the upstream commits; the
+ * series' semantic patches.  A patch none of them carries gets a conflict
+ * report and a FAILED mail instead.  The user's repository is only read.
+ */
+enum sk_port_method {
+	SK_PORT_CLEAN,
+	SK_PORT_OFFSET,
+	SK_PORT_FUZZ,
+	SK_PORT_THREEWAY,
+	SK_PORT_RULES,
+	SK_PORT_FAILED,
+	SK_PORT_SKIPPED,
+};
+
+const char *sk_port_method_name(enum sk_port_method m);
+
+struct sk_port_item {
+	int nr;
+	char *subject;
+	enum sk_port_method method;
+	char *how;		/* offsets, rules: what the note in the patch says */
+	char *file;		/* the queue file, NULL unless queued */
+	char *reason;		/* why skipped or failed */
+	char *failed_mail;	/* FAILED mail text, when failed */
+	int dep_of;		/* taken only as a dependency of patch dep_of */
+	char upstream[41];	/* upstream commit, "" when not upstream */
+};
+
+struct sk_port_result {
+	struct sk_port_item *items;
+	size_t nr, alloc;
+	char *target;		/* semantic-patch target picked, or NULL */
+	double spatch_seconds;
+	int failed;		/* patches that could not be ported */
+	char *queue;		/* stable/<branch> */
+};
+
+struct sk_port_opts {
+	const char *top;
+	git_repository *repo;
+	struct sk_track *track;
+	size_t branch;		/* index in track->branches */
+	const char *slug;
+	const char *signoff;	/* the backporter's "Name <address>" */
+	int bracket_style;	/* "[ Upstream commit <sha> ]" */
+	unsigned int timeout_ms;
+};
+
+int sk_port(struct sk_port_result *out, const struct sk_port_opts *o);
+void sk_port_result_release(struct sk_port_result *r);
+
+#endif

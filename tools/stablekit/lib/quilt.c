@@ -1,0 +1,102 @@
+#include "quilt.h"
+#include "error.h"
+#include "fsutil.h"
+#include "run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int quilt(struct sk_strbuf *log, const char *workdir, const char *env,
+		 const char *const *args, unsigned int timeout_ms, int *exit_code)
+{
+	const char *argv[16] = { "quilt", "--quiltrc", "-" };
+	/* -p: hunk headers name their function, as git's do */
+	const char *envv[] = { env, "QUILT_PC=.pc", "QUILT_DIFF_OPTS=-p",
+			       "LC_ALL=C", NULL };
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	size_t i;
+	int ret;
+
+	for (i = 0; args[i] && i < 12; i++)
+		argv[3 + i] = args[i];
+	ro.argv = argv;
+	ro.cwd = workdir;
+	ro.env = envv;
+	ro.timeout_ms = timeout_ms;
+	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+	ret = sk_run(&res, &ro);
+	sk_strbuf_add(log, res.out.buf, res.out.len);
+	*exit_code = res.exit_code;
+	sk_run_result_release(&res);
+	return ret;
+}
+
+int sk_quilt_series(char ***out, size_t *nr, const char *series_file)
+{
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	size_t alloc = 0;
+	const char *p;
+	int ret = sk_read_file(&text, series_file);
+
+	*out = NULL;
+	*nr = 0;
+	if (ret == SK_ENOTFOUND)
+		ret = 0;
+	for (p = text.buf; !ret && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		size_t n = strcspn(p, " \t\n#");
+
+		if (n && *p != '#')
+			*SK_ARRAY_PUSH(*out, *nr, alloc) = sk_xstrndup(p, n < len ? n : len);
+		p += len + (nl ? 1 : 0);
+	}
+	sk_strbuf_release(&text);
+	return ret;
+}
+
+int sk_quilt_prove(struct sk_strbuf *log, const char *workdir,
+		   const char *patches_dir, unsigned int timeout_ms)
+{
+	/* GNU patch's default fuzz of 2 would prove nothing */
+	static const char *const push_all[] = { "push", "-a", "-q", "--fuzz=0", NULL };
+	static const char *const pop_all[] = { "pop", "-a", "-q", NULL };
+	static const char *const push_one[] = { "push", "-q", "--fuzz=0", NULL };
+	static const char *const refresh[] = {
+		"refresh", "-p", "ab", "--no-timestamps", "--no-index",
+		"--diffstat", NULL
+	};
+	char *env = sk_xstrfmt("QUILT_PATCHES=%s", patches_dir);
+	char *series = sk_path_join(patches_dir, "series");
+	char **names = NULL;
+	size_t nr = 0, i;
+	int code = 0, ret = sk_quilt_series(&names, &nr, series);
+
+	if (!ret && !nr)
+		goto out;
+	if (!ret)
+		ret = quilt(log, workdir, env, push_all, timeout_ms, &code);
+	if (!ret && code)
+		ret = sk_error_set(SK_ECONFLICT, "quilt push -a failed (exit %d)", code);
+	if (!ret)
+		ret = quilt(log, workdir, env, pop_all, timeout_ms, &code);
+	if (!ret && code)
+		ret = sk_error_set(SK_ERROR, "quilt pop -a failed (exit %d)", code);
+	for (i = 0; !ret && i < nr; i++) {
+		ret = quilt(log, workdir, env, push_one, timeout_ms, &code);
+		if (!ret && code)
+			ret = sk_error_set(SK_ECONFLICT, "quilt push of '%s' failed", names[i]);
+		if (!ret)
+			ret = quilt(log, workdir, env, refresh, timeout_ms, &code);
+		if (!ret && code)
+			ret = sk_error_set(SK_ERROR, "quilt refresh of '%s' failed", names[i]);
+	}
+out:
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(series);
+	free(env);
+	return ret;
+}

@@ -1,0 +1,19 @@
+#ifndef SK_QUILT_H
+#define SK_QUILT_H
+
+#include "strbuf.h"
+
+/*
+ * Prove a quilt queue with real quilt: in workdir (the branch's files),
+ * `quilt push -a` of patches_dir/series must succeed; then every patch is
+ * pushed again one by one and refreshed (-p ab, no timestamps, no index
+ * lines, with a diffstat), so the queue holds exactly what quilt applied.
+ * log receives quilt's output.  SK_ECONFLICT when a patch does not push.
+ */
+int sk_quilt_prove(struct sk_strbuf *log, const char *workdir,
+		   const char *patches_dir, unsigned int timeout_ms);
+
+/* The patch names listed in a series file (comments and blanks skipped). */
+int sk_quilt_series(char ***out, size_t *nr, const char *series_file);
+
+#endif
