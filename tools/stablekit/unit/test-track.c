@@ -89,7 +89,11 @@ static void test_decide_downstream_mainline(void **state)
 
 	(void)state;
 	f.kind = SK_BRANCH_DOWNSTREAM;
+	/* a downstream branch takes stable fixes... */
 	f.cc_stable = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	/* ...but not other patches, unless their series is selected */
+	f.cc_stable = 0;
 	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NOT_ELIGIBLE);
 	f.selected = 1;
 	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
