@@ -127,7 +127,7 @@ test_expect_success 'every state of the matrix' '
 	fix-f:1 linux-7.1.y not affected
 	fix-f:1 linux-7.2.y queued
 	fix-f:1 linux-6.12.y not affected
-	fix-f:1 vendor-7.1 not eligible
+	fix-f:1 vendor-7.1 not affected
 	fix-g:1 mainline upstream
 	fix-g:1 linux-7.1.y needed
 	fix-g:1 linux-7.2.y present
