@@ -3,7 +3,7 @@
 test_description='stablekit port: stable queues proven with quilt, one test per pipeline stage'
 
 . ./lib-stablekit.sh
-. "$SHARNESS_TEST_DIRECTORY/t5000/model.sh"
+. "$SK_TOP/ci/model/linux.sh"
 
 B=mm-workingset-fix-the-shadow-node-budget-under-mglru
 Q=p/stable

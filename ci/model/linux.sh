@@ -1,8 +1,11 @@
-# Builds the model kernel repositories of t5000, sourced by its setup test.
+# Model kernel repositories for where a real linux.git is absent: the main
+# job's mainline, 7.1.y and 7.2.y, and the port tests (t5000).  Source it
+# with SK_TOP set, then call build_linuxb in the directory to hold it.
 #
 # linuxb: files shaped by series B's preimages (tools: synth-preimage).
 #   v7.0 -> "mm: workingset: use lruvec_lru_size()..." (7404bd37cfbe's
-#   subject) -> v7.1 -> v7.2 -> series B patch 2 lands upstream (Link:).
+#   subject) -> v7.1 -> v7.2 -> series B patch 2 lands upstream (Link:),
+#   unless MODEL_UPSTREAM=none (the main job: series B is still pending).
 #   linux-7.1.y   12 lines added at the top of mm/memcontrol.c: an offset
 #   linux-7.2.y   as v7.2: patches apply cleanly
 #   vendor-fuzz   the outermost context line of patch 2's hunk differs
@@ -11,9 +14,10 @@
 #   vendor-rc1    the 7.1-rc1 one-argument get_non_dying_memcg_start():
 #                 only the semantic patches carry patch 1
 
-SYNTH="$SHARNESS_TEST_DIRECTORY/t5000/synth-preimage"
-SEED_A="$SK_SEEDS/vmstat-scan-balance-cost.v2.mbox"
-SEED_B="$SK_SEEDS/shadow-node-budget-mglru.v3.mbox"
+SYNTH="$SK_TOP/ci/model/synth-preimage"
+SEED_B="$SK_TOP/ci/seeds/shadow-node-budget-mglru.v3.mbox"
+# the hand-made 7.1-rc1 tree of the Coccinelle bridge test
+RC1_TREE="$SK_TOP/tools/stablekit/t/t4010/7.1-rc1"
 QI="Qi Zheng <zhengqi.arch@bytedance.com>"
 HUI="Hui Zhu <zhuhui@kylinos.cn>"
 DEV="Dev Eloper <dev@example.org>"
@@ -49,9 +53,11 @@ build_linuxb() {
 	echo "/* 7.1 */" >>Makefile && commit_all "$DEV" "Linux 7.1" && git tag v7.1 &&
 	echo "/* 7.2 */" >>Makefile && commit_all "$DEV" "Linux 7.2" && git tag v7.2 &&
 	git branch linux-7.2.y &&
-	seed_diff "$SEED_B" 2 >../b2.diff && git apply ../b2.diff &&
-	commit_all "$HUI" "mm: workingset: use lruvec_page_state_local() to count lru pages" \
-		"Link: https://lore.kernel.org/r/20260904094555.2871043-3-hui.zhu@linux.dev" &&
+	if [ "${MODEL_UPSTREAM:-}" != none ]; then
+		seed_diff "$SEED_B" 2 >../b2.diff && git apply ../b2.diff &&
+		commit_all "$HUI" "mm: workingset: use lruvec_page_state_local() to count lru pages" \
+			"Link: https://lore.kernel.org/r/20260904094555.2871043-3-hui.zhu@linux.dev"
+	fi &&
 	git checkout -q -b linux-7.1.y v7.1 &&
 	{ for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "/* 7.1.y $i */"; done;
 	  cat mm/memcontrol.c; } >mm/memcontrol.c.new && mv mm/memcontrol.c.new mm/memcontrol.c &&
@@ -70,7 +76,7 @@ build_linuxb() {
 	done &&
 	commit_all "$DEV" "mm: workingset: rewrite count_shadow_nodes" &&
 	git checkout -q -b vendor-rc1 v7.1 &&
-	cp -R "$SHARNESS_TEST_DIRECTORY/t4010/7.1-rc1/." . &&
+	cp -R "$RC1_TREE/." . &&
 	commit_all "$DEV" "mm: memcg: the 7.1-rc1 helpers" &&
 	git checkout -q master )
 }
