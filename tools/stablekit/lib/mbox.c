@@ -760,7 +760,6 @@ static int is_address_header(const char *name)
 
 void sk_mbox_format_mail(struct sk_strbuf *out, const struct sk_mail *m)
 {
-	const char *p;
 	size_t i;
 
 	sk_strbuf_adds(out, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
@@ -780,7 +779,17 @@ void sk_mbox_format_mail(struct sk_strbuf *out, const struct sk_mail *m)
 	sk_strbuf_adds(out, "MIME-Version: 1.0\n"
 		       "Content-Type: text/plain; charset=utf-8\n"
 		       "Content-Transfer-Encoding: 8bit\n\n");
-	for (p = m->body; *p;) {
+	sk_mbox_add_body(out, m->body);
+	if (out->len && out->buf[out->len - 1] != '\n')
+		sk_strbuf_addch(out, '\n');
+	sk_strbuf_addch(out, '\n');
+}
+
+void sk_mbox_add_body(struct sk_strbuf *out, const char *body)
+{
+	const char *p;
+
+	for (p = body; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
 		const char *q = p;
@@ -792,7 +801,4 @@ void sk_mbox_format_mail(struct sk_strbuf *out, const struct sk_mail *m)
 		sk_strbuf_add(out, p, len);
 		p += len;
 	}
-	if (out->len && out->buf[out->len - 1] != '\n')
-		sk_strbuf_addch(out, '\n');
-	sk_strbuf_addch(out, '\n');
 }

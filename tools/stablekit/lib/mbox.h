@@ -51,6 +51,8 @@ char *sk_msgid_strip(const char *s);
  * RFC 2047 words.  What we hand to tools that choke on odd encodings.
  */
 void sk_mbox_format_mail(struct sk_strbuf *out, const struct sk_mail *m);
+/* A body with mboxrd escaping: ">From " for every line that needs it. */
+void sk_mbox_add_body(struct sk_strbuf *out, const char *body);
 void sk_encode_base64(struct sk_strbuf *out, const char *in, size_t len);
 
 /* Decoders, exposed for the tests. */

@@ -432,7 +432,7 @@ void sk_patch_format(struct sk_strbuf *out, const struct sk_patch *p,
 	sk_strbuf_adds(out, "MIME-Version: 1.0\n"
 		       "Content-Type: text/plain; charset=UTF-8\n"
 		       "Content-Transfer-Encoding: 8bit\n\n");
-	sk_strbuf_adds(out, p->message);
+	sk_mbox_add_body(out, p->message);
 	if (p->nr_trailers)
 		sk_strbuf_adds(out, *p->message ? "\n\n" : "");
 	else
@@ -442,7 +442,7 @@ void sk_patch_format(struct sk_strbuf *out, const struct sk_patch *p,
 			       p->trailers[i].value);
 	sk_strbuf_adds(out, "---\n");
 	if (p->notes)
-		sk_strbuf_adds(out, p->notes);
+		sk_mbox_add_body(out, p->notes);
 	else
 		sk_strbuf_addch(out, '\n');
 	sk_strbuf_adds(out, p->diff);

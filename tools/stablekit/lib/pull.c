@@ -483,18 +483,7 @@ static void format_mbox(struct sk_strbuf *out, const struct pull *pl, int versio
 		sk_strbuf_adds(out, "MIME-Version: 1.0\n"
 			       "Content-Type: text/plain; charset=UTF-8\n"
 			       "Content-Transfer-Encoding: 8bit\n\n");
-		for (const char *p = c->body; *p;) {
-			const char *nl = strchr(p, '\n');
-			size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
-			const char *q = p;
-
-			while (*q == '>')
-				q++;
-			if (!strncmp(q, "From ", 5))
-				sk_strbuf_addch(out, '>');
-			sk_strbuf_add(out, p, len);
-			p += len;
-		}
+		sk_mbox_add_body(out, c->body);
 		sk_strbuf_addch(out, '\n');
 		sk_subject_release(&s);
 	}
