@@ -30,6 +30,9 @@ static const struct command commands[] = {
 	{ "status", cmd_status, NEEDS_TOP, "where each patch stands on mainline and the stable branches" },
 	{ "workspace", cmd_workspace, NEEDS_TOP, "build the embedded 6.12.y kernel repository" },
 	{ "port", cmd_port, NEEDS_TOP, "stable backports as quilt queues under stable/" },
+	{ "build", cmd_build, NEEDS_TOP, "build each branch, unpatched and with its queue, per arch" },
+	{ "test", cmd_test, NEEDS_TOP, "boot the kernel in QEMU and run kselftests" },
+	{ "gate", cmd_gate, NEEDS_TOP, "queue, builds, boot, kselftests and benchmark of a branch" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },
 	{ NULL, NULL, 0, NULL }
 };

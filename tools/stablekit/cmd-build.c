@@ -1,0 +1,386 @@
+#include "builtin.h"
+#include "branches.h"
+#include "error.h"
+#include "fsutil.h"
+#include "kbuild.h"
+#include "kbuildjob.h"
+#include "options.h"
+#include "repo.h"
+#include "strbuf.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"stablekit build [--branch <b>]... [--arch <a>]... [--mode objects|kernel]\n"
+	"                [--repo <path>] [--work <dir>] [--results <dir>] [--json]\n"
+	"                [--jobs <n>] [--parallel <n>] [--cross-compile <arch>=<prefix>]...\n"
+	"                [--fragment <file>]... [--object <file.o>]... [--no-ccache]\n"
+	"                [--no-baseline] [--timeout <s>]";
+
+struct build_args {
+	struct sk_strlist branches, arches, cross, fragments, objects;
+	const char *mode, *repo, *work, *results;
+	int jobs, parallel, no_ccache, no_baseline, timeout, json;
+};
+
+static void progress(const char *arch, const char *variant, const char *what,
+		     void *data)
+{
+	const char *branch = data;
+
+	if (!strcmp(arch, "*"))
+		fprintf(stderr, "build %s: %s\n", branch, what);
+	else
+		fprintf(stderr, "build %s: %-6s %-8s %s\n", branch, arch, variant,
+			what);
+}
+
+static char *work_root(const char *top)
+{
+	const char *w = getenv("SK_WORK");
+
+	if (w && *w)
+		return sk_xstrdup(w);
+	return sk_path_join(top, "work");
+}
+
+/* kbuild resolves a relative O= from the source tree: make paths absolute. */
+static char *absolute(const char *path)
+{
+	char *cwd, *abs;
+
+	if (path[0] == '/')
+		return sk_xstrdup(path);
+	cwd = getcwd(NULL, 0);
+	abs = cwd ? sk_path_join(cwd, path) : sk_xstrdup(path);
+	free(cwd);
+	return abs;
+}
+
+static const char *short_status(const struct sk_kbuild_variant *v)
+{
+	return v->status ? v->status : "skipped";
+}
+
+static void print_table(const struct sk_kbuildjob *job)
+{
+	size_t i, j;
+
+	if (!job->buildable) {
+		printf("%s: not buildable: %s\n", job->branch, job->why);
+		return;
+	}
+	printf("%s %s (%.12s) %s mode, queue: ", job->branch, job->describe,
+	       job->tip, job->mode);
+	if (!job->nr_patches)
+		printf("none (baseline only)\n");
+	else
+		printf("%zu patch%s, %s\n", job->nr_patches,
+		       job->nr_patches == 1 ? "" : "es", job->queue_status);
+	printf("  %-8s %-18s %-18s %-13s %s\n", "arch", "baseline", "patched",
+	       "new-warnings", "time");
+	for (i = 0; i < job->nr_arches; i++) {
+		const struct sk_kbuild_archres *ar = &job->arches[i];
+
+		printf("  %-8s %-18s %-18s %-13zu %.1fs\n", ar->arch->name,
+		       short_status(&ar->base), short_status(&ar->patched),
+		       ar->new_warnings.nr, ar->base.duration + ar->patched.duration);
+	}
+	for (i = 0; i < job->nr_arches; i++) {
+		const struct sk_kbuild_archres *ar = &job->arches[i];
+
+		if (ar->base.note && !strcmp(short_status(&ar->base), "toolchain-missing"))
+			printf("  %s: toolchain problem, not the queue: %s\n",
+			       ar->arch->name, ar->base.note);
+		for (j = 0; j < ar->new_warnings.nr; j++) {
+			const struct sk_kbuild_diag *d = &ar->new_warnings.items[j];
+
+			printf("  %s: new %s: %s:%u:%u: %s%s%s%s\n", ar->arch->name,
+			       d->severity, d->file, d->line, d->column, d->message,
+			       d->function ? " (in " : "",
+			       d->function ? d->function : "",
+			       d->function ? ")" : "");
+			if (ar->allowed[j])
+				printf("    allowed by ci/build-allowlist\n");
+		}
+		if (!strcmp(short_status(&ar->patched), "fail")) {
+			for (j = 0; j < ar->patched.diags.nr; j++) {
+				const struct sk_kbuild_diag *d = &ar->patched.diags.items[j];
+
+				if (!strcmp(d->severity, "error"))
+					printf("  %s: error: %s:%u:%u: %s\n",
+					       ar->arch->name, d->file, d->line,
+					       d->column, d->message);
+			}
+			printf("  %s: log %s/build.log\n", ar->arch->name,
+			       ar->patched.resdir);
+		}
+		if (ar->patched.image)
+			printf("  %s: image %s\n", ar->arch->name, ar->patched.image);
+		else if (ar->base.image && !strcmp(short_status(&ar->patched), "skipped"))
+			printf("  %s: image %s\n", ar->arch->name, ar->base.image);
+	}
+	if (job->queue_status && !strcmp(job->queue_status, "apply-failed"))
+		printf("  the queue does not apply:\n%s", job->queue_log);
+	printf("  gate: %s\n", job->gate_failed ? "FAIL" : "pass");
+}
+
+static int save_summary(const struct sk_kbuildjob *job, json_t *o,
+			const char *results)
+{
+	char *path = sk_path_join(results, "build.json");
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int ret = sk_mkdir_p(results, 0755);
+
+	(void)job;
+	if (!ret && text) {
+		size_t n = strlen(text);
+
+		text = sk_xrealloc(text, n + 2);
+		text[n] = '\n';
+		text[n + 1] = '\0';
+		ret = sk_write_file_atomic(path, text, n + 1);
+	}
+	free(text);
+	free(path);
+	return ret;
+}
+
+static int check_arches(const struct sk_strlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!sk_kbuild_arch_find(l->items[i])) {
+			fprintf(stderr, "error: unknown arch '%s' (x86_64, arm64, i386)\n",
+				l->items[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* One branch: the arches of --arch, else of branches.conf, else all. */
+static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
+			const struct sk_branch *br, const struct build_args *a,
+			enum sk_kbuild_mode mode, struct sk_context *ctx,
+			char **results_out)
+{
+	struct sk_kbuildjob_opts o = { 0 };
+	char *root = work_root(ctx->top);
+	char *work, *results, *tmp;
+	char **arches = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret;
+
+	if (a->arches.nr)
+		for (i = 0; i < a->arches.nr; i++)
+			*SK_ARRAY_PUSH(arches, nr, alloc) = (char *)a->arches.items[i];
+	else if (br->nr_arches)
+		for (i = 0; i < br->nr_arches; i++) {
+			if (sk_kbuild_arch_find(br->arches[i]))
+				*SK_ARRAY_PUSH(arches, nr, alloc) = br->arches[i];
+		}
+	else
+		for (i = 0; sk_kbuild_arch_names[i]; i++)
+			*SK_ARRAY_PUSH(arches, nr, alloc) = (char *)sk_kbuild_arch_names[i];
+	tmp = a->work ? sk_path_join(a->work, br->name) :
+	      sk_xstrfmt("%s/build/%s", root, br->name);
+	work = absolute(tmp);
+	free(tmp);
+	tmp = a->results ? sk_xstrfmt("%s/%s/build/%s", a->results, br->name,
+				      sk_kbuild_mode_name(mode)) :
+	      sk_xstrfmt("%s/results/%s/build/%s", root, br->name,
+			 sk_kbuild_mode_name(mode));
+	results = absolute(tmp);
+	free(tmp);
+	o.repo = repo;
+	o.top = ctx->top;
+	o.branch = br;
+	o.mode = mode;
+	o.arches = arches;
+	o.nr_arches = nr;
+	o.work = work;
+	o.results = results;
+	o.cross = (char *const *)a->cross.items;
+	o.nr_cross = a->cross.nr;
+	o.fragments = (char *const *)a->fragments.items;
+	o.nr_fragments = a->fragments.nr;
+	o.objects = (char *const *)a->objects.items;
+	o.nr_objects = a->objects.nr;
+	o.jobs = a->jobs;
+	o.parallel = a->parallel;
+	o.no_ccache = a->no_ccache;
+	o.no_baseline = a->no_baseline;
+	o.timeout_s = a->timeout > 0 ? (unsigned int)a->timeout : 0;
+	if (ctx->progress) {
+		o.progress = progress;
+		o.progress_data = br->name;
+	}
+	ret = sk_kbuildjob_run(job, &o);
+	free(arches);
+	free(work);
+	free(root);
+	*results_out = results;
+	return ret;
+}
+
+static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
+		   struct sk_branches *branches, git_repository *repo,
+		   struct sk_context *ctx)
+{
+	json_t *all = json_array();
+	size_t i, j;
+	int worst = SK_EXIT_OK;
+
+	for (i = 0; i < branches->nr; i++) {
+		struct sk_branch *br = &branches->items[i];
+		struct sk_kbuildjob job;
+		char *results = NULL;
+		json_t *o;
+		int ret;
+
+		if (a->branches.nr) {
+			for (j = 0; j < a->branches.nr; j++)
+				if (!strcmp(a->branches.items[j], br->name))
+					break;
+			if (j == a->branches.nr)
+				continue;
+		}
+		ret = build_branch(&job, repo, br, a, mode, ctx, &results);
+		if (ret) {
+			fprintf(stderr, "error: build %s: %s\n", br->name,
+				sk_error_last());
+			sk_kbuildjob_release(&job);
+			free(results);
+			worst = SK_EXIT_FAIL;
+			continue;
+		}
+		o = sk_kbuildjob_json(&job);
+		if (job.buildable) {
+			json_object_set_new(o, "results", json_string(results));
+			if (save_summary(&job, o, results))
+				fprintf(stderr, "warning: %s\n", sk_error_last());
+		}
+		if (!a->json)
+			print_table(&job);
+		if (!job.buildable && a->branches.nr) {
+			fprintf(stderr, "error: '%s' is not buildable: %s\n",
+				br->name, job.why);
+			worst = SK_EXIT_FAIL;
+		} else if (job.gate_failed && worst == SK_EXIT_OK) {
+			worst = SK_EXIT_CHECK;
+		}
+		json_array_append_new(all, o);
+		sk_kbuildjob_release(&job);
+		free(results);
+	}
+	if (a->json) {
+		json_t *top = json_pack("{s:o}", "branches", all);
+
+		json_dumpf(top, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+		json_decref(top);
+	} else {
+		json_decref(all);
+	}
+	return worst;
+}
+
+int cmd_build(int argc, const char **argv, struct sk_context *ctx)
+{
+	struct build_args a = { 0 };
+	struct sk_branches branches = { 0 };
+	struct sk_repo_choice choice = { 0 };
+	enum sk_kbuild_mode mode = SK_KBUILD_OBJECTS;
+	git_repository *repo = NULL;
+	const char *how = NULL;
+	char *conf = NULL, *repo_path = NULL;
+	size_t i;
+	int ret;
+	struct sk_option opts[] = {
+		SK_OPT_LIST_(0, "branch", &a.branches, "branch",
+			     "build this branch of stable/branches.conf (repeatable)"),
+		SK_OPT_LIST_(0, "arch", &a.arches, "arch",
+			     "x86_64, arm64 or i386 (repeatable)"),
+		SK_OPT_STRING_(0, "mode", &a.mode, "mode", "objects (default) or kernel"),
+		SK_OPT_STRING_(0, "repo", &a.repo, "path", "the kernel repository"),
+		SK_OPT_STRING_(0, "work", &a.work, "dir",
+			       "checkouts and O= dirs (default $SK_WORK/build)"),
+		SK_OPT_STRING_(0, "results", &a.results, "dir",
+			       "results (default $SK_WORK/results)"),
+		SK_OPT_INT_(0, "jobs", &a.jobs, "n", "make jobs in all (default: CPUs)"),
+		SK_OPT_INT_(0, "parallel", &a.parallel, "n",
+			    "arches built at once (default: all)"),
+		SK_OPT_LIST_(0, "cross-compile", &a.cross, "arch=prefix",
+			     "CROSS_COMPILE for an arch (repeatable)"),
+		SK_OPT_LIST_(0, "fragment", &a.fragments, "file",
+			     "one more kconfig fragment (repeatable)"),
+		SK_OPT_LIST_(0, "object", &a.objects, "path.o",
+			     "objects mode: build this object (repeatable)"),
+		SK_OPT_BOOL_(0, "no-ccache", &a.no_ccache, "compile without ccache"),
+		SK_OPT_BOOL_(0, "no-baseline", &a.no_baseline,
+			     "build the patched tree only"),
+		SK_OPT_INT_(0, "timeout", &a.timeout, "s", "limit of one make run"),
+		SK_OPT_BOOL_(0, "json", &a.json, "print the summary as JSON"),
+		SK_OPT_END_(),
+	};
+
+	a.json = ctx->json;
+	argc = sk_parse_options(argc, argv, opts, usage);
+	if (argc < 0)
+		return argc == -2 ? SK_EXIT_OK : SK_EXIT_USAGE;
+	if (argc || check_arches(&a.arches) ||
+	    (a.mode && sk_kbuild_mode_parse(&mode, a.mode))) {
+		if (a.mode && sk_kbuild_mode_parse(&mode, a.mode))
+			fprintf(stderr, "error: %s\n", sk_error_last());
+		sk_usage(usage, opts);
+		ret = SK_EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < a.cross.nr; i++)
+		if (!strchr(a.cross.items[i], '=')) {
+			fprintf(stderr, "error: --cross-compile wants <arch>=<prefix>\n");
+			ret = SK_EXIT_USAGE;
+			goto out;
+		}
+	conf = sk_path_join(ctx->top, SK_BRANCHES_CONF);
+	ret = sk_branches_load(&branches, conf);
+	if (ret) {
+		ret = sk_die_lib(ret);
+		goto out;
+	}
+	for (i = 0; i < a.branches.nr; i++)
+		if (!sk_branches_find(&branches, a.branches.items[i])) {
+			fprintf(stderr, "error: no branch '%s' in %s\n",
+				a.branches.items[i], SK_BRANCHES_CONF);
+			ret = SK_EXIT_FAIL;
+			goto out;
+		}
+	choice.option = a.repo;
+	choice.config = branches.repo;
+	choice.top = ctx->top;
+	sk_repo_locate(&repo_path, &how, &choice);
+	if (sk_repo_open(&repo, repo_path)) {
+		fprintf(stderr, "error: no kernel repository at '%s' (from %s)%s\n",
+			repo_path, how, !strcmp(how, "workspace") ?
+			": run 'stablekit workspace init' or pass --repo" : "");
+		ret = SK_EXIT_FAIL;
+		goto out;
+	}
+	ret = run_all(&a, mode, &branches, repo, ctx);
+out:
+	git_repository_free(repo);
+	sk_branches_release(&branches);
+	sk_strlist_release(&a.branches);
+	sk_strlist_release(&a.arches);
+	sk_strlist_release(&a.cross);
+	sk_strlist_release(&a.fragments);
+	sk_strlist_release(&a.objects);
+	free(conf);
+	free(repo_path);
+	return ret;
+}

@@ -1,0 +1,286 @@
+#include "builtin.h"
+#include "bench.h"
+#include "error.h"
+#include "fsutil.h"
+#include "gate.h"
+#include "options.h"
+#include "qemu.h"
+#include "run.h"
+#include "strbuf.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"stablekit test [--branch <b>] [--kernel <image>|none] [--arch <a>]\n"
+	"               [--suite <s>]... [--src <tree>] [--out <dir>] [--boot-only]\n"
+	"               [--timeout <s>] [--test-timeout <s>] [--retries <n>]\n"
+	"               [--accel auto|tcg|kvm] [--append <cmdline>] [--json]\n"
+	"   or: stablekit test --bench <runs> --kernel <image> [--mglru] [--out <dir>]\n"
+	"   or: stablekit test --scan-log <console.log>";
+
+static char *work_dir(const struct sk_context *ctx)
+{
+	const char *w = getenv("SK_WORK");
+
+	if (w)
+		return sk_xstrdup(w);
+	return sk_path_join(ctx->top ? ctx->top : ".", "work");
+}
+
+static int scan_log(const char *path)
+{
+	struct sk_strbuf log = SK_STRBUF_INIT;
+	struct sk_qemu_splat s;
+	int found;
+
+	if (sk_read_file(&log, path) < 0)
+		return sk_die_lib(SK_ERROR);
+	found = sk_qemu_scan_log(&s, log.buf, log.len);
+	if (found)
+		printf("%s:%u: %s: %s\n", path, s.lineno, s.kind, s.line);
+	else
+		printf("%s: clean\n", path);
+	sk_qemu_splat_release(&s);
+	sk_strbuf_release(&log);
+	return found ? SK_EXIT_CHECK : SK_EXIT_OK;
+}
+
+/*
+ * The patched (else baseline) image of `stablekit build --mode kernel`, or
+ * NULL with *why set.
+ */
+static char *built_kernel(const struct sk_context *ctx, const char *branch,
+			  const char *arch, char **why)
+{
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	char *self = realpath("/proc/self/exe", NULL), *image = NULL;
+	const char *argv[] = { self, "-C", ctx->top, "--json", "build",
+			       "--mode", "kernel", "--branch", branch,
+			       "--arch", arch, NULL };
+	json_t *o = NULL, *a;
+	size_t i;
+
+	ro.argv = argv;
+	ro.flags = SK_RUN_CAPTURE_OUT;
+	if (self && !sk_run(&res, &ro))
+		o = json_loads(res.out.buf, 0, NULL);
+	json_array_foreach(json_object_get(json_array_get(json_object_get(o,
+			   "branches"), 0), "arches"), i, a) {
+		const char *img;
+
+		if (strcmp(json_string_value(json_object_get(a, "arch")), arch))
+			continue;
+		img = json_string_value(json_object_get(json_object_get(a,
+					"patched"), "image"));
+		if (!img)
+			img = json_string_value(json_object_get(json_object_get(a,
+						"baseline"), "image"));
+		if (img)
+			image = sk_xstrdup(img);
+	}
+	if (!image)
+		*why = sk_xstrfmt("not run: 'stablekit build --mode kernel --branch %s "
+				  "--arch %s' gave no image (exit %d)", branch,
+				  arch, res.exit_code);
+	json_decref(o);
+	sk_run_result_release(&res);
+	free(self);
+	return image;
+}
+
+/* One boot of the gate's benchmark: the runs, for measuring by hand. */
+static int run_bench(json_t **out, const char *top, const char *arch,
+		     const char *kernel, const char *outdir, int runs,
+		     int mglru)
+{
+	struct sk_gate_thresholds t;
+	struct sk_bench b = SK_BENCH_INIT;
+	char *conf = sk_path_join(top, "ci/gate.conf"), *env = NULL, *usemem;
+	char *full = NULL;
+	int err;
+
+	*out = json_object();
+	err = sk_gate_config(&t, &env, sk_path_exists(conf) ? conf : NULL);
+	usemem = err ? NULL : sk_bench_build_usemem(top, outdir);
+	if (!usemem) {
+		json_object_set_new(*out, "status", json_string("not run"));
+		json_object_set_new(*out, "reason", json_string(
+			"not run: usemem does not build with gcc -static"));
+		goto cleanup;
+	}
+	full = sk_xstrfmt("%sRUNS=%d\nLRU_GEN=%s\n", env, runs, mglru ? "y" : "n");
+	err = sk_bench_guest(&b, top, arch, kernel, usemem, full, outdir);
+	json_object_set_new(*out, "status", json_string(err ? "fail" : "pass"));
+	if (err)
+		json_object_set_new(*out, "reason", json_string(sk_error_last()));
+	json_object_set_new(*out, "thp", json_string(b.thp ? b.thp : "?"));
+	json_object_set_new(*out, "lru_gen", json_string(b.lru_gen ? b.lru_gen : "?"));
+	json_object_set_new(*out, "runs", sk_bench_runs_json(&b));
+	json_object_set_new(*out, "log", json_sprintf("%s/console.log", outdir));
+cleanup:
+	sk_bench_release(&b);
+	free(conf);
+	free(env);
+	free(full);
+	free(usemem);
+	return err || !usemem ? SK_EXIT_CHECK : SK_EXIT_OK;
+}
+
+static enum sk_qemu_accel parse_accel(const char *s)
+{
+	if (!s || !strcmp(s, "auto"))
+		return SK_QEMU_AUTO;
+	return !strcmp(s, "kvm") ? SK_QEMU_KVM : SK_QEMU_TCG;
+}
+
+static void print_summary(json_t *res)
+{
+	json_t *boot = json_object_get(res, "boot");
+	json_t *ks = json_object_get(res, "kselftest");
+	json_t *o;
+	const char *k;
+	size_t i;
+
+	printf("status: %s\n", json_string_value(json_object_get(res, "status")));
+	if (json_object_get(res, "reason"))
+		printf("  %s\n", json_string_value(json_object_get(res, "reason")));
+	if (boot)
+		printf("boot: %s (%s, %.1f s): %s\n",
+		       json_string_value(json_object_get(boot, "status")),
+		       json_string_value(json_object_get(boot, "accel")),
+		       json_real_value(json_object_get(boot, "seconds")),
+		       json_string_value(json_object_get(boot, "reason")));
+	json_object_foreach(json_object_get(ks, "counts"), k, o)
+		printf("  %s: %lld\n", k, (long long)json_integer_value(o));
+	json_array_foreach(json_object_get(ks, "results"), i, o) {
+		const char *st = json_string_value(json_object_get(o, "status"));
+
+		if (strcmp(st, "pass") && strcmp(st, "skip"))
+			printf("  %-8s %s\n", st,
+			       json_string_value(json_object_get(o, "name")));
+	}
+	json_array_foreach(json_object_get(ks, "not_built"), i, o)
+		printf("  not built: %s\n", json_string_value(o));
+	if (json_object_get(res, "log"))
+		printf("log: %s\n", json_string_value(json_object_get(res, "log")));
+}
+
+int cmd_test(int argc, const char **argv, struct sk_context *ctx)
+{
+	const char *branch = "linux-6.12.y", *kernel = NULL, *arch = "x86_64";
+	const char *src = NULL, *out = NULL, *scan = NULL, *accel = NULL;
+	const char *append = NULL;
+	struct sk_strlist suites = { 0 };
+	int bench = 0, mglru = 0;
+	int boot_only = 0, timeout = 900, test_timeout = 300, retries = 1;
+	int json = ctx->json, ret;
+	struct sk_test_opts to = { 0 };
+	char *work, *outdir, *srcdir, *not_run = NULL, *built = NULL;
+	const char **suite_v = NULL;
+	json_t *res = NULL;
+	const struct sk_option opts[] = {
+		SK_OPT_STRING_(0, "branch", &branch, "b", "the branch (results directory)"),
+		SK_OPT_STRING_(0, "kernel", &kernel, "image", "boot this image; 'none': firmware only"),
+		SK_OPT_STRING_(0, "arch", &arch, "a", "x86_64 (default), i386, arm64"),
+		SK_OPT_LIST_(0, "suite", &suites, "s", "kselftest suite (default cgroup)"),
+		SK_OPT_STRING_(0, "src", &src, "tree", "kernel tree for the kselftests"),
+		SK_OPT_STRING_(0, "out", &out, "dir", "results directory"),
+		SK_OPT_BOOL_(0, "boot-only", &boot_only, "boot, run no tests"),
+		SK_OPT_INT_(0, "timeout", &timeout, "s", "hard limit of the guest"),
+		SK_OPT_INT_(0, "test-timeout", &test_timeout, "s", "limit per test binary"),
+		SK_OPT_INT_(0, "retries", &retries, "n", "retries of a failed binary"),
+		SK_OPT_STRING_(0, "accel", &accel, "a", "auto (default), tcg, kvm"),
+		SK_OPT_STRING_(0, "append", &append, "cmdline", "added to the kernel command line"),
+		SK_OPT_INT_(0, "bench", &bench, "runs", "run the gate's benchmark in one boot"),
+		SK_OPT_BOOL_(0, "mglru", &mglru, "benchmark with lru_gen enabled"),
+		SK_OPT_STRING_(0, "scan-log", &scan, "file", "scan a console log for splats"),
+		SK_OPT_BOOL_(0, "json", &json, "print the results as JSON"),
+		SK_OPT_END_()
+	};
+
+	argc = sk_parse_options(argc, argv, opts, usage);
+	if (argc == -2)
+		return SK_EXIT_OK;
+	if (argc < 0 || argc > 0) {
+		if (argc > 0)
+			sk_usage(usage, opts);
+		return SK_EXIT_USAGE;
+	}
+	if (scan)
+		return scan_log(scan);
+	if (!sk_qemu_binary(arch)) {
+		fprintf(stderr, "error: unknown arch '%s'\n", arch);
+		return SK_EXIT_USAGE;
+	}
+	work = work_dir(ctx);
+	outdir = out ? sk_xstrdup(out) :
+		 sk_xstrfmt("%s/results/%s/test/%s", work, branch, arch);
+	srcdir = src ? sk_xstrdup(src) : sk_path_join(work, "linux");
+	if (suites.nr) {
+		suite_v = sk_xcalloc(suites.nr + 1, sizeof(*suite_v));
+		memcpy(suite_v, suites.items, suites.nr * sizeof(*suite_v));
+	}
+	if (!kernel) {
+		if (ctx->progress)
+			fprintf(stderr, "test: stablekit build --mode kernel --branch %s\n",
+				branch);
+		kernel = built = built_kernel(ctx, branch, arch, &not_run);
+	} else if (strcmp(kernel, "none") && !sk_path_exists(kernel)) {
+		not_run = sk_xstrfmt("not run: kernel image '%s' does not exist",
+				     kernel);
+	}
+	if (not_run) {
+		res = json_pack("{s:s, s:s, s:s}", "status", "not run",
+				"reason", not_run, "arch", arch);
+		sk_mkdir_p(outdir, 0755);
+		{
+			char *p = sk_path_join(outdir, "results.json");
+
+			json_dump_file(res, p, JSON_INDENT(2) | JSON_SORT_KEYS);
+			free(p);
+		}
+		ret = SK_EXIT_CHECK;
+		goto print;
+	}
+	if (bench > 0) {
+		ret = run_bench(&res, ctx->top, arch, kernel, outdir, bench, mglru);
+		goto print;
+	}
+	to.guest.top = ctx->top;
+	to.guest.arch = arch;
+	to.guest.kernel = strcmp(kernel, "none") ? kernel : NULL;
+	to.guest.workdir = outdir;
+	to.guest.append = append ? append : "transparent_hugepage=never";
+	to.guest.timeout_s = (unsigned int)timeout;
+	to.guest.accel = parse_accel(accel);
+	to.src = boot_only ? NULL : srcdir;
+	to.suites = suite_v;
+	to.test_timeout_s = (unsigned int)test_timeout;
+	to.retries = (unsigned int)retries;
+	if (ctx->progress)
+		fprintf(stderr, "test: %s on %s, results in %s\n", branch, arch,
+			outdir);
+	ret = sk_test_run(&res, &to) < 0 ? SK_EXIT_CHECK :
+	      strcmp(json_string_value(json_object_get(res, "status")), "pass") ?
+	      SK_EXIT_CHECK : SK_EXIT_OK;
+print:
+	if (json) {
+		json_dumpf(res, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+	} else {
+		print_summary(res);
+	}
+	json_decref(res);
+	free(not_run);
+	free(built);
+	free(suite_v);
+	free(work);
+	free(outdir);
+	free(srcdir);
+	sk_strlist_release(&suites);
+	return ret;
+}

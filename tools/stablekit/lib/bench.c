@@ -1,0 +1,489 @@
+#include "bench.h"
+#include "error.h"
+#include "stats.h"
+#include "strbuf.h"
+
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MARK "stablekit-bench: "
+
+static void add_counter(struct sk_bench_run *r, const char *name,
+			long long delta)
+{
+	struct sk_bench_counter *c = SK_ARRAY_PUSH(r->counters, r->nr_counters,
+						   r->alloc_counters);
+
+	c->name = sk_xstrdup(name);
+	c->delta = delta;
+}
+
+static void run_release(struct sk_bench_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_counters; i++)
+		free(r->counters[i].name);
+	free(r->counters);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *field(const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+
+	return p ? p + strlen(key) : NULL;
+}
+
+/* One "stablekit-bench: ..." line, the prefix removed. */
+static void parse_line(struct sk_bench *b, struct sk_bench_run *cur,
+		       int *open, const char *s)
+{
+	char name[256], kind[16];
+	long long v, w;
+	const char *f;
+
+	if (sscanf(s, "begin %d", &cur->nr) == 1) {
+		run_release(cur);
+		sscanf(s, "begin %d", &cur->nr);
+		cur->lock_acquisitions = cur->lock_contentions = -1;
+		*open = 1;
+	} else if (!strncmp(s, "end ", 4) && *open) {
+		*SK_ARRAY_PUSH(b->runs, b->nr, b->alloc) = *cur;
+		memset(cur, 0, sizeof(*cur));
+		*open = 0;
+	} else if (!*open) {
+		if (!strncmp(s, "thp ", 4) && !b->thp)
+			b->thp = sk_xstrdup(s + 4);
+		else if (!strncmp(s, "lru_gen ", 8) && !b->lru_gen)
+			b->lru_gen = sk_xstrdup(s + 8);
+		else if (!strncmp(s, "error", 5) && !b->error)
+			b->error = sk_xstrdup(s);
+	} else if (!strncmp(s, "usemem ", 7)) {
+		if ((f = field(s, "elapsed_s=")))
+			cur->elapsed_s = strtod(f, NULL);
+		if ((f = field(s, "pages_per_s=")))
+			cur->pages_per_s = strtod(f, NULL);
+	} else if (sscanf(s, "lockstat %255s %lld %lld", name, &v, &w) == 3) {
+		if (!strcmp(name, "&lruvec->lru_lock")) {
+			cur->lock_acquisitions = v;
+			cur->lock_contentions = w;
+		}
+	} else if (sscanf(s, "has %15s %255s", kind, name) == 2) {
+		char *key = sk_xstrfmt("has:%s.%s", kind, name);
+
+		add_counter(cur, key, 1);
+		free(key);
+	} else if (sscanf(s, "%15s %255s %lld", kind, name, &v) == 3 &&
+		   (!strcmp(kind, "vmstat") || !strcmp(kind, "memstat"))) {
+		char *key = sk_xstrfmt("%s.%s", kind, name);
+
+		add_counter(cur, key, v);
+		free(key);
+	}
+}
+
+int sk_bench_parse(struct sk_bench *out, const char *log, size_t len)
+{
+	struct sk_bench_run cur = { 0 };
+	struct sk_strbuf line = SK_STRBUF_INIT;
+	size_t i = 0, j;
+	int open = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (i < len) {
+		size_t e = i;
+		const char *p;
+
+		while (e < len && log[e] != '\n')
+			e++;
+		sk_strbuf_reset(&line);
+		for (j = i; j < e; j++)
+			if (log[j] != '\r' && log[j])
+				sk_strbuf_addch(&line, log[j]);
+		sk_strbuf_rtrim(&line);
+		p = strstr(line.buf, MARK);
+		if (p)
+			parse_line(out, &cur, &open, p + strlen(MARK));
+		i = e + 1;
+	}
+	run_release(&cur);
+	sk_strbuf_release(&line);
+	return 0;
+}
+
+void sk_bench_release(struct sk_bench *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nr; i++)
+		run_release(&b->runs[i]);
+	free(b->runs);
+	free(b->thp);
+	free(b->lru_gen);
+	free(b->error);
+	memset(b, 0, sizeof(*b));
+}
+
+long long sk_bench_counter(const struct sk_bench_run *r, const char *name,
+			   int *found)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_counters; i++) {
+		if (!strcmp(r->counters[i].name, name)) {
+			if (found)
+				*found = 1;
+			return r->counters[i].delta;
+		}
+	}
+	if (found)
+		*found = 0;
+	return 0;
+}
+
+long long sk_bench_pgscan(const struct sk_bench_run *r)
+{
+	static const char *const sources[] = {
+		"vmstat.pgscan_kswapd", "vmstat.pgscan_direct",
+		"vmstat.pgscan_khugepaged", "vmstat.pgscan_proactive", NULL
+	};
+	const char *const *s;
+	int fa, ff;
+	long long n = sk_bench_counter(r, "vmstat.pgscan_anon", &fa) +
+		      sk_bench_counter(r, "vmstat.pgscan_file", &ff);
+
+	if (fa || ff)
+		return n;
+	for (n = 0, s = sources; *s; s++)
+		n += sk_bench_counter(r, *s, NULL);
+	return n;
+}
+
+double sk_bench_lock_ratio(const struct sk_bench_run *r)
+{
+	long long scanned = sk_bench_pgscan(r);
+
+	if (r->lock_acquisitions < 0 || scanned <= 0)
+		return -1;
+	return 1000.0 * (double)r->lock_acquisitions / (double)scanned;
+}
+
+static double conf_double(git_config *cfg, const char *key, double dflt)
+{
+	git_buf buf = { 0 };
+	double v = dflt;
+
+	if (!git_config_get_string_buf(&buf, cfg, key))
+		v = strtod(buf.ptr, NULL);
+	git_buf_dispose(&buf);
+	return v;
+}
+
+int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
+{
+	static const struct {
+		const char *key, *var, *dflt;
+	} keys[] = {
+		{ "bench.runs", "RUNS", "5" },
+		{ "bench.workers", "WORKERS", "1" },
+		{ "bench.size", "SIZE", "256M" },
+		{ "bench.touches", "TOUCHES", "200000" },
+		{ "bench.seed", "SEED", "42" },
+		{ "bench.memoryMax", "MEMCG_MAX", "64M" },
+		{ "bench.swap", "SWAP", "1G" },
+	};
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	git_config *cfg = NULL;
+	size_t i;
+
+	t->lock_ratio_pct = 5;
+	t->throughput_pct = 10;
+	t->alpha = 0.05;
+	t->min_runs = 3;
+	if (path && git_config_open_ondisk(&cfg, path) < 0)
+		return sk_error_git(SK_EINVALID, path);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		git_buf buf = { 0 };
+		const char *v = keys[i].dflt;
+
+		if (cfg && !git_config_get_string_buf(&buf, cfg, keys[i].key))
+			v = buf.ptr;
+		/* values go into a shell file: keep them to [A-Za-z0-9.] */
+		sk_strbuf_addf(&sb, "%s=%s\n", keys[i].var,
+			       strspn(v, "0123456789.KMGkmg") == strlen(v) ?
+			       v : keys[i].dflt);
+		git_buf_dispose(&buf);
+	}
+	if (cfg) {
+		t->lock_ratio_pct = conf_double(cfg, "threshold.lruLockPer1000Scanned",
+						t->lock_ratio_pct);
+		t->throughput_pct = conf_double(cfg, "threshold.throughput",
+						t->throughput_pct);
+		t->alpha = conf_double(cfg, "threshold.alpha", t->alpha);
+		t->min_runs = (int)conf_double(cfg, "threshold.minRuns",
+					       t->min_runs);
+		git_config_free(cfg);
+	}
+	*env = sk_strbuf_detach(&sb);
+	return 0;
+}
+
+typedef double (*metric_fn)(const struct sk_bench_run *r, const char *arg);
+
+static double m_ratio(const struct sk_bench_run *r, const char *arg)
+{
+	return sk_bench_lock_ratio(r);
+}
+
+static double m_acq(const struct sk_bench_run *r, const char *arg)
+{
+	return (double)r->lock_acquisitions;
+}
+
+static double m_con(const struct sk_bench_run *r, const char *arg)
+{
+	return (double)r->lock_contentions;
+}
+
+static double m_tput(const struct sk_bench_run *r, const char *arg)
+{
+	return r->pages_per_s;
+}
+
+static double m_pgscan(const struct sk_bench_run *r, const char *arg)
+{
+	return (double)sk_bench_pgscan(r);
+}
+
+static double m_counter(const struct sk_bench_run *r, const char *arg)
+{
+	return (double)sk_bench_counter(r, arg, NULL);
+}
+
+/* Values of a metric over the runs; NULL when any run lacks it (< 0). */
+static double *values(const struct sk_bench *b, metric_fn fn, const char *arg)
+{
+	double *v = sk_xcalloc(b->nr ? b->nr : 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < b->nr; i++) {
+		v[i] = fn(&b->runs[i], arg);
+		if (v[i] < 0) {
+			free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+static json_t *summary_json(const double *v, size_t n)
+{
+	struct sk_stats_summary s;
+
+	sk_stats_summarize(&s, v, n);
+	return json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)n,
+			 "median", s.median, "mean", s.mean, "stddev", s.stddev,
+			 "stddev_pct", s.rel_stddev, "min", s.min, "max", s.max);
+}
+
+/*
+ * One metric.  worse: +1 when higher is worse, -1 when lower is worse,
+ * 0 when the metric is reported only.  A gating metric fails when it is
+ * worse by more than limit percent and the difference is significant.
+ */
+static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
+			   const struct sk_bench *base,
+			   const struct sk_bench *patched, const char *name,
+			   metric_fn fn, const char *arg, int worse,
+			   double limit, const struct sk_gate_thresholds *t)
+{
+	double *a = values(base, fn, arg), *b = values(patched, fn, arg);
+	struct sk_stats_mwu m;
+	double change;
+	json_t *o;
+	int significant, bad;
+
+	if (!a || !b || !base->nr || !patched->nr) {
+		json_object_set_new(metrics, name, json_pack("{s:s}", "status",
+				    "not run: not measured in every run"));
+		goto cleanup;
+	}
+	change = sk_stats_pct_change(sk_stats_median(a, base->nr),
+				     sk_stats_median(b, patched->nr));
+	sk_stats_mann_whitney(&m, a, base->nr, b, patched->nr);
+	significant = m.p < t->alpha;
+	bad = worse && significant && change * worse > limit;
+	o = json_pack("{s:o, s:o, s:f, s:f, s:b, s:b, s:s}",
+		      "baseline", summary_json(a, base->nr),
+		      "patched", summary_json(b, patched->nr),
+		      "change_pct", change, "p", m.p, "exact", m.exact,
+		      "significant", significant,
+		      "verdict", bad ? "fail" : worse ? "pass" : "info");
+	if (worse)
+		json_object_set_new(o, "threshold_pct", json_real(limit));
+	json_object_set_new(metrics, name, o);
+	if (bad) {
+		*pass = 0;
+		json_array_append_new(reasons, json_sprintf(
+			"%s %+.1f%% (p=%.3f) is worse than the %.1f%% threshold",
+			name, change, m.p, limit));
+	} else if (worse && significant && change * worse < -limit) {
+		json_array_append_new(reasons, json_sprintf(
+			"%s improved %+.1f%% (p=%.3f)", name, change, m.p));
+	}
+cleanup:
+	free(a);
+	free(b);
+}
+
+static json_t *check_counters(json_t *reasons, int *pass,
+			      const struct sk_bench *patched,
+			      const char *const *names)
+{
+	json_t *out = json_object();
+	const char *const *n;
+	const char *where[] = { "vmstat", "memstat" };
+	size_t i, w;
+
+	for (n = names; n && *n; n++) {
+		json_t *o = json_object();
+
+		for (w = 0; w < 2; w++) {
+			char *has = sk_xstrfmt("has:%s.%s", where[w], *n);
+			char *key = sk_xstrfmt("%s.%s", where[w], *n);
+			long long sum = 0;
+			int present = patched->nr > 0;
+
+			for (i = 0; i < patched->nr; i++) {
+				int found;
+
+				sk_bench_counter(&patched->runs[i], has, &found);
+				present = present && found;
+				sum += sk_bench_counter(&patched->runs[i], key,
+							NULL);
+			}
+			json_object_set_new(o, where[w], json_pack(
+				"{s:b, s:I}", "present", present, "delta",
+				(json_int_t)sum));
+			if (!present) {
+				*pass = 0;
+				json_array_append_new(reasons, json_sprintf(
+					"%s missing from %s", *n,
+					w ? "memory.stat" : "/proc/vmstat"));
+			}
+			free(has);
+			free(key);
+		}
+		json_object_set_new(out, *n, o);
+	}
+	return out;
+}
+
+/* Each family (the name up to its last '_') must count up somewhere. */
+static void check_families(json_t *counters, json_t *reasons, int *pass)
+{
+	json_t *fam = json_object(), *o, *v;
+	const char *name, *f;
+
+	json_object_foreach(counters, name, o) {
+		char *family = sk_xstrndup(name, strrchr(name, '_') ?
+					   (size_t)(strrchr(name, '_') - name) :
+					   strlen(name));
+		json_int_t d = json_integer_value(json_object_get(
+				json_object_get(o, "vmstat"), "delta"));
+		json_int_t m = json_integer_value(json_object_get(
+				json_object_get(o, "memstat"), "delta"));
+		json_t *cur = json_object_get(fam, family);
+		json_int_t both = (d > 0 ? 1 : 0) | (m > 0 ? 2 : 0);
+
+		json_object_set_new(fam, family, json_integer(both |
+				    (cur ? json_integer_value(cur) : 0)));
+		free(family);
+	}
+	json_object_foreach(fam, f, v) {
+		if (json_integer_value(v) == 3)
+			continue;
+		*pass = 0;
+		json_array_append_new(reasons, json_sprintf(
+			"%s_* did not count up in %s during the workload", f,
+			!(json_integer_value(v) & 1) ? "/proc/vmstat" :
+			"memory.stat"));
+	}
+	json_decref(fam);
+}
+
+json_t *sk_bench_compare(const struct sk_bench *base,
+			 const struct sk_bench *patched,
+			 const struct sk_gate_thresholds *t,
+			 const char *const *new_counters)
+{
+	static const char *const reported[] = {
+		"vmstat.pgsteal_anon", "vmstat.pgsteal_file",
+		"vmstat.workingset_refault_anon",
+		"vmstat.workingset_refault_file", "vmstat.pswpout",
+		"vmstat.pswpin", "memstat.pgscan", "memstat.pgsteal", NULL
+	};
+	json_t *metrics = json_object(), *reasons = json_array(), *counters;
+	const char *const *r;
+	int pass = 1;
+
+	if ((int)base->nr < t->min_runs || (int)patched->nr < t->min_runs) {
+		pass = 0;
+		json_array_append_new(reasons, json_sprintf(
+			"not run: %zu baseline and %zu patched runs, %d needed",
+			base->nr, patched->nr, t->min_runs));
+	}
+	compare_metric(metrics, reasons, &pass, base, patched,
+		       "lru_lock_per_1000_scanned", m_ratio, NULL, +1,
+		       t->lock_ratio_pct, t);
+	compare_metric(metrics, reasons, &pass, base, patched,
+		       "lru_lock_acquisitions", m_acq, NULL, 0, 0, t);
+	compare_metric(metrics, reasons, &pass, base, patched,
+		       "lru_lock_contentions", m_con, NULL, 0, 0, t);
+	compare_metric(metrics, reasons, &pass, base, patched, "pgscan",
+		       m_pgscan, NULL, 0, 0, t);
+	compare_metric(metrics, reasons, &pass, base, patched,
+		       "throughput_pages_per_s", m_tput, NULL, -1,
+		       t->throughput_pct, t);
+	for (r = reported; *r; r++)
+		compare_metric(metrics, reasons, &pass, base, patched, *r,
+			       m_counter, *r, 0, 0, t);
+	counters = check_counters(reasons, &pass, patched, new_counters);
+	check_families(counters, reasons, &pass);
+	return json_pack("{s:o, s:o, s:s, s:o, s:i, s:i}", "metrics", metrics,
+			 "new_counters", counters,
+			 "verdict", pass ? "pass" : "fail", "reasons", reasons,
+			 "baseline_runs", (json_int_t)base->nr,
+			 "patched_runs", (json_int_t)patched->nr);
+}
+
+json_t *sk_bench_runs_json(const struct sk_bench *b)
+{
+	json_t *arr = json_array();
+	size_t i, j;
+
+	for (i = 0; i < b->nr; i++) {
+		const struct sk_bench_run *r = &b->runs[i];
+		json_t *c = json_object();
+
+		for (j = 0; j < r->nr_counters; j++)
+			if (strncmp(r->counters[j].name, "has:", 4))
+				json_object_set_new(c, r->counters[j].name,
+					json_integer(r->counters[j].delta));
+		json_array_append_new(arr, json_pack(
+			"{s:i, s:f, s:f, s:I, s:I, s:I, s:f, s:o}",
+			"run", r->nr, "elapsed_s", r->elapsed_s,
+			"pages_per_s", r->pages_per_s,
+			"pgscan", (json_int_t)sk_bench_pgscan(r),
+			"lru_lock_acquisitions", (json_int_t)r->lock_acquisitions,
+			"lru_lock_contentions", (json_int_t)r->lock_contentions,
+			"lru_lock_per_1000_scanned", sk_bench_lock_ratio(r),
+			"counters", c));
+	}
+	return arr;
+}

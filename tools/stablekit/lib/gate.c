@@ -1,0 +1,698 @@
+#include "gate.h"
+#include "bench.h"
+#include "error.h"
+#include "fsutil.h"
+#include "initramfs.h"
+#include "run.h"
+#include "strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *sk_guest_busybox(const char *arch)
+{
+	static char path[4096];
+	const char *env, *work;
+
+	if (!arch || !strcmp(arch, "x86_64"))
+		return sk_path_exists("/bin/busybox") ? "/bin/busybox" : NULL;
+	env = !strcmp(arch, "arm64") ? getenv("SK_BUSYBOX_ARM64") :
+	      !strcmp(arch, "i386") ? getenv("SK_BUSYBOX_I386") : NULL;
+	if (env && sk_path_exists(env))
+		return env;
+	work = getenv("SK_WORK");
+	if (work) {
+		snprintf(path, sizeof(path), "%s/guest/busybox-%s", work, arch);
+		if (sk_path_exists(path))
+			return path;
+	}
+	return NULL;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int make_initramfs(const struct sk_guest_opts *o, const char *out)
+{
+	struct sk_initramfs ir = SK_INITRAMFS_INIT;
+	const char *busybox = o->busybox ? o->busybox :
+			      sk_guest_busybox(o->arch);
+	char *init = sk_path_join(o->top, "ci/guest/init");
+	size_t i;
+	int err = 0;
+
+	if (!busybox) {
+		err = sk_error_set(SK_ENOTFOUND,
+				   "no static busybox for '%s' (set SK_BUSYBOX_%s)",
+				   o->arch, !strcmp(o->arch, "arm64") ?
+				   "ARM64" : "I386");
+		goto cleanup;
+	}
+	err = sk_initramfs_add_base(&ir, busybox, init);
+	if (err < 0)
+		goto cleanup;
+	if (o->job)
+		sk_initramfs_add_file(&ir, "/stablekit/job", 0755, o->job,
+				      strlen(o->job));
+	for (i = 0; i < o->nr_files && !err; i++) {
+		char *dst = sk_xstrfmt("/stablekit/%s", base_name(o->files[i]));
+
+		err = sk_initramfs_add_host_file(&ir, dst, 0755, o->files[i]);
+		free(dst);
+	}
+	if (!err)
+		err = sk_initramfs_write(&ir, out);
+cleanup:
+	sk_initramfs_release(&ir);
+	free(init);
+	return err;
+}
+
+int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o)
+{
+	struct sk_qemu_opts qo = { 0 };
+	char *initrd = sk_path_join(o->workdir, "initramfs.cpio");
+	char *log = sk_path_join(o->workdir, "console.log");
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	out->guest_rc = -1;
+	out->status = SK_BOOT_ERROR;
+	err = sk_mkdir_p(o->workdir, 0755);
+	if (!err && o->kernel)
+		err = make_initramfs(o, initrd);
+	if (err < 0) {
+		out->reason = sk_xstrdup(sk_error_last());
+		goto cleanup;
+	}
+	qo.arch = o->arch ? o->arch : "x86_64";
+	qo.kernel = o->kernel;
+	qo.initrd = o->kernel ? initrd : NULL;
+	qo.append = o->append;
+	qo.log_path = log;
+	qo.memory_mb = o->memory_mb;
+	qo.cpus = o->cpus;
+	qo.timeout_s = o->timeout_s;
+	qo.accel = o->accel;
+	err = sk_qemu_boot(out, &qo);
+cleanup:
+	free(initrd);
+	free(log);
+	return err;
+}
+
+static const char *const cgroup_tests[] = {
+	"test_memcontrol", "test_kmem", "test_core", NULL
+};
+static const char *const cgroup_extra[] = { "cgroup_util.c", NULL };
+static const char *const mm_tests[] = {
+	"map_populate", "mrelease_test", "madv_populate", NULL
+};
+static const char *const mm_extra[] = { "vm_util.c", NULL };
+
+static const struct sk_kselftest_suite suites[] = {
+	{ "cgroup", cgroup_tests, cgroup_extra },
+	{ "mm", mm_tests, mm_extra },
+};
+
+const struct sk_kselftest_suite *sk_kselftest_suite(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		if (!strcmp(suites[i].dir, name))
+			return &suites[i];
+	return NULL;
+}
+
+static void push_cc(const char **argv, int *n, const char *arch)
+{
+	if (!arch || !strcmp(arch, "x86_64")) {
+		argv[(*n)++] = "gcc";
+	} else if (!strcmp(arch, "i386")) {
+		argv[(*n)++] = "gcc";
+		argv[(*n)++] = "-m32";
+	} else {
+		argv[(*n)++] = "aarch64-linux-gnu-gcc";
+	}
+}
+
+static char *first_error(const char *text)
+{
+	const char *p = strstr(text, "error");
+	const char *start, *end;
+
+	if (!p)
+		p = text;
+	start = p;
+	while (start > text && start[-1] != '\n')
+		start--;
+	end = strchr(p, '\n');
+	return sk_xstrndup(start, end ? (size_t)(end - start) : strlen(start));
+}
+
+/*
+ * The branch's own uapi headers for arch, as the kselftests want them
+ * (KHDR_INCLUDES): "make headers" into <dir>/hdr-obj/usr/include, once
+ * (headers_install would need rsync).
+ */
+static int install_headers(const char *src, const char *arch, const char *dir)
+{
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	char *probe = sk_xstrfmt("%s/hdr-obj/usr/include/linux/types.h", dir);
+	char *obj = sk_xstrfmt("O=%s/hdr-obj", dir);
+	char *karch = sk_xstrfmt("ARCH=%s", arch ? arch : "x86_64");
+	const char *argv[] = { "make", "-s", "-C", src, obj, karch,
+			       "headers", NULL };
+	int err = 0;
+
+	if (!sk_path_exists(probe)) {
+		ro.argv = argv;
+		ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+		ro.timeout_ms = 600 * 1000;
+		err = sk_run(&res, &ro);
+		if (!err && res.exit_code)
+			err = sk_error_set(SK_ETOOL, "make headers: %.300s",
+					   res.out.buf);
+	}
+	sk_run_result_release(&res);
+	free(probe);
+	free(obj);
+	free(karch);
+	return err;
+}
+
+int sk_kselftest_build(struct sk_strlist *out, struct sk_strlist *skipped,
+		       const struct sk_kselftest_suite *suite,
+		       const char *src, const char *arch,
+		       const char *outdir)
+{
+	char *sdir = sk_xstrfmt("%s/tools/testing/selftests", src);
+	char *tdir = sk_xstrfmt("%s/%s", sdir, suite->dir);
+	char *inc = sk_xstrfmt("-I%s", sdir);
+	char *hdrdir = sk_xstrfmt("%s/..", outdir);
+	char *khdr = sk_xstrfmt("%s/hdr-obj/usr/include", hdrdir);
+	char *linebuf = sk_xstrfmt("%s/sk_linebuf.c", hdrdir);
+	static const char linebuf_c[] =
+		"#include <stdio.h>\n"
+		"__attribute__((constructor)) static void sk_linebuf(void)\n"
+		"{\n\tsetvbuf(stdout, NULL, _IOLBF, 0);\n}\n";
+	const char *const *t, *const *x;
+	int err = sk_mkdir_p(outdir, 0755);
+
+	if (!err)
+		err = install_headers(src, arch, hdrdir);
+	/*
+	 * Line-buffered stdout even into the runner's pipe: the tests fork,
+	 * and a child would print its parent's unflushed buffer again
+	 * (kselftest's runner uses stdbuf -oL, which busybox lacks).
+	 */
+	if (!err)
+		err = sk_write_file_atomic(linebuf, linebuf_c, strlen(linebuf_c));
+
+	for (t = suite->tests; *t && !err; t++) {
+		struct sk_run_result res = SK_RUN_RESULT_INIT;
+		struct sk_run_opts ro = { 0 };
+		const char *argv[32];
+		char *bin = sk_xstrfmt("%s/%s", outdir, *t);
+		char *csrc = sk_xstrfmt("%s.c", *t);
+		int n = 0;
+
+		push_cc(argv, &n, arch);
+		argv[n++] = "-static";
+		argv[n++] = "-O2";
+		argv[n++] = "-pthread";
+		argv[n++] = "-w";
+		argv[n++] = inc;
+		argv[n++] = "-isystem";
+		argv[n++] = khdr;
+		argv[n++] = "-o";
+		argv[n++] = bin;
+		argv[n++] = csrc;
+		for (x = suite->extra; *x && n < 29; x++)
+			argv[n++] = *x;
+		argv[n++] = linebuf;
+		argv[n] = NULL;
+		ro.argv = argv;
+		ro.cwd = tdir;
+		ro.timeout_ms = 300 * 1000;
+		ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+		err = sk_run(&res, &ro);
+		if (!err && !res.exit_code) {
+			*SK_ARRAY_PUSH(out->items, out->nr, out->alloc) = bin;
+			bin = NULL;
+		} else if (err != SK_ETOOL) {
+			char *why = first_error(res.out.buf);
+
+			*SK_ARRAY_PUSH(skipped->items, skipped->nr,
+				       skipped->alloc) =
+				sk_xstrfmt("%s/%s: %s", suite->dir, *t,
+					   err ? sk_error_last() : why);
+			free(why);
+			err = 0;
+		}
+		sk_run_result_release(&res);
+		free(bin);
+		free(csrc);
+	}
+	free(sdir);
+	free(tdir);
+	free(inc);
+	free(hdrdir);
+	free(khdr);
+	free(linebuf);
+	return err;
+}
+
+/* ".../kselftest/cgroup/test_x" is in suite "cgroup"; else dflt. */
+static char *suite_of(const char *bin, const char *dflt)
+{
+	const char *slash = strrchr(bin, '/'), *start;
+
+	if (!slash || slash == bin)
+		return sk_xstrdup(dflt);
+	for (start = slash; start > bin && start[-1] != '/'; start--)
+		;
+	if (start == slash)
+		return sk_xstrdup(dflt);
+	return sk_xstrndup(start, (size_t)(slash - start));
+}
+
+char *sk_kselftest_job(const char *dir, const struct sk_strlist *bins,
+		       unsigned int timeout_s, unsigned int retries)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+
+	sk_strbuf_addf(&sb,
+		"#!/bin/sh\n"
+		"# generated by stablekit: the kselftest runner's output\n"
+		"# page cache for the tests: tmpfs, not the initramfs (ramfs)\n"
+		"cd /tmp\n"
+		"if [ -e /sys/block/zram0/disksize ]; then\n"
+		"\techo 512M >/sys/block/zram0/disksize &&\n"
+		"\tmkswap /dev/zram0 >/dev/null && swapon /dev/zram0\n"
+		"fi\n"
+		"n=0\n"
+		"run() {\n"
+		"\tn=$((n + 1))\n"
+		"\techo \"# timeout set to %u\"\n"
+		"\techo \"# selftests: $3: $2\"\n"
+		"\t(timeout -s KILL %u /stablekit/$1 2>&1; echo $? >/run/rc) |"
+		" sed 's/^/# /'\n"
+		"\trc=$(cat /run/rc)\n"
+		"\tcase $rc in\n"
+		"\t0) echo \"ok $n selftests: $3: $2\" ;;\n"
+		"\t4) echo \"ok $n selftests: $3: $2 # SKIP\" ;;\n"
+		"\t124|137) echo \"not ok $n selftests: $3: $2 # TIMEOUT %u seconds\" ;;\n"
+		"\t*) echo \"not ok $n selftests: $3: $2 # exit=$rc\" ;;\n"
+		"\tesac\n"
+		"\treturn $rc\n"
+		"}\n"
+		"echo 'TAP version 13'\n",
+		timeout_s, timeout_s, timeout_s);
+	for (i = 0; i < bins->nr; i++) {
+		const char *b = base_name(bins->items[i]);
+		char *suite = suite_of(bins->items[i], dir);
+		unsigned int r;
+
+		sk_strbuf_addf(&sb, "run %s %s %s", b, b, suite);
+		for (r = 1; r <= retries; r++)
+			sk_strbuf_addf(&sb, " ||\n\trun %s %s-retry%u %s", b, b,
+				       r, suite);
+		free(suite);
+		sk_strbuf_addch(&sb, '\n');
+	}
+	sk_strbuf_adds(&sb, "echo \"1..$n\"\nexit 0\n");
+	return sk_strbuf_detach(&sb);
+}
+
+/* "cgroup/test_x-retry2/sub": the original's name, or NULL. */
+static char *retry_of(const char *name, unsigned int *nr)
+{
+	const char *p = strstr(name, "-retry");
+	const char *q;
+
+	if (!p)
+		return NULL;
+	q = p + strlen("-retry");
+	*nr = (unsigned int)strtoul(q, NULL, 10);
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q == p + strlen("-retry") || (*q && *q != '/'))
+		return NULL;
+	return sk_xstrfmt("%.*s%s", (int)(p - name), name, q);
+}
+
+json_t *sk_kselftest_results(const struct sk_ktap *k)
+{
+	json_t *arr = json_array(), *index = json_object();
+	size_t i;
+
+	for (i = 0; i < k->nr; i++) {
+		const struct sk_ktap_test *t = &k->tests[i];
+		unsigned int nr;
+		char *orig = retry_of(t->name, &nr);
+		json_t *o;
+
+		if (orig) {
+			free(orig);
+			continue;
+		}
+		o = json_pack("{s:s, s:s, s:s?}", "name", t->name, "status",
+			      sk_ktap_status_name(t->status), "reason",
+			      t->reason);
+		json_object_set_new(index, t->name,
+				    json_integer((json_int_t)json_array_size(arr)));
+		json_array_append_new(arr, o);
+	}
+	for (i = 0; i < k->nr; i++) {
+		const struct sk_ktap_test *t = &k->tests[i];
+		unsigned int nr = 0;
+		char *orig = retry_of(t->name, &nr);
+		json_t *idx, *o;
+		const char *st;
+
+		if (!orig)
+			continue;
+		idx = json_object_get(index, orig);
+		free(orig);
+		if (!idx)
+			continue;
+		o = json_array_get(arr, (size_t)json_integer_value(idx));
+		st = json_string_value(json_object_get(o, "status"));
+		if (strcmp(st, "fail") && strcmp(st, "timeout") &&
+		    strcmp(st, "missing"))
+			continue;
+		if (t->status == SK_KTAP_PASS) {
+			json_object_set_new(o, "status", json_string("flaky"));
+			json_object_set_new(o, "reason", json_sprintf(
+				"failed, then passed on retry %u", nr));
+		} else {
+			json_object_set_new(o, "retries", json_integer(nr));
+		}
+	}
+	json_decref(index);
+	return arr;
+}
+
+static int failed(const char *st)
+{
+	return st && (!strcmp(st, "fail") || !strcmp(st, "timeout") ||
+		      !strcmp(st, "missing"));
+}
+
+static json_t *status_map(json_t *arr)
+{
+	json_t *m = json_object(), *o;
+	size_t i;
+
+	json_array_foreach(arr, i, o)
+		json_object_set(m, json_string_value(json_object_get(o, "name")),
+				json_object_get(o, "status"));
+	return m;
+}
+
+json_t *sk_kselftest_compare(json_t *base, json_t *patched)
+{
+	json_t *out = json_pack("{s:[], s:[], s:[], s:[], s:[]}",
+				"regressions", "known_failures", "fixed",
+				"flaky", "new_tests");
+	json_t *bm = status_map(base), *pm = status_map(patched);
+	const char *name;
+	json_t *v;
+
+	json_object_foreach(pm, name, v) {
+		const char *ps = json_string_value(v);
+		const char *bs = json_string_value(json_object_get(bm, name));
+		const char *list = NULL;
+
+		if (!bs)
+			json_array_append_new(json_object_get(out, "new_tests"),
+					      json_string(name));
+		if (!strcmp(ps, "flaky") || (bs && !strcmp(bs, "flaky")))
+			list = "flaky";
+		else if (failed(ps))
+			list = failed(bs) ? "known_failures" : "regressions";
+		else if (failed(bs))
+			list = "fixed";
+		if (list)
+			json_array_append_new(json_object_get(out, list),
+				json_pack("{s:s, s:s, s:s}", "name", name,
+					  "baseline", bs ? bs : "absent",
+					  "patched", ps));
+	}
+	json_object_foreach(bm, name, v) {
+		if (json_object_get(pm, name) || failed(json_string_value(v)))
+			continue;
+		json_array_append_new(json_object_get(out, "regressions"),
+			json_pack("{s:s, s:s, s:s}", "name", name, "baseline",
+				  json_string_value(v), "patched", "absent"));
+	}
+	json_decref(bm);
+	json_decref(pm);
+	return out;
+}
+
+json_t *sk_qemu_result_json(const struct sk_qemu_result *r)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:i, s:i}",
+			      "status", sk_qemu_status_name(r->status),
+			      "accel", sk_qemu_accel_name(r->accel),
+			      "reason", r->reason, "seconds", r->seconds,
+			      "qemu_exit", r->exit_code,
+			      "guest_rc", r->guest_rc);
+
+	if (r->splat.line)
+		json_object_set_new(o, "splat", json_pack("{s:s, s:s, s:i}",
+				    "kind", r->splat.kind, "line", r->splat.line,
+				    "lineno", (json_int_t)r->splat.lineno));
+	return o;
+}
+
+static json_t *count_json(json_t *results)
+{
+	json_t *c = json_object(), *o;
+	size_t i;
+
+	json_array_foreach(results, i, o) {
+		const char *st = json_string_value(json_object_get(o, "status"));
+		json_int_t n = json_integer_value(json_object_get(c, st));
+
+		json_object_set_new(c, st, json_integer(n + 1));
+	}
+	return c;
+}
+
+static json_t *strlist_json(const struct sk_strlist *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	return a;
+}
+
+static void strlist_free(struct sk_strlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free((char *)l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static int build_suites(json_t *res, struct sk_strlist *bins,
+			const struct sk_test_opts *o)
+{
+	static const char *const dflt[] = { "cgroup", NULL };
+	const char *const *s = o->suites ? o->suites : dflt;
+	struct sk_strlist skipped = { 0 };
+	char *outdir = sk_path_join(o->guest.workdir, "kselftest");
+	int err = 0;
+
+	for (; *s && !err; s++) {
+		const struct sk_kselftest_suite *suite = sk_kselftest_suite(*s);
+
+		if (!suite) {
+			err = sk_error_set(SK_EINVALID, "unknown suite '%s'", *s);
+			break;
+		}
+		char *sdir = sk_path_join(outdir, suite->dir);
+
+		err = sk_kselftest_build(bins, &skipped, suite, o->src,
+					 o->guest.arch, sdir);
+		free(sdir);
+	}
+	json_object_set_new(res, "not_built", strlist_json(&skipped));
+	strlist_free(&skipped);
+	free(outdir);
+	return err;
+}
+
+int sk_test_run(json_t **out, const struct sk_test_opts *o)
+{
+	struct sk_guest_opts g = o->guest;
+	struct sk_qemu_result boot;
+	struct sk_strlist bins = { 0 };
+	struct sk_strbuf log = SK_STRBUF_INIT;
+	json_t *res = json_object(), *ks = json_object(), *results;
+	char *job = NULL, *logpath = NULL, *path = NULL;
+	const char *status = "pass";
+	int err;
+
+	json_object_set_new(res, "arch", json_string(g.arch ? g.arch : "x86_64"));
+	json_object_set_new(res, "kernel", g.kernel ? json_string(g.kernel) :
+			    json_null());
+	json_object_set_new(res, "kselftest", ks);
+	if (o->src && g.kernel) {
+		err = build_suites(ks, &bins, o);
+		if (err < 0) {
+			status = "not run";
+			json_object_set_new(res, "reason", json_sprintf(
+				"not run: kselftest build: %s", sk_error_last()));
+			goto done;
+		}
+		job = sk_kselftest_job(o->suites ? o->suites[0] : "cgroup",
+				       &bins, o->test_timeout_s ?
+				       o->test_timeout_s : 300, o->retries);
+		g.job = job;
+		g.files = bins.items;
+		g.nr_files = bins.nr;
+	}
+	err = sk_guest_run(&boot, &g);
+	json_object_set_new(res, "boot", sk_qemu_result_json(&boot));
+	if (err < 0) {
+		status = "not run";
+		json_object_set_new(res, "reason", json_sprintf("not run: %s",
+				    boot.reason ? boot.reason : sk_error_last()));
+		sk_qemu_result_release(&boot);
+		goto done;
+	}
+	if (boot.status != SK_BOOT_OK)
+		status = "fail";
+	logpath = sk_path_join(g.workdir, "console.log");
+	json_object_set_new(res, "log", json_string(logpath));
+	if (job) {
+		struct sk_ktap k;
+
+		sk_read_file(&log, logpath);
+		sk_ktap_parse(&k, log.buf, log.len);
+		results = sk_kselftest_results(&k);
+		json_object_set_new(ks, "counts", count_json(results));
+		json_object_set_new(ks, "results", results);
+		if (k.nr_totals)
+			json_object_set_new(ks, "totals", json_pack(
+				"{s:i, s:i, s:i, s:i, s:i, s:i}",
+				"pass", k.totals.pass, "fail", k.totals.fail,
+				"xfail", k.totals.xfail, "xpass", k.totals.xpass,
+				"skip", k.totals.skip, "error", k.totals.error));
+		if (json_integer_value(json_object_get(json_object_get(ks,
+		    "counts"), "fail")) || json_integer_value(json_object_get(
+		    json_object_get(ks, "counts"), "timeout")) ||
+		    json_integer_value(json_object_get(json_object_get(ks,
+		    "counts"), "missing")))
+			status = "fail";
+		sk_ktap_release(&k);
+	}
+	sk_qemu_result_release(&boot);
+	err = 0;
+done:
+	json_object_set_new(res, "status", json_string(status));
+	path = sk_path_join(g.workdir, "results.json");
+	if (!sk_mkdir_p(g.workdir, 0755))
+		json_dump_file(res, path, JSON_INDENT(2) | JSON_SORT_KEYS);
+	*out = res;
+	strlist_free(&bins);
+	sk_strbuf_release(&log);
+	free(job);
+	free(logpath);
+	free(path);
+	return err;
+}
+
+char *sk_bench_build_usemem(const char *top, const char *dir)
+{
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	char *src = sk_path_join(top, "tools/stablekit/helpers/usemem.c");
+	char *bin = sk_path_join(dir, "usemem");
+	const char *argv[] = { "gcc", "-static", "-O2", "-o", bin, src, NULL };
+
+	sk_mkdir_p(dir, 0755);
+	ro.argv = argv;
+	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+	ro.timeout_ms = 120000;
+	if (sk_run(&res, &ro) < 0 || res.exit_code) {
+		free(bin);
+		bin = NULL;
+	}
+	sk_run_result_release(&res);
+	free(src);
+	return bin;
+}
+
+int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
+		   const char *kernel, const char *usemem, const char *env,
+		   const char *dir)
+{
+	struct sk_guest_opts go = { 0 };
+	struct sk_qemu_result boot;
+	struct sk_strbuf job = SK_STRBUF_INIT, log = SK_STRBUF_INIT;
+	char *script = sk_path_join(top, "ci/guest/bench.sh");
+	char *logpath = sk_path_join(dir, "console.log");
+	const char *files[] = { usemem };
+	struct sk_bench b;
+	size_t i;
+	int err;
+
+	err = sk_read_file(&job, script);
+	if (!err) {
+		/* the environment first, then the script after its #! line */
+		char *body = strchr(job.buf, '\n');
+		char *text = sk_xstrfmt("#!/bin/sh\ncat >/stablekit/bench.env <<'EOF'\n%sEOF\n%s",
+					env, body ? body + 1 : "");
+
+		go.top = top;
+		go.arch = arch;
+		go.kernel = kernel;
+		go.workdir = dir;
+		go.append = "transparent_hugepage=never";
+		go.job = text;
+		go.files = files;
+		go.nr_files = 1;
+		go.timeout_s = 1800;
+		go.memory_mb = 1024;
+		err = sk_guest_run(&boot, &go);
+		free(text);
+		if (!err && boot.status != SK_BOOT_OK)
+			err = sk_error_set(SK_ERROR, "bench boot: %s", boot.reason);
+		sk_qemu_result_release(&boot);
+	}
+	if (!err) {
+		sk_read_file(&log, logpath);
+		sk_bench_parse(&b, log.buf, log.len);
+		for (i = 0; i < b.nr; i++)
+			*SK_ARRAY_PUSH(out->runs, out->nr, out->alloc) = b.runs[i];
+		b.nr = 0;
+		if (!out->lru_gen && b.lru_gen)
+			out->lru_gen = sk_xstrdup(b.lru_gen);
+		if (!out->thp && b.thp)
+			out->thp = sk_xstrdup(b.thp);
+		if (!out->error && b.error)
+			out->error = sk_xstrdup(b.error);
+		sk_bench_release(&b);
+	}
+	sk_strbuf_release(&job);
+	sk_strbuf_release(&log);
+	free(script);
+	free(logpath);
+	return err;
+}

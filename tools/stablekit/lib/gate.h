@@ -1,0 +1,115 @@
+#ifndef SK_GATE_H
+#define SK_GATE_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "ktap.h"
+#include "options.h"
+#include "qemu.h"
+
+/*
+ * The guest side of `stablekit test` and `stablekit gate`: an initramfs of
+ * busybox-static, ci/guest/init and a job, booted in QEMU; kselftests built
+ * statically from the branch's own tools/testing/selftests and run there;
+ * results parsed from the console and compared baseline against patched.
+ */
+struct sk_guest_opts {
+	const char *top;	/* the project: ci/guest/init */
+	const char *arch;	/* x86_64 (default), i386, arm64 */
+	const char *kernel;	/* image; NULL: firmware only */
+	const char *busybox;	/* static, for arch; NULL: /bin/busybox */
+	const char *workdir;	/* initramfs.cpio and console.log go here */
+	const char *append;	/* kernel command line, added */
+	const char *job;	/* text of /stablekit/job, or NULL */
+	const char *const *files;	/* host files put in /stablekit/ */
+	size_t nr_files;
+	unsigned int timeout_s, memory_mb, cpus;
+	enum sk_qemu_accel accel;
+};
+
+/* Assemble the initramfs and boot; out as sk_qemu_boot's. */
+int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o);
+
+/* The static busybox for an arch, or NULL when there is none here. */
+const char *sk_guest_busybox(const char *arch);
+
+/* A suite: "cgroup" or "mm", the binaries and the extra sources. */
+struct sk_kselftest_suite {
+	const char *dir;
+	const char *const *tests;
+	const char *const *extra;	/* compiled into every test */
+};
+
+/* The suites of this project, by name; NULL when unknown. */
+const struct sk_kselftest_suite *sk_kselftest_suite(const char *name);
+
+/*
+ * Compile each test of suite statically for arch from src (a kernel tree)
+ * into outdir; the binaries built are appended to out (caller frees the
+ * items).  A test that does not compile is reported in skipped as
+ * "name: first error line", never silently dropped.
+ */
+int sk_kselftest_build(struct sk_strlist *out, struct sk_strlist *skipped,
+		       const struct sk_kselftest_suite *suite,
+		       const char *src, const char *arch,
+		       const char *outdir);
+
+/*
+ * The job script that runs the binaries (basenames under /stablekit;
+ * the suite is the name of the directory each was built in, else dir) as
+ * the kselftest runner does (TAP 13, "# "-prefixed output, TIMEOUT after
+ * timeout_s), retrying a failed binary retries times as
+ * "<test>-retry<N>".
+ */
+char *sk_kselftest_job(const char *dir, const struct sk_strlist *bins,
+		       unsigned int timeout_s, unsigned int retries);
+
+/*
+ * Results of a console log as JSON: an array of { name, status, reason }
+ * over leaf tests, where a test that failed and then passed on retry has
+ * status "flaky".  Retries themselves are folded in.
+ */
+json_t *sk_kselftest_results(const struct sk_ktap *k);
+
+/*
+ * Compare baseline and patched result arrays: { regressions: [...],
+ * known_failures: [...], fixed: [...], flaky: [...], new_tests: [...] }.
+ * A regression fails only with the queue; a known failure fails in both.
+ */
+json_t *sk_kselftest_compare(json_t *base, json_t *patched);
+
+struct sk_bench;
+
+/* usemem built with gcc -static into dir; NULL when it does not build. */
+char *sk_bench_build_usemem(const char *top, const char *dir);
+
+/*
+ * One boot of ci/guest/bench.sh with env (bench.env lines) on kernel; the
+ * runs parsed from its console are appended to out.  Fails when the boot
+ * is not ok.
+ */
+int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
+		   const char *kernel, const char *usemem, const char *env,
+		   const char *dir);
+
+#endif
+
+/* One `stablekit test` run: kselftests built, a boot, the results. */
+struct sk_test_opts {
+	struct sk_guest_opts guest;	/* workdir: the results directory */
+	const char *src;	/* kernel tree for kselftests; NULL: boot only */
+	const char *const *suites;	/* NULL-terminated; NULL: cgroup */
+	unsigned int test_timeout_s;	/* per binary; 0: 300 */
+	unsigned int retries;	/* of a failed binary */
+};
+
+/*
+ * Build, boot, parse; *out is the result object (see stablekit-test(1)),
+ * also written to <workdir>/results.json.  Returns 0 when the run got as
+ * far as a verdict (out's "status" says pass or fail), negative when it
+ * could not run at all (out says "not run: <why>").
+ */
+int sk_test_run(json_t **out, const struct sk_test_opts *o);
+
+/* The JSON of a boot. */
+json_t *sk_qemu_result_json(const struct sk_qemu_result *r);

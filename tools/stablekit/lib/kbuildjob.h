@@ -1,0 +1,131 @@
+#ifndef SK_KBUILDJOB_H
+#define SK_KBUILDJOB_H
+
+#include <git2.h>
+#include <jansson.h>
+#include "branches.h"
+#include "kbuild.h"
+
+/*
+ * One `stablekit build` of a branch: a private checkout of the branch tip
+ * (libgit2, never the user's work tree, index or refs), kbuild out of tree
+ * per arch for the baseline, then the queue pushed with quilt and the same
+ * builds again, diagnostics compared.
+ *
+ *   <work>/src            the checkout; src.stamp: the tree it holds;
+ *                         src.applied: files the pushed queue changed
+ *   <work>/<arch>-<mode>-{baseline,patched}   kbuild O= directories
+ *   <results>/<arch>/{baseline,patched}/{metadata.json,build.log,config}
+ *   <results>/build.json  the summary
+ */
+
+enum sk_kbuild_mode {
+	SK_KBUILD_OBJECTS,	/* prepare, then the objects the queue touches */
+	SK_KBUILD_KERNEL,	/* tinyconfig + gate fragment, a bootable image */
+};
+
+const char *sk_kbuild_mode_name(enum sk_kbuild_mode m);
+int sk_kbuild_mode_parse(enum sk_kbuild_mode *out, const char *s);
+
+struct sk_kbuild_target {
+	char *name;		/* config, prepare, objects, kernel */
+	char *status;		/* pass, fail */
+	double duration;
+};
+
+struct sk_kbuild_variant {
+	const char *name;	/* "baseline" or "patched" */
+	char *status;		/* pass, fail, toolchain-missing, skipped */
+	char *note;		/* why skipped or failed early, or NULL */
+	double duration;
+	struct sk_kbuild_target *targets;
+	size_t nr_targets, alloc_targets;
+	struct sk_kbuild_diags diags;
+	char **kconfig_unmet;	/* fragment lines olddefconfig dropped */
+	size_t nr_unmet, alloc_unmet;
+	char *outdir;		/* O= */
+	char *resdir;
+	char *image;		/* kernel mode: the image copied to resdir */
+	char *reproducer;
+};
+
+struct sk_kbuild_archres {
+	const struct sk_kbuild_arch *arch;
+	char *cross;		/* CROSS_COMPILE */
+	char *cc;		/* "<cross>gcc" */
+	char *cc_version;	/* first line of --version, or NULL: missing */
+	char **objects;
+	size_t nr_objects, alloc_objects;
+	struct sk_kbuild_variant base, patched;
+	struct sk_kbuild_diags new_warnings;
+	int *allowed;		/* per new warning: allow-listed */
+	int gate_failed;
+	char *gate_why;
+};
+
+typedef void (*sk_kbuild_progress_cb)(const char *arch, const char *variant,
+				      const char *what, void *data);
+
+struct sk_kbuildjob_opts {
+	git_repository *repo;
+	const char *top;		/* the project: stable/, ci/ */
+	const struct sk_branch *branch;
+	enum sk_kbuild_mode mode;
+	char *const *arches;
+	size_t nr_arches;
+	const char *work;		/* checkout and O= directories */
+	const char *results;		/* this branch's results for this mode */
+	char *const *cross;		/* "arch=prefix" overrides */
+	size_t nr_cross;
+	char *const *fragments;		/* extra kconfig fragments */
+	size_t nr_fragments;
+	char *const *objects;		/* objects mode: instead of the queue's */
+	size_t nr_objects;
+	int jobs;			/* total make jobs (0: online CPUs) */
+	int parallel;			/* arches at once (0: default) */
+	int no_ccache;
+	int no_baseline;
+	unsigned int timeout_s;		/* per make run (0: 2 hours) */
+	sk_kbuild_progress_cb progress;
+	void *progress_data;
+};
+
+struct sk_kbuildjob {
+	char *branch;
+	char *mode;
+	int buildable;
+	char *why;			/* not buildable: why */
+	char tip[41];
+	char *describe;
+	char *worktree;
+	int worktree_reused;
+	double checkout_s;
+	char **patches;
+	size_t nr_patches, alloc_patches;
+	char **files;			/* touched by the queue */
+	size_t nr_files, alloc_files;
+	char *queue_status;		/* none, applied, apply-failed */
+	char *queue_log;
+	char **fragments;		/* kconfig fragments used (paths) */
+	size_t nr_fragments, alloc_fragments;
+	char *kconfig_base;		/* defconfig or tinyconfig */
+	struct sk_kbuild_archres *arches;
+	size_t nr_arches;
+	int jobs_per_make, parallel;
+	double duration;
+	int gate_failed;
+};
+
+/*
+ * 0 with out filled (a branch that cannot be built has buildable 0 and
+ * why), negative on errors (checkout, quilt missing, results not writable).
+ */
+int sk_kbuildjob_run(struct sk_kbuildjob *out, const struct sk_kbuildjob_opts *o);
+void sk_kbuildjob_release(struct sk_kbuildjob *job);
+
+json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job);
+json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
+				   const struct sk_kbuild_archres *ar,
+				   const struct sk_kbuild_variant *v);
+
+#endif

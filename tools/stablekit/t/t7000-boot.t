@@ -1,0 +1,75 @@
+#!/bin/sh
+
+test_description='stablekit test: QEMU boot, hard timeout, splats in the console log
+
+The hung guest is qemu-system-x86_64 without a kernel: the firmware finds
+nothing to boot and sits there, so the hard limit must kill it and record
+TIMEOUT.  The real boot needs a kernel: $SK_TEST_KERNEL, else the one
+"stablekit build --mode kernel" makes (cached in $SK_WORK; minutes cold).
+'
+
+. ./lib-stablekit.sh
+
+FIX="$SHARNESS_TEST_SRCDIR/t7000"
+
+test_expect_success 'an oops in the log is a failure naming the line' '
+	test_expect_code 1 stablekit test --scan-log "$FIX/oops.log" >out &&
+	grep "oops.log:8: BUG: BUG: kernel NULL pointer dereference" out
+'
+
+test_expect_success 'a lockdep splat in the middle of a test line is found' '
+	test_expect_code 1 stablekit test --scan-log "$FIX/lockdep-midline.log" >out &&
+	grep ":4: lockdep: WARNING: possible circular locking" out
+'
+
+test_expect_success 'a clean log, with the words in test output, passes' '
+	stablekit test --scan-log "$FIX/clean.log" >out &&
+	grep "clean$" out
+'
+
+test_expect_success 'no kernel image: not run, never a pass' '
+	(cd "$SK_TOP" && test_expect_code 1 stablekit test --json \
+		--kernel "$SHARNESS_TRASH_DIRECTORY/nothing" --out "$SHARNESS_TRASH_DIRECTORY/nr") >nr.json &&
+	jq -e ".status == \"not run\"" nr.json &&
+	jq -r .reason nr.json | grep "^not run: kernel image" &&
+	jq -e ".status == \"not run\"" nr/results.json
+'
+
+test_expect_success 'a hung guest comes back as TIMEOUT within the limit' '
+	start=$(date +%s) &&
+	(cd "$SK_TOP" && test_expect_code 1 stablekit test --json --kernel none \
+		--timeout 3 --out "$SHARNESS_TRASH_DIRECTORY/hung") >hung.json &&
+	end=$(date +%s) &&
+	test $((end - start)) -lt 15 &&
+	jq -e ".boot.status == \"timeout\"" hung.json &&
+	jq -e ".status == \"fail\"" hung.json &&
+	jq -r .boot.reason hung.json | grep "^TIMEOUT: killed after 3 s"
+'
+
+# The kernel for a real boot: given, or from stablekit build.
+sk_kernel() {
+	if test -n "$SK_TEST_KERNEL"; then
+		echo "$SK_TEST_KERNEL"
+		return 0
+	fi
+	if ! (cd "$SK_TOP" && stablekit build -h >/dev/null 2>&1); then
+		echo "no kernel: stablekit build --mode kernel is missing" >&2
+		return 1
+	fi
+	(cd "$SK_TOP" && stablekit --json build --mode kernel \
+		--branch linux-6.12.y --arch x86_64 --no-baseline) >build.json ||
+	{ echo "stablekit build --mode kernel failed" >&2; return 1; }
+	jq -r "[.branches[0].arches[] | select(.arch == \"x86_64\") |
+		(.patched.image // .baseline.image)][0] // empty" build.json
+}
+
+test_expect_success 'a real boot reaches the done marker' '
+	kernel=$(sk_kernel) && test -f "$kernel" &&
+	(cd "$SK_TOP" && stablekit test --json --boot-only --kernel "$kernel" \
+		--timeout 120 --out "$SHARNESS_TRASH_DIRECTORY/boot") >boot.json &&
+	jq -e ".boot.status == \"ok\"" boot.json &&
+	grep "^stablekit-guest: start 6.12" boot/console.log &&
+	grep "^stablekit-guest: done rc=0" boot/console.log
+'
+
+test_done

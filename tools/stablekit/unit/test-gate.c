@@ -1,0 +1,274 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <git2.h>
+
+#include "bench.h"
+#include "gate.h"
+#include "ktap.h"
+#include "strbuf.h"
+
+static const char *const counters[] = {
+	"pgrotate_anon", "pgreclaim_pageout_anon", NULL
+};
+
+/* A console log of n bench runs with the given lock acquisitions. */
+static char *bench_log(const long long *acq, int n, int with_new,
+		       double pps)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	int i;
+
+	sk_strbuf_adds(&sb, "[    1.0] Run /init as init process\r\n"
+		       "stablekit-bench: thp [always] madvise never\r\n"
+		       "stablekit-bench: lru_gen 0x0000\r\n");
+	for (i = 0; i < n; i++) {
+		sk_strbuf_addf(&sb, "stablekit-bench: begin %d\r\n", i + 1);
+		sk_strbuf_addf(&sb, "stablekit-bench: usemem usemem: workers=1 "
+			       "size=268435456 touches=200000 pages=200000 "
+			       "elapsed_s=80.0 pages_per_s=%.0f\r\n", pps + i);
+		sk_strbuf_adds(&sb, "stablekit-bench: vmstat pgscan_anon 99000\n"
+			       "stablekit-bench: vmstat pgscan_file 1000\n"
+			       "stablekit-bench: vmstat pgscan_direct 100000\n"
+			       "stablekit-bench: memstat pgscan 100000\n");
+		if (with_new)
+			sk_strbuf_adds(&sb,
+				"stablekit-bench: vmstat pgrotate_anon 12\n"
+				"stablekit-bench: vmstat pgreclaim_pageout_anon 50000\n"
+				"stablekit-bench: memstat pgrotate_anon 12\n"
+				"stablekit-bench: memstat pgreclaim_pageout_anon 50000\n"
+				"stablekit-bench: has vmstat pgrotate_anon\n"
+				"stablekit-bench: has vmstat pgreclaim_pageout_anon\n"
+				"stablekit-bench: has memstat pgrotate_anon\n"
+				"stablekit-bench: has memstat pgreclaim_pageout_anon\n");
+		sk_strbuf_addf(&sb, "stablekit-bench: lockstat &lruvec->lru_lock %lld 3\n"
+			       "stablekit-bench: lockstat &other->lock 5 0\n",
+			       acq[i]);
+		sk_strbuf_addf(&sb, "stablekit-bench: end %d\n", i + 1);
+	}
+	/* an unfinished run is dropped */
+	sk_strbuf_adds(&sb, "stablekit-bench: begin 99\nstablekit-bench: vmstat pgscan_anon 1\n");
+	return sk_strbuf_detach(&sb);
+}
+
+static void test_bench_parse(void **state)
+{
+	const long long acq[] = { 34700, 34900 };
+	char *log = bench_log(acq, 2, 1, 2500);
+	struct sk_bench b;
+	int found;
+
+	(void)state;
+	assert_int_equal(sk_bench_parse(&b, log, strlen(log)), 0);
+	assert_int_equal(b.nr, 2);
+	assert_string_equal(b.thp, "[always] madvise never");
+	assert_int_equal(b.runs[0].lock_acquisitions, 34700);
+	assert_int_equal(b.runs[0].lock_contentions, 3);
+	assert_true(b.runs[1].pages_per_s == 2501);
+	assert_int_equal(sk_bench_pgscan(&b.runs[0]), 100000);
+	assert_true(sk_bench_lock_ratio(&b.runs[0]) == 347.0);
+	assert_int_equal(sk_bench_counter(&b.runs[1], "memstat.pgscan", &found),
+			 100000);
+	assert_true(found);
+	sk_bench_counter(&b.runs[1], "vmstat.nope", &found);
+	assert_false(found);
+	sk_bench_release(&b);
+	free(log);
+}
+
+static void test_bench_verdict(void **state)
+{
+	const long long base[] = { 34700, 34900, 34400, 35000, 34600 };
+	const long long same[] = { 34800, 34500, 35100, 34650, 34750 };
+	const long long less[] = { 30000, 30500, 29800, 30200, 31000 };
+	const long long more[] = { 37000, 37500, 36800, 37200, 38000 };
+	struct sk_gate_thresholds t = { 5, 10, 0.05, 3 };
+	struct sk_bench b, p;
+	char *lb = bench_log(base, 5, 0, 2500), *lp, *text;
+	json_t *v, *m;
+
+	(void)state;
+	sk_bench_parse(&b, lb, strlen(lb));
+
+	lp = bench_log(less, 5, 1, 2500);
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, counters);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "pass");
+	m = json_object_get(json_object_get(v, "metrics"), "lru_lock_per_1000_scanned");
+	assert_true(json_real_value(json_object_get(json_object_get(m, "baseline"),
+						    "median")) == 347.0);
+	assert_true(json_real_value(json_object_get(m, "p")) < 0.0080);
+	assert_true(json_real_value(json_object_get(m, "change_pct")) < -12.9);
+	assert_non_null(strstr(json_string_value(json_array_get(
+		json_object_get(v, "reasons"), 0)), "improved"));
+	json_decref(v);
+	sk_bench_release(&p);
+	free(lp);
+
+	lp = bench_log(same, 5, 1, 2500);
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, counters);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "pass");
+	assert_int_equal(json_array_size(json_object_get(v, "reasons")), 0);
+	json_decref(v);
+	sk_bench_release(&p);
+	free(lp);
+
+	lp = bench_log(more, 5, 1, 2500);
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, counters);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "fail");
+	assert_non_null(strstr(json_string_value(json_array_get(
+		json_object_get(v, "reasons"), 0)), "lru_lock_per_1000_scanned +"));
+	json_decref(v);
+	sk_bench_release(&p);
+	free(lp);
+
+	/* the new counters missing: a fail naming them */
+	lp = bench_log(less, 5, 0, 2500);
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, counters);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "fail");
+	text = json_dumps(json_object_get(v, "reasons"), 0);
+	assert_non_null(strstr(text, "pgrotate_anon missing from /proc/vmstat"));
+	free(text);
+	json_decref(v);
+	sk_bench_release(&p);
+	free(lp);
+
+	sk_bench_release(&b);
+	free(lb);
+}
+
+static void test_gate_config(void **state)
+{
+	struct sk_gate_thresholds t;
+	char path[] = "/tmp/sk-gate-conf-XXXXXX";
+	char *env = NULL;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("[bench]\n\truns = 7\n\tsize = \"128M $(reboot)\"\n"
+	      "[threshold]\n\tlruLockPer1000Scanned = 4.5\n", f);
+	fclose(f);
+	assert_int_equal(sk_gate_config(&t, &env, path), 0);
+	assert_true(t.lock_ratio_pct == 4.5);
+	assert_true(t.throughput_pct == 10);
+	assert_non_null(strstr(env, "RUNS=7\n"));
+	assert_non_null(strstr(env, "SIZE=256M\n"));	/* refused */
+	free(env);
+	unlink(path);
+	assert_int_equal(sk_gate_config(&t, &env, NULL), 0);
+	assert_non_null(strstr(env, "RUNS=5\n"));
+	free(env);
+}
+
+static json_t *results_of(const char *log)
+{
+	struct sk_ktap k;
+	json_t *r;
+
+	sk_ktap_parse(&k, log, strlen(log));
+	r = sk_kselftest_results(&k);
+	sk_ktap_release(&k);
+	return r;
+}
+
+static const char *status_in(json_t *arr, const char *name)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(arr, i, o)
+		if (!strcmp(json_string_value(json_object_get(o, "name")), name))
+			return json_string_value(json_object_get(o, "status"));
+	return NULL;
+}
+
+static void test_flaky_and_compare(void **state)
+{
+	json_t *base, *patched, *cmp;
+
+	(void)state;
+	base = results_of(
+		"TAP version 13\n# selftests: cgroup: test_memcontrol\n"
+		"# ok 1 test_memcg_min\n# not ok 2 test_memcg_low\n"
+		"# ok 3 test_memcg_max\n# not ok 4 test_memcg_oom\n"
+		"not ok 1 selftests: cgroup: test_memcontrol # exit=1\n"
+		"# selftests: cgroup: test_memcontrol-retry1\n"
+		"# ok 1 test_memcg_min\n# ok 2 test_memcg_low\n"
+		"# ok 3 test_memcg_max\n# not ok 4 test_memcg_oom\n"
+		"not ok 2 selftests: cgroup: test_memcontrol-retry1 # exit=1\n"
+		"1..2\n");
+	assert_string_equal(status_in(base, "cgroup/test_memcontrol/test_memcg_low"),
+			    "flaky");
+	assert_string_equal(status_in(base, "cgroup/test_memcontrol/test_memcg_oom"),
+			    "fail");
+	assert_null(status_in(base, "cgroup/test_memcontrol-retry1/test_memcg_low"));
+	patched = results_of(
+		"# selftests: cgroup: test_memcontrol\n"
+		"# not ok 1 test_memcg_min\n# ok 2 test_memcg_low\n"
+		"# ok 3 test_memcg_max\n# not ok 4 test_memcg_oom\n"
+		"# ok 5 test_memcg_new\n"
+		"not ok 1 selftests: cgroup: test_memcontrol # exit=1\n"
+		"# selftests: cgroup: test_memcontrol-retry1\n"
+		"# not ok 1 test_memcg_min\n"
+		"not ok 2 selftests: cgroup: test_memcontrol-retry1 # exit=1\n"
+		"ok 3 selftests: cgroup: test_kmem\n");
+	cmp = sk_kselftest_compare(base, patched);
+	assert_int_equal(json_array_size(json_object_get(cmp, "regressions")), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(cmp, "regressions"), 0), "name")),
+		"cgroup/test_memcontrol/test_memcg_min");
+	/* the parent fails in both, and so does oom */
+	assert_int_equal(json_array_size(json_object_get(cmp, "known_failures")), 2);
+	assert_int_equal(json_array_size(json_object_get(cmp, "flaky")), 1);
+	assert_int_equal(json_array_size(json_object_get(cmp, "new_tests")), 2);
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(patched);
+}
+
+static void test_job_script(void **state)
+{
+	const char *items[] = { "/x/kselftest/cgroup/test_memcontrol",
+				"/x/mm/map_populate" };
+	struct sk_strlist bins = { items, 2, 2 };
+	char *job = sk_kselftest_job("cgroup", &bins, 45, 1);
+
+	(void)state;
+	assert_non_null(strstr(job, "run test_memcontrol test_memcontrol cgroup ||\n"
+			       "\trun test_memcontrol test_memcontrol-retry1 cgroup\n"));
+	assert_non_null(strstr(job, "run map_populate map_populate mm ||"));
+	assert_non_null(strstr(job, "# TIMEOUT 45 seconds"));
+	assert_non_null(strstr(job, "selftests: $3: $2"));
+	assert_non_null(strstr(job, "echo \"1..$n\""));
+	free(job);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bench_parse),
+		cmocka_unit_test(test_bench_verdict),
+		cmocka_unit_test(test_gate_config),
+		cmocka_unit_test(test_flaky_and_compare),
+		cmocka_unit_test(test_job_script),
+	};
+
+	int ret;
+
+	git_libgit2_init();
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	git_libgit2_shutdown();
+	return ret;
+}

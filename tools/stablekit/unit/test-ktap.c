@@ -1,0 +1,226 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ktap.h"
+
+static void parse(struct sk_ktap *k, const char *text)
+{
+	assert_int_equal(sk_ktap_parse(k, text, strlen(text)), 0);
+}
+
+static enum sk_ktap_status status_of(const struct sk_ktap *k,
+				     const char *name)
+{
+	const struct sk_ktap_test *t = sk_ktap_find(k, name);
+
+	if (!t)
+		fail_msg("no test '%s'", name);
+	return t->status;
+}
+
+/* What the kselftest runner prints for cgroup, on a serial console. */
+static const char runner[] =
+	"TAP version 13\r\n"
+	"1..2\r\n"
+	"# timeout set to 45\r\n"
+	"# selftests: cgroup: test_memcontrol\r\n"
+	"# TAP version 13\r\n"
+	"# 1..4\r\n"
+	"# ok 1 test_memcg_subtree_control\r\n"
+	"[    3.141592] random: crng init done\r\n"
+	"# not ok 2 test_memcg_min\r\n"
+	"# ok 3 test_memcg_swap_max_peak # SKIP no swap\r\n"
+	"# ok 4 test_memcg_oom_events # XFAIL known\r\n"
+	"# # Totals: pass:1 fail:1 xfail:1 xpass:0 skip:1 error:0\r\n"
+	"not ok 1 selftests: cgroup: test_memcontrol # exit=1\r\n"
+	"# timeout set to 45\r\n"
+	"# selftests: cgroup: test_kmem\r\n"
+	"not ok 2 selftests: cgroup: test_kmem # TIMEOUT 45 seconds\r\n";
+
+static void test_runner_nesting(void **state)
+{
+	struct sk_ktap k;
+	unsigned int counts[SK_KTAP_NR_STATUS];
+	const struct sk_ktap_test *t;
+
+	(void)state;
+	parse(&k, runner);
+	assert_int_equal(k.version, 13);
+	assert_int_equal(k.planned, 2);
+	assert_int_equal(k.nr, 6);
+	assert_int_equal(status_of(&k, "cgroup/test_memcontrol"), SK_KTAP_FAIL);
+	assert_int_equal(status_of(&k,
+		"cgroup/test_memcontrol/test_memcg_subtree_control"),
+		SK_KTAP_PASS);
+	assert_int_equal(status_of(&k, "cgroup/test_memcontrol/test_memcg_min"),
+			 SK_KTAP_FAIL);
+	t = sk_ktap_find(&k, "cgroup/test_memcontrol/test_memcg_swap_max_peak");
+	assert_non_null(t);
+	assert_int_equal(t->status, SK_KTAP_SKIP);
+	assert_string_equal(t->reason, "SKIP no swap");
+	assert_int_equal(t->depth, 1);
+	assert_int_equal(status_of(&k,
+		"cgroup/test_memcontrol/test_memcg_oom_events"), SK_KTAP_XFAIL);
+	t = sk_ktap_find(&k, "cgroup/test_kmem");
+	assert_int_equal(t->status, SK_KTAP_TIMEOUT);
+	assert_int_equal(t->nr_subtests, 0);
+	t = sk_ktap_find(&k, "cgroup/test_memcontrol");
+	assert_int_equal(t->nr_subtests, 4);
+	assert_string_equal(t->reason, "exit=1");
+	assert_string_equal(t->desc, "selftests: cgroup: test_memcontrol");
+	assert_int_equal(k.nr_totals, 1);
+	assert_int_equal(k.totals.pass, 1);
+	assert_int_equal(k.totals.skip, 1);
+	assert_int_equal(k.nr_garbage, 1);
+	sk_ktap_count(&k, counts);
+	assert_int_equal(counts[SK_KTAP_PASS], 1);
+	assert_int_equal(counts[SK_KTAP_FAIL], 1);
+	assert_int_equal(counts[SK_KTAP_SKIP], 1);
+	assert_int_equal(counts[SK_KTAP_XFAIL], 1);
+	assert_int_equal(counts[SK_KTAP_TIMEOUT], 1);
+	sk_ktap_release(&k);
+}
+
+/* KTAP v1 as KUnit prints it: subtests indented by four spaces. */
+static const char kunit[] =
+	"KTAP version 1\n"
+	"1..2\n"
+	"    KTAP version 1\n"
+	"    # Subtest: list\n"
+	"    1..2\n"
+	"        KTAP version 1\n"
+	"        1..2\n"
+	"        ok 1 - param-0\n"
+	"        not ok 2 - param-1\n"
+	"    not ok 1 - list_test_add # in group\n"
+	"    ok 2 - list_test_del\n"
+	"not ok 1 - list\n"
+	"\tok 1 tab_sub\n"
+	"ok 2 tabbed # skip not on this arch\n";
+
+static void test_ktap_indent_nesting(void **state)
+{
+	struct sk_ktap k;
+	const struct sk_ktap_test *t;
+
+	(void)state;
+	parse(&k, kunit);
+	assert_int_equal(k.version, 1);
+	assert_int_equal(k.planned, 2);
+	assert_int_equal(k.nr, 7);
+	t = sk_ktap_find(&k, "list/list_test_add/param-1");
+	assert_non_null(t);
+	assert_int_equal(t->depth, 2);
+	assert_int_equal(t->status, SK_KTAP_FAIL);
+	assert_int_equal(status_of(&k, "list/list_test_add/param-0"),
+			 SK_KTAP_PASS);
+	t = sk_ktap_find(&k, "list/list_test_add");
+	assert_int_equal(t->nr_subtests, 2);
+	assert_string_equal(t->reason, "in group");
+	assert_int_equal(t->status, SK_KTAP_FAIL);
+	assert_int_equal(status_of(&k, "list/list_test_del"), SK_KTAP_PASS);
+	assert_int_equal(sk_ktap_find(&k, "list")->nr_subtests, 2);
+	assert_int_equal(status_of(&k, "tabbed/tab_sub"), SK_KTAP_PASS);
+	assert_int_equal(status_of(&k, "tabbed"), SK_KTAP_SKIP);
+	assert_int_equal(k.nr_garbage, 0);
+	sk_ktap_release(&k);
+}
+
+static void test_garbage_and_missing(void **state)
+{
+	struct sk_ktap k;
+	unsigned int counts[SK_KTAP_NR_STATUS];
+
+	(void)state;
+	parse(&k,
+	      "SeaBIOS (version 1.16.2-debian-1.16.2-1)\n"
+	      "[    0.000000] Linux version 6.12.117\n"
+	      "\x1b[2J garbage okay\n"
+	      "TAP version 13\n"
+	      "1..4\n"
+	      "ok one without a number\n"
+	      "ok 1 first\n"
+	      "[    2.000000] ok 2 kernel log is not a result\n"
+	      "not ok\n"
+	      "ok 2 - second # TODO later\n"
+	      "[    2.5] BUG: kernel NULL pointer dereference\n"
+	      "Bail out! guest died\n");
+	assert_int_equal(k.planned, 4);
+	assert_true(k.bailed_out);
+	assert_int_equal(k.nr, 4);
+	assert_int_equal(status_of(&k, "first"), SK_KTAP_PASS);
+	assert_int_equal(status_of(&k, "second"), SK_KTAP_XFAIL);
+	assert_int_equal(status_of(&k, "#3"), SK_KTAP_MISSING);
+	assert_int_equal(status_of(&k, "#4"), SK_KTAP_MISSING);
+	assert_true(sk_ktap_status_failed(SK_KTAP_MISSING));
+	assert_false(sk_ktap_status_failed(SK_KTAP_XFAIL));
+	assert_int_equal(k.nr_garbage, 7);
+	sk_ktap_count(&k, counts);
+	assert_int_equal(counts[SK_KTAP_MISSING], 2);
+	sk_ktap_release(&k);
+}
+
+static void test_directives(void **state)
+{
+	struct sk_ktap k;
+
+	(void)state;
+	parse(&k,
+	      "1..6\n"
+	      "ok 1 a # SKIP\n"
+	      "not ok 2 b # SKIP not supported\n"
+	      "not ok 3 c # TIMEOUT\n"
+	      "not ok 4 d # XFAIL\n"
+	      "ok 5 #SKIP\n"
+	      "ok 6 f # hash in # description\n");
+	assert_int_equal(status_of(&k, "a"), SK_KTAP_SKIP);
+	assert_int_equal(status_of(&k, "b"), SK_KTAP_SKIP);
+	assert_int_equal(status_of(&k, "c"), SK_KTAP_TIMEOUT);
+	assert_int_equal(status_of(&k, "d"), SK_KTAP_FAIL);
+	assert_int_equal(status_of(&k, "#5"), SK_KTAP_SKIP);
+	assert_int_equal(status_of(&k, "f"), SK_KTAP_PASS);
+	assert_string_equal(sk_ktap_find(&k, "f")->reason,
+			    "hash in # description");
+	assert_string_equal(sk_ktap_status_name(SK_KTAP_TIMEOUT), "timeout");
+	sk_ktap_release(&k);
+	parse(&k, "");
+	assert_int_equal(k.nr, 0);
+	assert_int_equal(k.planned, -1);
+	sk_ktap_release(&k);
+	sk_ktap_release(NULL);
+}
+
+/* The guest died inside a test binary: its results have no parent. */
+static void test_truncated(void **state)
+{
+	struct sk_ktap k;
+
+	(void)state;
+	parse(&k,
+	      "TAP version 13\n1..1\n# selftests: cgroup: test_core\n"
+	      "# 1..3\n# ok 1 test_cgcore_internal_process_constraint\n"
+	      "# ok 2 test_cgcore_top_down_constra");
+	assert_int_equal(k.nr, 3);
+	assert_int_equal(status_of(&k, "test_cgcore_internal_process_constraint"),
+			 SK_KTAP_PASS);
+	assert_int_equal(status_of(&k, "#1"), SK_KTAP_MISSING);
+	sk_ktap_release(&k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runner_nesting),
+		cmocka_unit_test(test_ktap_indent_nesting),
+		cmocka_unit_test(test_garbage_and_missing),
+		cmocka_unit_test(test_directives),
+		cmocka_unit_test(test_truncated),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,111 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "initramfs.h"
+#include "qemu.h"
+
+static int scan(struct sk_qemu_splat *s, const char *log)
+{
+	return sk_qemu_scan_log(s, log, strlen(log));
+}
+
+static void test_scan_kinds(void **state)
+{
+	static const struct {
+		const char *log, *kind;
+		unsigned int lineno;
+	} cases[] = {
+		{ "a\n[    4.1] BUG: kernel NULL pointer dereference\n", "BUG", 2 },
+		{ "[ 1.0] Oops: general protection fault, probably\n", "oops", 1 },
+		{ "x\ny\n[    2.5] WARNING: CPU: 1 PID: 80 at mm/vmscan.c:123 f+0x1\n",
+		  "WARNING", 3 },
+		{ "[    2.5] WARNING: possible circular locking dependency detected\n",
+		  "lockdep", 1 },
+		{ "Kernel panic - not syncing: Attempted to kill init!\n", "panic", 1 },
+		{ "[   30.0] INFO: task test_memcontrol:80 blocked for more than 20 seconds.\n",
+		  "hung task", 1 },
+		{ "[    9.0] Internal error: Oops: 0000000096000005 [#1] SMP\n", "oops", 1 },
+		{ "[   22.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!\n", "BUG", 1 },
+		{ "# ok 2 test_x[    5.0] kernel BUG at mm/swap.c:100!\n", "BUG", 1 },
+		{ "\r\n[    4.1] BUG: KASAN: use-after-free\r\n", "BUG", 2 },
+	};
+	struct sk_qemu_splat s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (scan(&s, cases[i].log) != 1)
+			fail_msg("no splat in case %zu", i);
+		assert_string_equal(s.kind, cases[i].kind);
+		assert_int_equal(s.lineno, cases[i].lineno);
+		sk_qemu_splat_release(&s);
+	}
+	assert_int_equal(scan(&s, "[ 1.0] Oops: x\n"), 1);
+	assert_string_equal(s.line, "Oops: x");
+	sk_qemu_splat_release(&s);
+}
+
+static void test_scan_clean(void **state)
+{
+	struct sk_qemu_splat s;
+
+	(void)state;
+	assert_int_equal(scan(&s,
+		"[    0.0] Linux version 6.12.117\n"
+		"# WARNING: the test says so\n"
+		"# # BUG: in a comment\n"
+		"not ok 1 WARNING: as a description\n"
+		"[    1.0] ACPI: BUG workaround note\n"
+		"[ab] BUG: not a time stamp\n"
+		"BUG: at the start, no stamp\n"), 1);
+	assert_int_equal(s.lineno, 7);
+	sk_qemu_splat_release(&s);
+	assert_int_equal(scan(&s, "stablekit-guest: done rc=0\n"), 0);
+	assert_null(s.line);
+	assert_int_equal(scan(&s, ""), 0);
+	sk_qemu_splat_release(NULL);
+}
+
+static void test_initramfs_bytes(void **state)
+{
+	struct sk_initramfs ir = SK_INITRAMFS_INIT;
+	const char *d;
+
+	(void)state;
+	sk_initramfs_add_dir(&ir, "/bin", 0755);
+	sk_initramfs_add_file(&ir, "/init", 0755, "#!/bin/sh\n", 10);
+	d = ir.data.buf;
+	assert_memory_equal(d, "070701", 6);
+	/* ino 1, mode 040755, uid, gid, nlink 2, mtime, size 0 */
+	assert_memory_equal(d + 6, "00000001000041ED000000000000000000000002"
+			    "0000000000000000", 56);
+	/* namesize "bin\0" = 4; header 110 + 4 = 114, padded to 116 */
+	assert_memory_equal(d + 94, "00000004", 8);
+	assert_string_equal(d + 110, "bin");
+	assert_memory_equal(d + 116, "070701", 6);
+	assert_memory_equal(d + 116 + 54, "0000000A", 8);	/* filesize */
+	assert_string_equal(d + 116 + 110, "init");
+	/* 116 + 110 + 5 = 231, padded to 232: the data */
+	assert_memory_equal(d + 232, "#!/bin/sh\n", 10);
+	assert_int_equal(ir.data.len, 244);
+	assert_int_equal(sk_initramfs_add_host_file(&ir, "/x", 0644,
+						    "/nonexistent/file"), -3);
+	sk_initramfs_release(&ir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scan_kinds),
+		cmocka_unit_test(test_scan_clean),
+		cmocka_unit_test(test_initramfs_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
