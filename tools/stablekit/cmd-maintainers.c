@@ -11,16 +11,6 @@
 
 static const char usage[] = "stablekit maintainers [--file <MAINTAINERS>] [--json] <path>...";
 
-static json_t *list_json(char **l, size_t nr)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		json_array_append_new(a, json_string(l[i]));
-	return a;
-}
-
 int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *file = NULL;
@@ -50,8 +40,8 @@ int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx)
 		return sk_die_lib(ret);
 	sk_maintainers_recipients(&r, &m, argv, (size_t)nr);
 	if (json) {
-		json_t *o = json_pack("{s:o, s:o}", "to", list_json(r.to, r.nr_to),
-				      "cc", list_json(r.cc, r.nr_cc));
+		json_t *o = json_pack("{s:o, s:o}", "to", sk_json_strv(r.to, r.nr_to),
+				      "cc", sk_json_strv(r.cc, r.nr_cc));
 
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');

@@ -4,6 +4,7 @@
 #include "fsutil.h"
 #include "index.h"
 #include "options.h"
+#include "seriesjson.h"
 #include "repo.h"
 #include "session.h"
 #include "strbuf.h"
@@ -79,16 +80,6 @@ static void print_table(const struct sk_track *t, int colour)
 	free(width);
 }
 
-static json_t *string_array(char **items, size_t nr)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		json_array_append_new(a, json_string(items[i]));
-	return a;
-}
-
 static json_t *cell_json(const struct sk_track_patch *tp,
 			 const struct sk_track_cell *c)
 {
@@ -100,8 +91,8 @@ static json_t *cell_json(const struct sk_track_patch *tp,
 							  c->deps[i]));
 	return json_pack("{s:s, s:o, s:o, s:o}",
 			 "state", sk_state_name(c->state),
-			 "evidence", string_array(c->evidence, c->nr_evidence),
-			 "commits", string_array(c->commits, c->nr_commits),
+			 "evidence", sk_json_strv(c->evidence, c->nr_evidence),
+			 "commits", sk_json_strv(c->commits, c->nr_commits),
 			 "deps", deps);
 }
 
@@ -123,7 +114,7 @@ static json_t *track_json(const struct sk_track *t, const char *repo)
 				    json_string(tb->br->base) : json_null());
 		json_object_set_new(b, "tip", tb->tip[0] ?
 				    json_string(tb->tip) : json_null());
-		json_object_set_new(b, "arch", string_array(tb->br->arches,
+		json_object_set_new(b, "arch", sk_json_strv(tb->br->arches,
 							    tb->br->nr_arches));
 		if (tb->problem)
 			json_object_set_new(b, "problem",

@@ -224,18 +224,11 @@ int sk_cocci_port_spec(struct sk_cocci_port *out, const struct sk_cocci *c,
 	return 0;
 }
 
-static void free_strs(char **a, size_t nr)
-{
-	while (nr--)
-		free(a[nr]);
-	free(a);
-}
-
 void sk_cocci_port_release(struct sk_cocci_port *p)
 {
-	free_strs(p->drops, p->nr_drops);
-	free_strs(p->rules, p->nr_rules);
-	free_strs(p->hunks, p->nr_hunks);
+	sk_strv_free(p->drops, p->nr_drops);
+	sk_strv_free(p->rules, p->nr_rules);
+	sk_strv_free(p->hunks, p->nr_hunks);
 	memset(p, 0, sizeof(*p));
 }
 

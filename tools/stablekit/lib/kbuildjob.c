@@ -1,4 +1,6 @@
 #include "kbuildjob.h"
+#include "sandbox.h"
+#include "seriesjson.h"
 #include "error.h"
 #include "fsutil.h"
 #include "run.h"
@@ -169,41 +171,6 @@ out:
 	return ret;
 }
 
-/* Write path as it is in tree, or remove it when the tree lacks it. */
-static int restore_file(git_repository *repo, git_tree *tree, const char *src,
-			const char *path)
-{
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
-	char *full = sk_path_join(src, path), *slash;
-	int ret = 0;
-
-	if (git_tree_entry_bypath(&e, tree, path)) {
-		if (unlink(full) && sk_path_exists(full))
-			ret = sk_error_errno(full);
-		goto out;
-	}
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
-	    git_blob_lookup(&blob, repo, git_tree_entry_id(e))) {
-		ret = sk_error_set(SK_ERROR, "cannot restore '%s'", path);
-		goto out;
-	}
-	slash = strrchr(full, '/');
-	*slash = '\0';
-	ret = sk_mkdir_p(full, 0755);
-	*slash = '/';
-	if (!ret)
-		ret = sk_write_file_atomic(full, git_blob_rawcontent(blob),
-					   (size_t)git_blob_rawsize(blob));
-	if (!ret && git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE)
-		chmod(full, 0755);
-out:
-	git_blob_free(blob);
-	git_tree_entry_free(e);
-	free(full);
-	return ret;
-}
-
 /* Undo a queue pushed by an earlier run: the files it listed, then .pc. */
 static int unapply(struct job_ctx *c, git_tree *tree)
 {
@@ -219,7 +186,7 @@ static int unapply(struct job_ctx *c, git_tree *tree)
 	}
 	for (line = strtok_r(sb.buf, "\n", &save); !ret && line;
 	     line = strtok_r(NULL, "\n", &save))
-		ret = restore_file(c->o->repo, tree, c->src, line);
+		ret = sk_tree_write_file(c->o->repo, tree, c->src, line);
 	if (!ret)
 		ret = sk_rmrf(pc);
 	if (!ret && unlink(list))
@@ -1360,16 +1327,6 @@ void sk_kbuildjob_release(struct sk_kbuildjob *job)
 
 /* --- JSON --- */
 
-static json_t *strv_json(char *const *v, size_t nr)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -1398,9 +1355,9 @@ json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
 			  "mode", job->mode, "variant", v->name,
 			  "cross_compile", json_string(ar->cross),
 			  "kconfig", job->kconfig_base,
-			  "kconfig_add", strv_json(job->fragments, job->nr_fragments),
+			  "kconfig_add", sk_json_strv(job->fragments, job->nr_fragments),
 			  "jobs", job->jobs_per_make,
-			  "objects", strv_json(ar->objects, ar->nr_objects),
+			  "objects", sk_json_strv(ar->objects, ar->nr_objects),
 			  "out_dir", str_or_null(v->outdir));
 	json_object_set_new(build, "environment",
 			    json_pack("{s:s, s:s, s:s}",
@@ -1418,7 +1375,7 @@ json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
 			    (json_int_t)sk_kbuild_count(&v->diags, "error"),
 			    "warnings", sk_kbuild_diags_json(&v->diags, "warning"),
 			    "errors", sk_kbuild_diags_json(&v->diags, "error"),
-			    "kconfig_unmet", strv_json(v->kconfig_unmet, v->nr_unmet),
+			    "kconfig_unmet", sk_json_strv(v->kconfig_unmet, v->nr_unmet),
 			    "note", str_or_null(v->note));
 	json_object_set_new(results, "artifacts",
 			    json_pack("{s:s, s:s, s:o}", "log", "build.log",
@@ -1430,7 +1387,7 @@ json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
 			   "worktree", str_or_null(job->worktree));
 	json_object_set_new(source, "queue",
 			    strcmp(v->name, "patched") ? json_array() :
-			    strv_json(job->patches, job->nr_patches));
+			    sk_json_strv(job->patches, job->nr_patches));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "build", build,
 			 "compiler", compiler, "results", results,
 			 "source", source, "reproducer",
@@ -1487,13 +1444,13 @@ json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job)
 	json_object_set_new(o, "worktree_reused", json_boolean(job->worktree_reused));
 	json_object_set_new(o, "checkout_s", json_real(job->checkout_s));
 	json_object_set_new(o, "queue", json_pack("{s:o, s:o, s:o, s:o}",
-			    "patches", strv_json(job->patches, job->nr_patches),
-			    "files", strv_json(job->files, job->nr_files),
+			    "patches", sk_json_strv(job->patches, job->nr_patches),
+			    "files", sk_json_strv(job->files, job->nr_files),
 			    "status", str_or_null(job->queue_status),
 			    "log", str_or_null(job->queue_log)));
 	json_object_set_new(o, "kconfig", json_string(job->kconfig_base));
 	json_object_set_new(o, "fragments",
-			    strv_json(job->fragments, job->nr_fragments));
+			    sk_json_strv(job->fragments, job->nr_fragments));
 	json_object_set_new(o, "parallel", json_integer(job->parallel));
 	json_object_set_new(o, "jobs_per_make", json_integer(job->jobs_per_make));
 	json_object_set_new(o, "duration", json_real(job->duration));

@@ -87,13 +87,6 @@ static int files_of(char ***out, size_t *nr, const char *diff, const char *what)
 	return sk_diff_check(diff, what, 1, out, nr);
 }
 
-static void free_strs(char **a, size_t nr)
-{
-	while (nr--)
-		free(a[nr]);
-	free(a);
-}
-
 /* The queue's patches of other series come first, as quilt will push them. */
 static int apply_other(struct port *p)
 {
@@ -112,7 +105,7 @@ static int apply_other(struct port *p)
 			ret = files_of(&files, &nr, text.buf, path);
 		if (!ret) {
 			ret = sk_sandbox_checkout(&p->sb, files, nr);
-			free_strs(files, nr);
+			sk_strv_free(files, nr);
 		}
 		if (!ret)
 			ret = sk_apply_dir(&rep, p->sb.dir, text.buf, 0);
@@ -162,7 +155,7 @@ static int load_diffs(struct port *p, struct work *w)
 		ret = files_of(&files, &nr, w->diffs[i], w->keys[i]);
 		if (!ret)
 			ret = sk_sandbox_checkout(&p->sb, files, nr);
-		free_strs(files, nr);
+		sk_strv_free(files, nr);
 	}
 	return ret;
 }
@@ -251,7 +244,7 @@ static int stage_rules(struct port *p, struct work *w)
 			ret = sk_cocci_port_files(&files, &nr, &spec);
 		if (!ret) {
 			ret = sk_sandbox_checkout(&p->sb, files, nr);
-			free_strs(files, nr);
+			sk_strv_free(files, nr);
 		}
 		if (!ret)
 			ret = sk_cocci_port_patch(&p->cocci, &p->sb, &spec, w->diffs[i],
@@ -645,8 +638,8 @@ static int prove_and_install(struct port *p, char **names,
 
 static void release_work(struct work *w)
 {
-	free_strs(w->diffs, w->nr);
-	free_strs(w->keys, w->nr);
+	sk_strv_free(w->diffs, w->nr);
+	sk_strv_free(w->keys, w->nr);
 	sk_apply_report_release(&w->rep);
 	sk_strbuf_release(&w->tried);
 }
@@ -760,7 +753,7 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	sk_series_free(p.series);
 	free(p.queue_dir);
 	sk_strbuf_release(&p.other);
-	free_strs(p.other_files, p.nr_other);
+	sk_strv_free(p.other_files, p.nr_other);
 	return ret;
 }
 

@@ -6,6 +6,7 @@
 #include <git2/sys/odb_backend.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int sk_sandbox_attach_mempack(git_repository *repo)
@@ -59,12 +60,12 @@ static void remember(struct sk_sandbox *sb, const char *path)
 		*SK_ARRAY_PUSH(sb->files, sb->nr_files, sb->alloc_files) = sk_xstrdup(path);
 }
 
-/* Write path as it is in tree (or remove it when the tree lacks it). */
-static int write_from_tree(struct sk_sandbox *sb, git_tree *tree, const char *path)
+int sk_tree_write_file(git_repository *repo, git_tree *tree, const char *dir,
+		       const char *path)
 {
 	git_tree_entry *e = NULL;
 	git_blob *blob = NULL;
-	char *full = sk_path_join(sb->dir, path), *slash;
+	char *full = sk_path_join(dir, path), *slash;
 	int ret = 0;
 
 	if (git_tree_entry_bypath(&e, tree, path)) {
@@ -72,12 +73,9 @@ static int write_from_tree(struct sk_sandbox *sb, git_tree *tree, const char *pa
 			ret = sk_error_errno(full);
 		goto out;
 	}
-	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB) {
-		ret = sk_error_set(SK_EINVALID, "'%s' is not a file", path);
-		goto out;
-	}
-	if (git_blob_lookup(&blob, sb->repo, git_tree_entry_id(e))) {
-		ret = sk_error_git(SK_ERROR, path);
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(e))) {
+		ret = sk_error_set(SK_ERROR, "cannot write '%s' from the tree", path);
 		goto out;
 	}
 	slash = strrchr(full, '/');
@@ -87,6 +85,9 @@ static int write_from_tree(struct sk_sandbox *sb, git_tree *tree, const char *pa
 	if (!ret)
 		ret = sk_write_file_atomic(full, git_blob_rawcontent(blob),
 					   (size_t)git_blob_rawsize(blob));
+	if (!ret && git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE &&
+	    chmod(full, 0755))
+		ret = sk_error_errno(full);
 out:
 	git_blob_free(blob);
 	git_tree_entry_free(e);
@@ -110,7 +111,7 @@ int sk_sandbox_checkout(struct sk_sandbox *sb, char *const *paths, size_t nr)
 	for (i = 0; !ret && i < nr; i++) {
 		if (known(sb, paths[i]))
 			continue;
-		ret = write_from_tree(sb, tree, paths[i]);
+		ret = sk_tree_write_file(sb->repo, tree, sb->dir, paths[i]);
 		if (!ret)
 			remember(sb, paths[i]);
 	}
@@ -125,7 +126,7 @@ int sk_sandbox_reset(struct sk_sandbox *sb, const git_oid *id)
 	int ret = with_tree(&tree, sb, id);
 
 	for (i = 0; !ret && i < sb->nr_files; i++)
-		ret = write_from_tree(sb, tree, sb->files[i]);
+		ret = sk_tree_write_file(sb->repo, tree, sb->dir, sb->files[i]);
 	if (!ret)
 		git_oid_cpy(&sb->tree, id);
 	git_tree_free(tree);

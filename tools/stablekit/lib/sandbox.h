@@ -20,6 +20,13 @@ struct sk_sandbox {
 	size_t nr_files, alloc_files;
 };
 
+/*
+ * Write path under dir as it is in tree (mode included), or remove it when
+ * the tree lacks it.
+ */
+int sk_tree_write_file(git_repository *repo, git_tree *tree, const char *dir,
+		       const char *path);
+
 /* Attach the in-memory object store to repo (once per repository). */
 int sk_sandbox_attach_mempack(git_repository *repo);
 

@@ -321,13 +321,6 @@ int sk_series_load(struct sk_series **out, const char *top, const char *slug)
 	return ret;
 }
 
-static void free_strs(char **a, size_t nr)
-{
-	while (nr--)
-		free(a[nr]);
-	free(a);
-}
-
 static void free_patch(struct sk_series_patch *p)
 {
 	size_t i;
@@ -341,7 +334,7 @@ static void free_patch(struct sk_series_patch *p)
 		free(p->trailers[i].value);
 	}
 	free(p->trailers);
-	free_strs(p->files, p->nr_files);
+	sk_strv_free(p->files, p->nr_files);
 	for (i = 0; i < p->nr_fixlets; i++) {
 		struct sk_fixlet *f = &p->fixlets[i];
 
@@ -350,7 +343,7 @@ static void free_patch(struct sk_series_patch *p)
 		free(f->date);
 		free(f->message_id);
 		free(f->in_reply_to);
-		free_strs(f->files, f->nr_files);
+		sk_strv_free(f->files, f->nr_files);
 	}
 	free(p->fixlets);
 }

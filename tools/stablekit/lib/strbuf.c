@@ -174,3 +174,10 @@ char *sk_strbuf_detach(struct sk_strbuf *sb)
 	sk_strbuf_init(sb);
 	return p;
 }
+
+void sk_strv_free(char **v, size_t nr)
+{
+	while (v && nr)
+		free(v[--nr]);
+	free(v);
+}
