@@ -39,7 +39,8 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu libc6-dev-i386 \
-	busybox-static qemu-system-x86 qemu-system-arm
+	busybox-static qemu-system-x86 qemu-system-arm \
+	chromium poppler-utils python3-jsonschema
 
 .PHONY: all deps check unit-test cli-test bench run clean
 .DELETE_ON_ERROR:

@@ -30,6 +30,7 @@ int cmd_workspace(int argc, const char **argv, struct sk_context *ctx);
 int cmd_build(int argc, const char **argv, struct sk_context *ctx);
 int cmd_test(int argc, const char **argv, struct sk_context *ctx);
 int cmd_gate(int argc, const char **argv, struct sk_context *ctx);
+int cmd_report(int argc, const char **argv, struct sk_context *ctx);
 
 /* Print "error: <last library error>" and map the code to an exit code. */
 int sk_die_lib(int code);

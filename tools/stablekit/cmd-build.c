@@ -260,11 +260,10 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 			continue;
 		}
 		o = sk_kbuildjob_json(&job);
-		if (job.buildable) {
-			json_object_set_new(o, "results", json_string(results));
-			if (save_summary(&job, o, results))
-				fprintf(stderr, "warning: %s\n", sk_error_last());
-		}
+		/* the report says "not buildable" from this, never a pass */
+		json_object_set_new(o, "results", json_string(results));
+		if (save_summary(&job, o, results))
+			fprintf(stderr, "warning: %s\n", sk_error_last());
 		if (!a->json)
 			print_table(&job);
 		if (!job.buildable && a->branches.nr) {

@@ -1,7 +1,9 @@
 #include "builtin.h"
 #include "error.h"
+#include "identity.h"
 #include "options.h"
 #include "port.h"
+#include "results.h"
 #include "series.h"
 #include "session.h"
 
@@ -13,28 +15,6 @@
 
 static const char usage[] =
 	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--json]";
-
-/* The backporter: [stablekit] signoff in stable/branches.conf, else git's user. */
-static char *signoff(const char *top)
-{
-	char *conf = sk_xstrfmt("%s/stable/branches.conf", top), *out = NULL;
-	git_config *cfg = NULL, *def = NULL;
-	git_buf a = { 0 }, b = { 0 };
-
-	if (!git_config_open_ondisk(&cfg, conf) &&
-	    !git_config_get_string_buf(&a, cfg, "stablekit.signoff"))
-		out = sk_xstrdup(a.ptr);
-	if (!out && !git_config_open_default(&def) &&
-	    !git_config_get_string_buf(&a, def, "user.name") &&
-	    !git_config_get_string_buf(&b, def, "user.email"))
-		out = sk_xstrfmt("%s <%s>", a.ptr, b.ptr);
-	git_buf_dispose(&a);
-	git_buf_dispose(&b);
-	git_config_free(cfg);
-	git_config_free(def);
-	free(conf);
-	return out;
-}
 
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
@@ -86,7 +66,43 @@ static json_t *result_json(const char *slug, const char *branch,
 		json_array_append_new(items, j);
 	}
 	json_object_set_new(o, "patches", items);
+	json_object_set_new(o, "queue", json_sprintf("stable/%s", branch));
+	json_object_set_new(o, "failed", json_integer(r->failed));
 	return o;
+}
+
+/*
+ * What stablekit report reads: results/<branch>/port/<series>.json.  A
+ * queue is only installed after quilt pushed it, so a result is the proof.
+ */
+static void save_result(const struct sk_context *ctx, const char *slug,
+			const char *branch, const struct sk_port_result *r,
+			const char *error)
+{
+	char *dir = sk_results_dir(ctx->top);
+	char *path = sk_xstrfmt("%s/%s/port/%s.json", dir, branch, slug);
+	json_t *o = r ? result_json(slug, branch, r) :
+		    json_pack("{s:s, s:s}", "series", slug, "branch", branch);
+	size_t i, queued = 0;
+
+	for (i = 0; r && i < r->nr; i++)
+		queued += r->items[i].file != NULL;
+	if (error)
+		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
+				    "fail", "reason", error));
+	else if (queued)
+		json_object_set_new(o, "proof", json_pack("{s:s, s:s, s:i}",
+				    "status", "pass", "command",
+				    "quilt push -a --fuzz=0", "patches",
+				    (json_int_t)queued));
+	else
+		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
+				    "not run", "reason", "not run: nothing queued"));
+	if (sk_results_save(path, o))
+		fprintf(stderr, "warning: %s\n", sk_error_last());
+	json_decref(o);
+	free(path);
+	free(dir);
 }
 
 /* Port one series to one branch; 0 ok, 1 some patch failed, else 128. */
@@ -95,7 +111,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 {
 	struct sk_port_opts o = { 0 };
 	struct sk_port_result r;
-	char *who = signoff(ctx->top);
+	char *who = sk_identity(ctx->top);
 	int ret;
 
 	o.top = ctx->top;
@@ -109,9 +125,16 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 	ret = sk_port(&r, &o);
 	free(who);
 	if (ret) {
+		char *why = sk_xstrdup(sk_error_last());
+
+		ret = sk_die_lib(ret);
+		save_result(ctx, slug, s->track->branches[branch].br->name,
+			    NULL, why);
+		free(why);
 		sk_port_result_release(&r);
-		return sk_die_lib(ret);
+		return ret;
 	}
+	save_result(ctx, slug, s->track->branches[branch].br->name, &r, NULL);
 	if (out)
 		json_array_append_new(out, result_json(slug, s->track->branches[branch].br->name, &r));
 	else

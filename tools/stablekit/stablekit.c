@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "build", cmd_build, NEEDS_TOP, "build each branch, unpatched and with its queue, per arch" },
 	{ "test", cmd_test, NEEDS_TOP, "boot the kernel in QEMU and run kselftests" },
 	{ "gate", cmd_gate, NEEDS_TOP, "queue, builds, boot, kselftests and benchmark of a branch" },
+	{ "report", cmd_report, NEEDS_TOP, "per-branch reports: mail text, JSON and HTML" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },
 	{ NULL, NULL, 0, NULL }
 };

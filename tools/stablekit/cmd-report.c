@@ -1,0 +1,360 @@
+#include "builtin.h"
+#include "branches.h"
+#include "error.h"
+#include "fsutil.h"
+#include "identity.h"
+#include "options.h"
+#include "report.h"
+#include "results.h"
+#include "run.h"
+#include "strbuf.h"
+
+#include <dirent.h>
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"stablekit report [--branch <b>]... [--summary] [--results <dir>]\n"
+	"                 [--repo <path>] [--check] [--json]";
+
+struct report_args {
+	struct sk_strlist branches;
+	const char *results, *repo;
+	int summary, check, json;
+};
+
+/* `stablekit status --json` of this binary; NULL with *why when it fails. */
+static json_t *run_status(const struct sk_context *ctx, const char *repo,
+			  char **why)
+{
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	char *self = realpath("/proc/self/exe", NULL);
+	const char *argv[] = { self, "-C", ctx->top, "status", "--json",
+			       repo ? "--repo" : NULL, repo, NULL };
+	json_error_t jerr;
+	json_t *o = NULL;
+
+	*why = NULL;
+	ro.argv = argv;
+	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_CAPTURE_ERR;
+	ro.timeout_ms = 3600 * 1000;
+	if (!self || sk_run(&res, &ro) < 0) {
+		*why = sk_xstrfmt("not run: stablekit status: %s", sk_error_last());
+		goto out;
+	}
+	o = res.exit_code ? NULL : json_loads(res.out.buf, 0, &jerr);
+	if (!o) {
+		sk_strbuf_rtrim(&res.err);
+		*why = sk_xstrfmt("not run: stablekit status exited %d: %s",
+				  res.exit_code, res.err.buf);
+	}
+out:
+	sk_run_result_release(&res);
+	free(self);
+	return o;
+}
+
+/* The MAINTAINERS of the branch tip, read from the repository by libgit2. */
+static char *branch_maintainers(json_t *status, const char *branch, char **name)
+{
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	const char *path = sk_report_str(status, "repository"), *tip = NULL;
+	char *text = NULL;
+	json_t *b;
+	git_oid id;
+	size_t i;
+
+	*name = NULL;
+	json_array_foreach(json_object_get(status, "branches"), i, b)
+		if (!strcmp(sk_report_str(b, "name"), branch))
+			tip = json_string_value(json_object_get(b, "tip"));
+	if (!tip || !*path || git_oid_fromstr(&id, tip) ||
+	    git_repository_open(&repo, path) ||
+	    git_commit_lookup(&commit, repo, &id) ||
+	    git_commit_tree(&tree, commit) ||
+	    git_tree_entry_bypath(&e, tree, "MAINTAINERS") ||
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(e)))
+		goto out;
+	text = sk_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	*name = sk_xstrfmt("MAINTAINERS at %.12s", tip);
+out:
+	git_error_clear();
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	return text;
+}
+
+/* Results files that exist but do not parse: the report says so, and exits 128. */
+static int input_errors(json_t *rep)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(rep, "input_errors"), i, e)
+		fprintf(stderr, "error: %s\n", json_string_value(e));
+	return json_array_size(json_object_get(rep, "input_errors")) > 0;
+}
+
+static int write_text(const char *dir, const char *file, const char *text)
+{
+	char *path = sk_path_join(dir, file);
+	int ret = sk_write_file_atomic(path, text, strlen(text));
+
+	free(path);
+	return ret;
+}
+
+/*
+ * The FAILED mails of stable/<branch>/failed/, addressed: the author and
+ * the maintainers of the touched files as port does not know them.
+ */
+static int address_failed(const char *top, const char *branch, json_t *rep,
+			  const char *outdir)
+{
+	char *src = sk_xstrfmt("%s/stable/%s/failed", top, branch);
+	char *dst = sk_path_join(outdir, "failed");
+	json_t *rc = json_object_get(rep, "recipients"), *v;
+	DIR *d = opendir(src);
+	struct dirent *e;
+	int ret = 0;
+
+	while (d && !ret && (e = readdir(d))) {
+		struct sk_strbuf in = SK_STRBUF_INIT, out = SK_STRBUF_INIT;
+		char *path;
+		const char *body;
+		size_t i;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = sk_path_join(src, e->d_name);
+		ret = sk_read_file(&in, path);
+		free(path);
+		body = ret ? NULL : strstr(in.buf, "\n\n");
+		if (body) {
+			/* the Subject: stays, To:/Cc: are replaced */
+			const char *subj = strstr(in.buf, "Subject: ");
+			const char *eol = subj ? strchr(subj, '\n') : NULL;
+
+			if (subj && eol && subj < body)
+				sk_strbuf_add(&out, subj, (size_t)(eol - subj) + 1);
+			json_array_foreach(json_object_get(rc, "to"), i, v)
+				sk_strbuf_addf(&out, "%s%s", i ? ", " : "To: ",
+					       json_string_value(v));
+			sk_strbuf_adds(&out, "\nCc: stable@vger.kernel.org");
+			json_array_foreach(json_object_get(rc, "cc"), i, v)
+				if (strcmp(json_string_value(v), "stable@vger.kernel.org"))
+					sk_strbuf_addf(&out, ", %s", json_string_value(v));
+			sk_strbuf_adds(&out, body + 1);
+			ret = sk_mkdir_p(dst, 0755);
+			if (!ret)
+				ret = write_text(dst, e->d_name, out.buf);
+			json_array_append_new(json_object_get(rep, "failed_mails"),
+					      json_sprintf("%s/%s", dst, e->d_name));
+		}
+		sk_strbuf_release(&in);
+		sk_strbuf_release(&out);
+	}
+	if (d)
+		closedir(d);
+	free(src);
+	free(dst);
+	return ret;
+}
+
+static int save_report(const char *dir, json_t *rep, const char *top)
+{
+	char *text, *html, *json_path = sk_path_join(dir, "report.json");
+	int ret = sk_mkdir_p(dir, 0755);
+
+	json_object_set_new(rep, "failed_mails", json_array());
+	if (!ret)
+		ret = address_failed(top, sk_report_str(rep, "branch"), rep, dir);
+	text = sk_report_text(rep);
+	html = sk_report_html(rep);
+	if (!ret)
+		ret = write_text(dir, "report.txt", text);
+	if (!ret)
+		ret = write_text(dir, "report.html", html);
+	if (!ret)
+		ret = sk_results_save(json_path, rep);
+	free(text);
+	free(html);
+	free(json_path);
+	return ret;
+}
+
+/* Every branch of stable/branches.conf except mainline, or --branch's. */
+static int pick_branches(struct sk_strlist *out, const struct report_args *a,
+			 const char *top)
+{
+	struct sk_branches b;
+	char *path;
+	size_t i;
+	int ret;
+
+	if (a->branches.nr) {
+		*out = a->branches;
+		return 0;
+	}
+	path = sk_path_join(top, SK_BRANCHES_CONF);
+	ret = sk_branches_load(&b, path);
+	free(path);
+	if (ret)
+		return ret;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < b.nr; i++)
+		if (b.items[i].kind != SK_BRANCH_MAINLINE)
+			*SK_ARRAY_PUSH(out->items, out->nr, out->alloc) =
+				sk_xstrdup(b.items[i].name);
+	sk_branches_release(&b);
+	return 0;
+}
+
+static void print_report(json_t *rep, int json)
+{
+	char *text;
+
+	if (json) {
+		json_dumpf(rep, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+		return;
+	}
+	text = sk_report_text(rep);
+	fputs(text, stdout);
+	free(text);
+}
+
+static int run(const struct report_args *a, const struct sk_context *ctx,
+	       const struct sk_strlist *branches)
+{
+	char *root = a->results ? sk_xstrdup(a->results) : sk_results_dir(ctx->top);
+	char *status_why = NULL, *tester = sk_identity(ctx->top), *path;
+	json_t *status = run_status(ctx, a->repo, &status_why);
+	json_t **reps = sk_xcalloc(branches->nr + 1, sizeof(*reps));
+	int ret = 0, all_pass = 1, bad_input = 0;
+	size_t i;
+
+	if (status) {
+		path = sk_path_join(root, "status.json");
+		ret = sk_results_save(path, status);
+		free(path);
+	}
+	for (i = 0; !ret && i < branches->nr; i++) {
+		struct sk_report_opts o = { 0 };
+		char *mname = NULL, *mtext = NULL, *dir;
+
+		o.top = ctx->top;
+		o.results = root;
+		o.branch = branches->items[i];
+		o.status = status;
+		o.status_why = status_why;
+		o.tester = tester;
+		if (status)
+			mtext = branch_maintainers(status, o.branch, &mname);
+		o.maintainers = mtext;
+		o.maintainers_name = mname;
+		reps[i] = sk_report_branch(&o);
+		all_pass &= !strcmp(sk_report_str(reps[i], "verdict"), "pass");
+		bad_input |= input_errors(reps[i]);
+		dir = sk_xstrfmt("%s/%s/report", root, o.branch);
+		ret = save_report(dir, reps[i], ctx->top);
+		free(dir);
+		free(mtext);
+		free(mname);
+	}
+	if (!ret && a->summary) {
+		json_t *sum = sk_report_summary(status, status_why, reps, branches->nr);
+		char *text = sk_report_summary_text(sum), *html = sk_report_summary_html(sum);
+		char *dir = sk_path_join(root, "report");
+
+		ret = sk_mkdir_p(dir, 0755);
+		path = sk_path_join(dir, "summary.json");
+		if (!ret)
+			ret = sk_results_save(path, sum);
+		if (!ret)
+			ret = write_text(dir, "summary.txt", text);
+		if (!ret)
+			ret = write_text(dir, "index.html", html);
+		if (!ret && a->json) {
+			json_dumpf(sum, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+			putchar('\n');
+		} else if (!ret) {
+			printf("%s\nHTML report: %s/index.html\n", text, dir);
+		}
+		json_decref(sum);
+		free(path);
+		free(dir);
+		free(text);
+		free(html);
+	} else if (!ret) {
+		for (i = 0; i < branches->nr; i++)
+			print_report(reps[i], a->json);
+		for (i = 0; !a->json && i < branches->nr; i++)
+			printf("HTML report: %s/%s/report/report.html\n", root,
+			       branches->items[i]);
+	}
+	for (i = 0; i < branches->nr; i++)
+		json_decref(reps[i]);
+	free(reps);
+	json_decref(status);
+	free(status_why);
+	free(tester);
+	free(root);
+	if (ret)
+		return sk_die_lib(ret);
+	if (bad_input)
+		return SK_EXIT_FAIL;
+	return a->check && !all_pass ? SK_EXIT_CHECK : SK_EXIT_OK;
+}
+
+int cmd_report(int argc, const char **argv, struct sk_context *ctx)
+{
+	struct report_args a = { 0 };
+	struct sk_option opts[] = {
+		SK_OPT_LIST_('b', "branch", &a.branches, "b", "report this branch (repeatable)"),
+		SK_OPT_BOOL_(0, "summary", &a.summary, "all branches at once: matrix and verdicts"),
+		SK_OPT_STRING_(0, "results", &a.results, "dir",
+			       "the results root (default $SK_WORK/results)"),
+		SK_OPT_STRING_(0, "repo", &a.repo, "path", "the kernel repository, for status"),
+		SK_OPT_BOOL_(0, "check", &a.check, "exit 1 unless every verdict is pass"),
+		SK_OPT_BOOL_(0, "json", &a.json, "machine-readable output"),
+		SK_OPT_END_(),
+	};
+	struct sk_strlist branches = { 0 };
+	int nr = sk_parse_options(argc, argv, opts, usage), ret;
+
+	a.json = a.json || ctx->json;
+	if (nr == -2)
+		return 0;
+	if (nr) {
+		if (nr > 0)
+			sk_usage(usage, opts);
+		return SK_EXIT_USAGE;
+	}
+	ret = pick_branches(&branches, &a, ctx->top);
+	if (ret) {
+		sk_strlist_release(&a.branches);
+		return sk_die_lib(ret);
+	}
+	ret = run(&a, ctx, &branches);
+	if (branches.items != a.branches.items) {
+		size_t i;
+
+		for (i = 0; i < branches.nr; i++)
+			free((char *)branches.items[i]);
+		free(branches.items);
+	}
+	sk_strlist_release(&a.branches);
+	return ret;
+}

@@ -1,0 +1,27 @@
+#include "identity.h"
+#include "strbuf.h"
+
+#include <git2.h>
+#include <stdlib.h>
+
+char *sk_identity(const char *top)
+{
+	char *conf = sk_xstrfmt("%s/stable/branches.conf", top), *out = NULL;
+	git_config *cfg = NULL, *def = NULL;
+	git_buf a = { 0 }, b = { 0 };
+
+	if (!git_config_open_ondisk(&cfg, conf) &&
+	    !git_config_get_string_buf(&a, cfg, "stablekit.signoff"))
+		out = sk_xstrdup(a.ptr);
+	if (!out && !git_config_open_default(&def) &&
+	    !git_config_get_string_buf(&a, def, "user.name") &&
+	    !git_config_get_string_buf(&b, def, "user.email"))
+		out = sk_xstrfmt("%s <%s>", a.ptr, b.ptr);
+	git_buf_dispose(&a);
+	git_buf_dispose(&b);
+	git_config_free(cfg);
+	git_config_free(def);
+	free(conf);
+	git_error_clear();
+	return out;
+}

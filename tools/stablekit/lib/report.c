@@ -1,0 +1,703 @@
+#include "report.h"
+#include "error.h"
+#include "fsutil.h"
+#include "maintainers.h"
+#include "results.h"
+#include "series.h"
+#include "strbuf.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Each section is { status: "pass" | "fail" | "not run", reason, ... }.
+ * The verdict is "pass" only when every section ran and passed.
+ */
+struct report {
+	const struct sk_report_opts *o;
+	char *dir;		/* results/<branch> */
+	json_t *out, *reasons;
+	json_t *input_errors;	/* results files that are not JSON */
+	int failed, incomplete;
+};
+
+/* A results file; one that exists but does not parse is an input error. */
+static json_t *load(struct report *r, const char *path, char **why)
+{
+	json_t *o = sk_results_load(path, why);
+
+	if (!o && !strncmp(*why, "unreadable:", 11))
+		json_array_append_new(r->input_errors, json_string(*why));
+	return o;
+}
+
+const char *sk_report_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+double sk_report_num(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static int is(json_t *o, const char *key, const char *value)
+{
+	return !strcmp(sk_report_str(o, key), value);
+}
+
+/* Record a section's outcome in the verdict and its reasons. */
+static void account(struct report *r, const char *section, json_t *o)
+{
+	const char *st = sk_report_str(o, "status");
+	const char *why = sk_report_str(o, "reason");
+
+	if (!strcmp(st, "pass"))
+		return;
+	if (!strcmp(st, "fail"))
+		r->failed = 1;
+	else
+		r->incomplete = 1;
+	json_array_append_new(r->reasons, json_sprintf("%s: %s", section,
+			      *why ? why : st));
+}
+
+static json_t *section(const char *status, const char *reason)
+{
+	return json_pack("{s:s, s:s?}", "status", status, "reason", reason);
+}
+
+static json_t *not_run(const char *why)
+{
+	return section("not run", why);
+}
+
+/* ---- tracking: this branch's column of the status matrix ---- */
+
+static json_t *status_branch(json_t *status, const char *name)
+{
+	json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(status, "branches"), i, b)
+		if (is(b, "name", name))
+			return b;
+	return NULL;
+}
+
+static json_t *tracking(struct report *r)
+{
+	json_t *st = r->o->status, *br, *p, *patches, *o;
+	size_t i;
+
+	if (!st)
+		return not_run(r->o->status_why ? r->o->status_why :
+			       "not run: no status");
+	br = status_branch(st, r->o->branch);
+	if (!br)
+		return not_run("not run: the branch is not in stable/branches.conf");
+	if (json_object_get(br, "problem"))
+		return not_run(sk_report_str(br, "problem"));
+	patches = json_array();
+	json_array_foreach(json_object_get(st, "patches"), i, p) {
+		json_t *c = json_object_get(json_object_get(p, "branches"),
+					    r->o->branch);
+
+		json_array_append_new(patches, json_pack("{s:O?, s:O?, s:O?, s:O?}",
+			"id", json_object_get(p, "id"),
+			"subject", json_object_get(p, "subject"),
+			"state", json_object_get(c, "state"),
+			"evidence", json_object_get(c, "evidence")));
+	}
+	o = section("pass", NULL);
+	json_object_set_new(o, "patches", patches);
+	return o;
+}
+
+/* ---- backports: results/<branch>/port/<series>.json ---- */
+
+static char *lore_link(const char *top, const char *slug, int nr)
+{
+	struct sk_series *s = NULL;
+	const struct sk_revision *rev;
+	char *link = NULL;
+	size_t i;
+
+	if (sk_series_load(&s, top, slug)) {
+		sk_error_clear();
+		return NULL;
+	}
+	rev = sk_series_latest(s);
+	for (i = 0; rev && i < rev->nr_patches; i++)
+		if (rev->patches[i].nr == nr && rev->patches[i].message_id)
+			link = sk_xstrfmt("https://lore.kernel.org/r/%s",
+					  rev->patches[i].message_id);
+	sk_series_free(s);
+	return link;
+}
+
+static json_t *port_patch(struct report *r, const char *slug, json_t *p)
+{
+	json_t *o = json_deep_copy(p);
+	char *link = lore_link(r->o->top, slug, (int)json_integer_value(
+				json_object_get(p, "nr")));
+
+	json_object_set_new(o, "link", link ? json_string(link) : json_null());
+	free(link);
+	return o;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .json files of a directory, sorted; NULL when it does not exist. */
+static char **json_files(const char *dir, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t alloc = 0;
+
+	*nr = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n > 5 && e->d_name[0] != '.' &&
+		    !strcmp(e->d_name + n - 5, ".json"))
+			*SK_ARRAY_PUSH(v, *nr, alloc) = sk_xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*nr)
+		qsort(v, *nr, sizeof(*v), by_name);
+	return v;
+}
+
+static void port_series(struct report *r, json_t *arr, const char *dir,
+			const char *file, int *queued, int *failed)
+{
+	char *path = sk_path_join(dir, file), *why;
+	json_t *in = load(r, path, &why), *s, *p;
+	const char *slug;
+	size_t i;
+
+	free(path);
+	if (!in) {
+		json_array_append_new(arr, json_pack("{s:s, s:s}", "series", file,
+				      "error", why));
+		*failed = 1;
+		free(why);
+		return;
+	}
+	slug = sk_report_str(in, "series");
+	s = json_pack("{s:s, s:O?, s:O?, s:O?, s:[]}", "series", slug,
+		      "queue", json_object_get(in, "queue"),
+		      "target", json_object_get(in, "target"),
+		      "proof", json_object_get(in, "proof"), "patches");
+	json_array_foreach(json_object_get(in, "patches"), i, p) {
+		json_array_append_new(json_object_get(s, "patches"),
+				      port_patch(r, slug, p));
+		*queued += json_is_string(json_object_get(p, "file"));
+	}
+	if (is(json_object_get(in, "proof"), "status", "fail") ||
+	    json_integer_value(json_object_get(in, "failed")))
+		*failed = 1;
+	json_array_append_new(arr, s);
+	json_decref(in);
+}
+
+static json_t *backports(struct report *r)
+{
+	char *dir = sk_path_join(r->dir, "port");
+	size_t nr, i;
+	char **files = json_files(dir, &nr);
+	json_t *arr = json_array(), *o;
+	int queued = 0, failed = 0;
+
+	for (i = 0; i < nr; i++)
+		port_series(r, arr, dir, files[i], &queued, &failed);
+	if (!nr) {
+		char *why = sk_xstrfmt("not run: no %s/<series>.json (stablekit port)", dir);
+
+		o = not_run(why);
+		free(why);
+	} else if (failed) {
+		o = section("fail", "a patch could not be ported or the queue did not push");
+	} else {
+		o = section("pass", NULL);
+	}
+	json_object_set_new(o, "queued", json_integer(queued));
+	json_object_set_new(o, "series", arr);
+	sk_strv_free(files, nr);
+	free(dir);
+	return o;
+}
+
+/* ---- builds: results/<branch>/build/<mode>/build.json ---- */
+
+static json_t *variant(json_t *v)
+{
+	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?}",
+			 "status", json_object_get(v, "status"),
+			 "warnings", json_object_get(v, "warnings"),
+			 "errors", json_object_get(v, "errors"),
+			 "duration", json_object_get(v, "duration"),
+			 "note", json_object_get(v, "note"));
+}
+
+static json_t *build_arch(json_t *a)
+{
+	json_t *base = json_object_get(a, "baseline");
+	json_t *patched = json_object_get(a, "patched");
+	const char *st = sk_report_str(patched, "status");
+	const char *why = json_string_value(json_object_get(a, "gate_why"));
+
+	if (json_is_true(json_object_get(a, "gate_failed")))
+		st = "fail";
+	else if (!strcmp(st, "pass") && !is(base, "status", "pass"))
+		why = "the baseline did not build";
+	else if (!strcmp(st, "skipped") || !*st)
+		st = "not run";
+	return json_pack("{s:O?, s:O?, s:s, s:s?, s:o, s:o, s:O?}",
+			 "arch", json_object_get(a, "arch"),
+			 "toolchain", json_object_get(a, "toolchain"),
+			 "status", st, "reason", why,
+			 "baseline", variant(base), "patched", variant(patched),
+			 "new_warnings", json_object_get(a, "new_warnings"));
+}
+
+static json_t *build_mode(struct report *r, const char *mode)
+{
+	char *path = sk_xstrfmt("%s/build/%s/build.json", r->dir, mode), *why;
+	json_t *in = load(r, path, &why), *o, *arches, *a;
+	size_t i;
+	int fail = 0, ran = 0;
+
+	if (!in) {
+		char *w = sk_xstrfmt("%s (stablekit build --mode %s)", why, mode);
+
+		o = not_run(w);
+		free(w);
+		goto out;
+	}
+	if (!json_is_true(json_object_get(in, "buildable"))) {
+		char *w = sk_xstrfmt("not run: not buildable: %s",
+				     sk_report_str(in, "why"));
+
+		o = not_run(w);
+		free(w);
+		goto out;
+	}
+	arches = json_array();
+	json_array_foreach(json_object_get(in, "arches"), i, a) {
+		json_t *ar = build_arch(a);
+
+		fail |= is(ar, "status", "fail");
+		ran += is(ar, "status", "pass") || is(ar, "status", "fail");
+		json_array_append_new(arches, ar);
+	}
+	if (!is(json_object_get(in, "queue"), "status", "applied"))
+		o = section("fail", "the queue does not apply");
+	else if (fail)
+		o = section("fail", "new warnings or errors with the queue");
+	else if (!ran)
+		o = section("not run", "not run: no arch was built");
+	else
+		o = section(is(in, "gate", "pass") ? "pass" : "fail", NULL);
+	json_object_set_new(o, "arches", arches);
+	json_object_set(o, "describe", json_object_get(in, "describe"));
+	json_object_set(o, "tip", json_object_get(in, "tip"));
+	json_object_set(o, "kconfig", json_object_get(in, "kconfig"));
+	json_object_set(o, "fragments", json_object_get(in, "fragments"));
+out:
+	json_object_set_new(o, "mode", json_string(mode));
+	json_object_set_new(o, "results", json_string(path));
+	json_decref(in);
+	free(why);
+	free(path);
+	return o;
+}
+
+/* ---- the gate: results/<branch>/gate/ ---- */
+
+static json_t *gate_stage(json_t *gate, const char *name)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(gate, "stages"), i, s)
+		if (is(s, "name", name))
+			return s;
+	return NULL;
+}
+
+static json_t *gate_section(json_t *gate, const char *gate_why)
+{
+	json_t *o;
+
+	if (!gate) {
+		char *w = sk_xstrfmt("%s (stablekit gate)", gate_why);
+
+		o = not_run(w);
+		free(w);
+		return o;
+	}
+	o = section(is(gate, "verdict", "pass") ? "pass" :
+		    is(gate, "verdict", "fail") ? "fail" : "not run",
+		    is(gate, "verdict", "pass") ? NULL :
+		    json_string_value(json_array_get(json_object_get(gate,
+					"reasons"), 0)));
+	json_object_set(o, "verdict", json_object_get(gate, "verdict"));
+	json_object_set(o, "reasons", json_object_get(gate, "reasons"));
+	json_object_set(o, "stages", json_object_get(gate, "stages"));
+	json_object_set(o, "seconds", json_object_get(gate, "seconds"));
+	json_object_set(o, "arch", json_object_get(gate, "arch"));
+	return o;
+}
+
+/* A stage that did not pass decides the section's status. */
+static json_t *from_stage(json_t *gate, const char *name, const char *gate_why)
+{
+	json_t *s = gate ? gate_stage(gate, name) : NULL;
+	char *w;
+	json_t *o;
+
+	if (s)
+		return section(is(s, "status", "pass") ? "pass" :
+			       is(s, "status", "fail") ? "fail" : "not run",
+			       json_string_value(json_object_get(s, "reason")));
+	w = gate ? sk_xstrfmt("not run: the gate has no %s stage", name) :
+		   sk_xstrfmt("%s (stablekit gate)", gate_why);
+	o = not_run(w);
+	free(w);
+	return o;
+}
+
+static json_t *load_in(struct report *r, const char *dir, const char *file)
+{
+	char *path = sk_path_join(dir, file), *why;
+	json_t *o = load(r, path, &why);
+
+	free(why);
+	free(path);
+	return o;
+}
+
+static json_t *tests(struct report *r, json_t *gate, const char *gate_why)
+{
+	char *dir = sk_path_join(r->dir, "gate");
+	json_t *o = from_stage(gate, "kselftest", gate_why);
+	json_t *cmp = load_in(r, dir, "kselftest-compare.json");
+	json_t *res = load_in(r, dir, "kselftest-patched/results.json");
+	json_t *base = load_in(r, dir, "kselftest-baseline/results.json");
+	const char *lists[] = { "regressions", "fixed", "known_failures",
+				"flaky", "new_tests" };
+	size_t i;
+
+	for (i = 0; cmp && i < sizeof(lists) / sizeof(*lists); i++)
+		json_object_set(o, lists[i], json_object_get(cmp, lists[i]));
+	if (res) {
+		json_object_set(o, "counts", json_object_get(json_object_get(
+				res, "kselftest"), "counts"));
+		json_object_set(o, "results", json_object_get(json_object_get(
+				res, "kselftest"), "results"));
+	}
+	if (base)
+		json_object_set(o, "baseline_counts", json_object_get(
+				json_object_get(base, "kselftest"), "counts"));
+	json_object_set_new(o, "boot", from_stage(gate, "boot", gate_why));
+	json_decref(cmp);
+	json_decref(res);
+	json_decref(base);
+	free(dir);
+	return o;
+}
+
+/* Metrics as an array in a fixed order: the gating ones first. */
+static json_t *metric_rows(json_t *metrics)
+{
+	static const char *const first[] = { "lru_lock_per_1000_scanned",
+		"lru_lock_acquisitions", "pgscan", "throughput_pages_per_s",
+		"lru_lock_contentions", NULL };
+	json_t *rows = json_array(), *m;
+	const char *const *f;
+	const char *name;
+
+	for (f = first; *f; f++)
+		if ((m = json_object_get(metrics, *f))) {
+			json_t *row = json_deep_copy(m);
+
+			json_object_set_new(row, "name", json_string(*f));
+			json_array_append_new(rows, row);
+		}
+	json_object_foreach(metrics, name, m) {
+		json_t *row;
+
+		for (f = first; *f && strcmp(*f, name); f++)
+			;
+		if (*f)
+			continue;
+		row = json_deep_copy(m);
+		json_object_set_new(row, "name", json_string(name));
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
+static json_t *benchmark(struct report *r, json_t *gate, const char *gate_why,
+			 const char *mode)
+{
+	char *dir = sk_path_join(r->dir, "gate"), *stage_name, *file;
+	json_t *o, *in;
+
+	stage_name = sk_xstrfmt("bench-%s", mode);
+	file = sk_xstrfmt("%s.json", stage_name);
+	o = from_stage(gate, stage_name, gate_why);
+	in = load_in(r, dir, file);
+	json_object_set_new(o, "mode", json_string(mode));
+	if (in) {
+		json_object_set(o, "lru_gen", json_object_get(in, "lru_gen"));
+		json_object_set(o, "reasons", json_object_get(in, "reasons"));
+		json_object_set_new(o, "metrics", metric_rows(json_object_get(in,
+				    "metrics")));
+		json_object_set(o, "counters", json_object_get(in, "new_counters"));
+		json_object_set(o, "runs", json_object_get(in, "runs"));
+		json_object_set_new(o, "results", json_string(file));
+	}
+	json_decref(in);
+	free(file);
+	free(stage_name);
+	free(dir);
+	return o;
+}
+
+static json_t *benchmarks(struct report *r, json_t *gate, const char *gate_why)
+{
+	json_t *arr = json_array();
+
+	json_array_append_new(arr, benchmark(r, gate, gate_why, "classic"));
+	if (!gate || gate_stage(gate, "bench-mglru"))
+		json_array_append_new(arr, benchmark(r, gate, gate_why, "mglru"));
+	return arr;
+}
+
+/* ---- recipients, the way get_maintainer.pl and the stable team do it ---- */
+
+static void add_trailers(struct sk_recipients *rc, const struct sk_series_patch *p)
+{
+	static const char *const keys[] = { "Signed-off-by", "Acked-by",
+		"Reviewed-by", "Tested-by", "Cc", NULL };
+	const char *const *k;
+	size_t i;
+
+	for (i = 0; i < p->nr_trailers; i++)
+		for (k = keys; *k; k++)
+			if (!strcasecmp(p->trailers[i].key, *k)) {
+				char *v = sk_xstrdup(p->trailers[i].value);
+				char *hash = strstr(v, " #");
+
+				if (hash)
+					*hash = '\0';
+				if (strchr(v, '@'))
+					sk_recipients_add(rc, 0, v);
+				free(v);
+			}
+}
+
+static void series_recipients(struct report *r, struct sk_recipients *rc,
+			      const struct sk_maintainers *m, json_t *series)
+{
+	struct sk_series *s = NULL;
+	const struct sk_revision *rev;
+	json_t *p;
+	size_t i, j;
+
+	if (sk_series_load(&s, r->o->top, sk_report_str(series, "series"))) {
+		sk_error_clear();
+		return;
+	}
+	rev = sk_series_latest(s);
+	json_array_foreach(json_object_get(series, "patches"), i, p) {
+		if (!json_is_string(json_object_get(p, "file")) &&
+		    !is(p, "method", "FAILED"))
+			continue;
+		for (j = 0; rev && j < rev->nr_patches; j++) {
+			const struct sk_series_patch *sp = &rev->patches[j];
+			struct sk_recipients mr;
+			size_t k;
+
+			if (sp->nr != json_integer_value(json_object_get(p, "nr")))
+				continue;
+			sk_recipients_add(rc, 1, sp->author);
+			if (m) {
+				sk_maintainers_recipients(&mr, m,
+					(const char *const *)sp->files, sp->nr_files);
+				for (k = 0; k < mr.nr_to; k++)
+					sk_recipients_add(rc, 1, mr.to[k]);
+				for (k = 0; k < mr.nr_cc; k++)
+					sk_recipients_add(rc, 0, mr.cc[k]);
+				sk_recipients_release(&mr);
+			}
+			add_trailers(rc, sp);
+		}
+	}
+	sk_series_free(s);
+}
+
+static json_t *recipients(struct report *r, json_t *ports)
+{
+	struct sk_maintainers m;
+	struct sk_recipients rc = { 0 };
+	json_t *st = status_branch(r->o->status, r->o->branch), *s, *o;
+	int have_m = 0;
+	size_t i;
+
+	if (r->o->maintainers) {
+		if (sk_maintainers_parse(&m, r->o->maintainers_name,
+					 r->o->maintainers))
+			sk_error_clear();
+		else
+			have_m = 1;
+	}
+	json_array_foreach(json_object_get(ports, "series"), i, s)
+		series_recipients(r, &rc, have_m ? &m : NULL, s);
+	if (is(st, "kind", "stable"))
+		sk_recipients_add(&rc, 0, "stable@vger.kernel.org");
+	o = json_pack("{s:o, s:o, s:s?}",
+		      "to", json_array(), "cc", json_array(), "maintainers",
+		      have_m ? r->o->maintainers_name :
+		      "none: the branch has no MAINTAINERS");
+	for (i = 0; i < rc.nr_to; i++)
+		json_array_append_new(json_object_get(o, "to"), json_string(rc.to[i]));
+	for (i = 0; i < rc.nr_cc; i++)
+		json_array_append_new(json_object_get(o, "cc"), json_string(rc.cc[i]));
+	sk_recipients_release(&rc);
+	if (have_m)
+		sk_maintainers_release(&m);
+	return o;
+}
+
+/* ---- the whole ---- */
+
+static json_t *tree(struct report *r, json_t *builds)
+{
+	json_t *st = status_branch(r->o->status, r->o->branch), *b;
+	size_t i;
+	const char *describe = NULL;
+
+	json_array_foreach(builds, i, b)
+		if (!describe && json_is_string(json_object_get(b, "describe")))
+			describe = sk_report_str(b, "describe");
+	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:s?}",
+			 "kind", json_object_get(st, "kind"),
+			 "version", json_object_get(st, "version"),
+			 "base", json_object_get(st, "base"),
+			 "tip", json_object_get(st, "tip"),
+			 "describe", describe);
+}
+
+static void tested_by(struct report *r)
+{
+	const char *who = r->o->tester;
+
+	if (!r->failed && !r->incomplete && who && *who)
+		json_object_set_new(r->out, "tested_by",
+				    json_sprintf("Tested-by: %s", who));
+	else
+		json_object_set_new(r->out, "tested_by", json_null());
+}
+
+json_t *sk_report_branch(const struct sk_report_opts *o)
+{
+	struct report r = { 0 };
+	char *gate_path, *gate_why = NULL;
+	json_t *gate, *builds, *ports, *t, *b;
+	size_t i;
+
+	r.o = o;
+	r.dir = sk_path_join(o->results, o->branch);
+	r.reasons = json_array();
+	gate_path = sk_xstrfmt("%s/gate/gate.json", r.dir);
+	r.input_errors = json_array();
+	gate = load(&r, gate_path, &gate_why);
+	r.out = json_pack("{s:s, s:s, s:s}", "schema", SK_REPORT_SCHEMA,
+			  "branch", o->branch, "results", r.dir);
+
+	t = tracking(&r);
+	account(&r, "tracking", t);
+	json_object_set_new(r.out, "tracking", t);
+	ports = backports(&r);
+	account(&r, "backports", ports);
+	json_object_set_new(r.out, "backports", ports);
+	builds = json_array();
+	json_array_append_new(builds, build_mode(&r, "objects"));
+	json_array_append_new(builds, build_mode(&r, "kernel"));
+	/* the gate builds its own kernels: only objects must have run */
+	account(&r, "build objects", json_array_get(builds, 0));
+	if (is(json_array_get(builds, 1), "status", "fail"))
+		account(&r, "build kernel", json_array_get(builds, 1));
+	json_object_set_new(r.out, "builds", builds);
+	json_object_set_new(r.out, "tree", tree(&r, builds));
+	t = tests(&r, gate, gate_why);
+	account(&r, "boot", json_object_get(t, "boot"));
+	account(&r, "kselftest", t);
+	json_object_set_new(r.out, "tests", t);
+	b = benchmarks(&r, gate, gate_why);
+	json_array_foreach(b, i, t) {
+		char *name = sk_xstrfmt("benchmark %s", sk_report_str(t, "mode"));
+
+		account(&r, name, t);
+		free(name);
+	}
+	json_object_set_new(r.out, "benchmarks", b);
+	t = gate_section(gate, gate_why);
+	account(&r, "gate", t);
+	json_object_set_new(r.out, "gate", t);
+	json_object_set_new(r.out, "recipients", recipients(&r, ports));
+	json_object_set_new(r.out, "verdict", json_string(r.failed ? "fail" :
+			    r.incomplete ? "incomplete" : "pass"));
+	json_object_set_new(r.out, "reasons", r.reasons);
+	json_object_set_new(r.out, "input_errors", r.input_errors);
+	tested_by(&r);
+	json_decref(gate);
+	free(gate_why);
+	free(gate_path);
+	free(r.dir);
+	return r.out;
+}
+
+json_t *sk_report_summary(json_t *status, const char *status_why,
+			  json_t *const *branches, size_t nr)
+{
+	json_t *rows = json_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		json_t *b = branches[i], *builds = json_object_get(b, "builds");
+
+		json_array_append_new(rows, json_pack(
+			"{s:O, s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:O?}",
+			"branch", json_object_get(b, "branch"),
+			"verdict", json_object_get(b, "verdict"),
+			"reasons", json_object_get(b, "reasons"),
+			"backports", json_object_get(json_object_get(b,
+					"backports"), "status"),
+			"queued", json_object_get(json_object_get(b,
+					"backports"), "queued"),
+			"build", json_object_get(json_array_get(builds, 0),
+					"status"),
+			"gate", json_object_get(json_object_get(b, "gate"),
+					"status"),
+			"tested_by", json_object_get(b, "tested_by")));
+	}
+	return json_pack("{s:s, s:O?, s:s?, s:o}", "schema",
+			 SK_REPORT_SUMMARY_SCHEMA, "status", status,
+			 "status_reason", status ? NULL : status_why,
+			 "branches", rows);
+}

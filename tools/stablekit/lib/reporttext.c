@@ -1,0 +1,413 @@
+#include "report.h"
+#include "strbuf.h"
+
+#include <string.h>
+
+/*
+ * The mail: LKFT's sections in LKFT's order, then what only stablekit
+ * knows (the backports and the benchmark gate, in LKP's row format).
+ */
+
+#define STR sk_report_str
+#define NUM sk_report_num
+
+static void list_names(struct sk_strbuf *sb, json_t *arr, const char *none)
+{
+	json_t *t;
+	size_t i;
+
+	if (!json_array_size(arr)) {
+		sk_strbuf_addf(sb, "%s\n", none);
+		return;
+	}
+	json_array_foreach(arr, i, t) {
+		if (json_is_string(t))
+			sk_strbuf_addf(sb, "* %s\n", json_string_value(t));
+		else
+			sk_strbuf_addf(sb, "* %s: %s -> %s\n", STR(t, "name"),
+				       STR(t, "baseline"), STR(t, "patched"));
+	}
+}
+
+static const char *upper(const char *status)
+{
+	if (!strcmp(status, "pass"))
+		return "PASS";
+	if (!strcmp(status, "fail"))
+		return "FAIL";
+	if (!strcmp(status, "incomplete"))
+		return "INCOMPLETE";
+	return "NOT RUN";
+}
+
+static void headers(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *rc = json_object_get(r, "recipients"), *v;
+	json_t *tree = json_object_get(r, "tree");
+	size_t i;
+
+	json_array_foreach(json_object_get(rc, "to"), i, v)
+		sk_strbuf_addf(sb, "%s%s", i ? ", " : "To: ", json_string_value(v));
+	if (json_array_size(json_object_get(rc, "to")))
+		sk_strbuf_addch(sb, '\n');
+	json_array_foreach(json_object_get(rc, "cc"), i, v)
+		sk_strbuf_addf(sb, "%s%s", i ? ", " : "Cc: ", json_string_value(v));
+	if (json_array_size(json_object_get(rc, "cc")))
+		sk_strbuf_addch(sb, '\n');
+	sk_strbuf_addf(sb, "Subject: [stablekit] %s%s%s: %zu backport%s: %s\n\n",
+		       STR(r, "branch"), *STR(tree, "describe") ? " " : "",
+		       STR(tree, "describe"),
+		       (size_t)json_integer_value(json_object_get(json_object_get(
+			       r, "backports"), "queued")),
+		       json_integer_value(json_object_get(json_object_get(r,
+			       "backports"), "queued")) == 1 ? "" : "s",
+		       upper(STR(r, "verdict")));
+}
+
+static const char *section_status(json_t *o)
+{
+	const char *s = STR(o, "status");
+
+	return *s ? s : "not run";
+}
+
+static void build_section(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *tree = json_object_get(r, "tree"), *bp = json_object_get(r, "backports");
+	json_t *s;
+	size_t i;
+
+	sk_strbuf_adds(sb, "## Build\n");
+	sk_strbuf_addf(sb, "* git branch: %s (%s)\n", STR(r, "branch"),
+		       *STR(tree, "kind") ? STR(tree, "kind") : "not tracked");
+	if (*STR(tree, "tip"))
+		sk_strbuf_addf(sb, "* git commit: %s\n", STR(tree, "tip"));
+	sk_strbuf_addf(sb, "* git describe: %s\n", *STR(tree, "describe") ?
+		       STR(tree, "describe") : "not run (no build)");
+	json_array_foreach(json_object_get(bp, "series"), i, s) {
+		json_t *proof = json_object_get(s, "proof");
+
+		sk_strbuf_addf(sb, "* queue: %s, series %s: quilt push: %s\n",
+			       STR(s, "queue"), STR(s, "series"),
+			       *STR(proof, "reason") ? STR(proof, "reason") :
+			       section_status(proof));
+	}
+	sk_strbuf_addf(sb, "* verdict: %s\n\n", upper(STR(r, "verdict")));
+}
+
+static const char *method_words(const char *m)
+{
+	if (!strcmp(m, "clean"))
+		return "applied cleanly";
+	if (!strcmp(m, "offset"))
+		return "applied with offsets";
+	if (!strcmp(m, "fuzz"))
+		return "applied with fuzz 1";
+	if (!strcmp(m, "three-way"))
+		return "three-way merge of the upstream commit";
+	if (!strcmp(m, "semantic-patches"))
+		return "ported with semantic patches";
+	return m;
+}
+
+static void proof_line(struct sk_strbuf *sb, json_t *r, json_t *series)
+{
+	json_t *builds = json_object_get(r, "builds");
+	json_t *obj = json_array_get(builds, 0), *a;
+	json_t *tests = json_object_get(r, "tests");
+	size_t i;
+
+	sk_strbuf_addf(sb, "  proof: quilt push %s; build", section_status(
+			       json_object_get(series, "proof")));
+	json_array_foreach(json_object_get(obj, "arches"), i, a)
+		sk_strbuf_addf(sb, " %s %s", STR(a, "arch"), STR(a, "status"));
+	if (!json_array_size(json_object_get(obj, "arches")))
+		sk_strbuf_addf(sb, " %s", section_status(obj));
+	sk_strbuf_addf(sb, "; boot %s; kselftest %s\n",
+		       section_status(json_object_get(tests, "boot")),
+		       section_status(tests));
+}
+
+static void backports_section(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *bp = json_object_get(r, "backports"), *s, *p;
+	size_t i, j;
+	int any = 0;
+
+	sk_strbuf_adds(sb, "## Backports\n");
+	if (!json_array_size(json_object_get(bp, "series")))
+		sk_strbuf_addf(sb, "%s\n", STR(bp, "reason"));
+	json_array_foreach(json_object_get(bp, "series"), i, s) {
+		if (json_object_get(s, "error")) {
+			sk_strbuf_addf(sb, "* %s: %s\n", STR(s, "series"), STR(s, "error"));
+			continue;
+		}
+		json_array_foreach(json_object_get(s, "patches"), j, p) {
+			const char *m = STR(p, "method");
+
+			any = 1;
+			sk_strbuf_addf(sb, "* %s\n", STR(p, "subject"));
+			if (*STR(p, "upstream"))
+				sk_strbuf_addf(sb, "  upstream: commit %s\n", STR(p, "upstream"));
+			else if (*STR(p, "link"))
+				sk_strbuf_addf(sb, "  not upstream yet: %s\n", STR(p, "link"));
+			if (!strcmp(m, "skipped") || !strcmp(m, "FAILED")) {
+				sk_strbuf_addf(sb, "  %s: %s\n", m, STR(p, "reason"));
+				continue;
+			}
+			sk_strbuf_addf(sb, "  %s\n", *STR(p, "how") ? STR(p, "how") :
+				       method_words(m));
+			if (json_integer_value(json_object_get(p, "dependency_of")))
+				sk_strbuf_addf(sb, "  taken as a dependency of patch %d\n",
+					       (int)json_integer_value(json_object_get(
+						       p, "dependency_of")));
+			proof_line(sb, r, s);
+		}
+	}
+	if (!any && json_array_size(json_object_get(bp, "series")))
+		sk_strbuf_adds(sb, "No patches.\n");
+	sk_strbuf_addch(sb, '\n');
+}
+
+static void tests_sections(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *t = json_object_get(r, "tests");
+	json_t *c = json_object_get(t, "counts");
+	const char *base = STR(json_object_get(r, "tree"), "describe");
+	int ran = json_is_object(c);
+
+	sk_strbuf_addf(sb, "## Test Regressions (compared to %s)\n",
+		       *base ? base : "the baseline");
+	if (ran)
+		list_names(sb, json_object_get(t, "regressions"),
+			   "No test regressions found.");
+	else
+		sk_strbuf_addf(sb, "%s\n", STR(t, "reason"));
+	sk_strbuf_adds(sb, "\n## Test Fixes (compared to the baseline)\n");
+	if (ran)
+		list_names(sb, json_object_get(t, "fixed"), "No test fixes found.");
+	else
+		sk_strbuf_adds(sb, "not run\n");
+	if (json_array_size(json_object_get(t, "known_failures"))) {
+		sk_strbuf_adds(sb, "\nKnown failures (fail with and without the queue):\n");
+		list_names(sb, json_object_get(t, "known_failures"), "");
+	}
+	if (json_array_size(json_object_get(t, "flaky"))) {
+		sk_strbuf_adds(sb, "\nFlaky (failed, then passed on retry):\n");
+		list_names(sb, json_object_get(t, "flaky"), "");
+	}
+	sk_strbuf_adds(sb, "\n## Test result summary\n");
+	if (ran)
+		sk_strbuf_addf(sb, "total: %.0f, pass: %.0f, fail: %.0f, skip: %.0f, xfail: %.0f, timeout: %.0f\n\n",
+			       NUM(c, "pass") + NUM(c, "fail") + NUM(c, "skip") +
+			       NUM(c, "xfail") + NUM(c, "timeout") + NUM(c, "flaky"),
+			       NUM(c, "pass"), NUM(c, "fail"), NUM(c, "skip"),
+			       NUM(c, "xfail"), NUM(c, "timeout"));
+	else
+		sk_strbuf_addf(sb, "%s\n\n", STR(t, "reason"));
+}
+
+/* LKP's row: base ±stddev %change patched ±stddev metric. */
+static void metric_row(struct sk_strbuf *sb, json_t *m)
+{
+	json_t *b = json_object_get(m, "baseline"), *p = json_object_get(m, "patched");
+
+	if (!b || !p) {
+		sk_strbuf_addf(sb, "%58s  %s: %s\n", "", STR(m, "name"),
+			       STR(m, "status"));
+		return;
+	}
+	sk_strbuf_addf(sb, "%14.2f ±%3.0f%%  %+9.1f%%  %14.2f ±%3.0f%%  %s",
+		       NUM(b, "median"), NUM(b, "stddev_pct"), NUM(m, "change_pct"),
+		       NUM(p, "median"), NUM(p, "stddev_pct"), STR(m, "name"));
+	if (!strcmp(STR(m, "verdict"), "info"))
+		sk_strbuf_addch(sb, '\n');
+	else
+		sk_strbuf_addf(sb, "  (p=%.3f%s, %s)\n", NUM(m, "p"),
+			       json_is_true(json_object_get(m, "significant")) ?
+			       " significant" : "", STR(m, "verdict"));
+}
+
+static void metric_sections(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *benches = json_object_get(r, "benchmarks"), *bn, *m, *why;
+	size_t i, j;
+	int regress = 0, fixes = 0, measured = 0;
+
+	sk_strbuf_adds(sb, "## Metric Regressions (compared to the baseline)\n");
+	json_array_foreach(benches, i, bn)
+		measured += json_array_size(json_object_get(bn, "metrics")) > 0;
+	if (!measured) {
+		sk_strbuf_adds(sb, "not run: no benchmark results\n\n"
+			       "## Metric Fixes (compared to the baseline)\nnot run\n\n");
+		return;
+	}
+	json_array_foreach(benches, i, bn)
+		json_array_foreach(json_object_get(bn, "metrics"), j, m)
+			if (!strcmp(STR(m, "verdict"), "fail")) {
+				sk_strbuf_addf(sb, "* %s %s: %+.1f%% (p=%.3f)\n",
+					       STR(bn, "mode"), STR(m, "name"),
+					       NUM(m, "change_pct"), NUM(m, "p"));
+				regress = 1;
+			}
+	if (!regress)
+		sk_strbuf_adds(sb, "No metric regressions found.\n");
+	sk_strbuf_adds(sb, "\n## Metric Fixes (compared to the baseline)\n");
+	json_array_foreach(benches, i, bn)
+		json_array_foreach(json_object_get(bn, "reasons"), j, why)
+			if (strstr(json_string_value(why), " improved ")) {
+				sk_strbuf_addf(sb, "* %s %s\n", STR(bn, "mode"),
+					       json_string_value(why));
+				fixes = 1;
+			}
+	if (!fixes)
+		sk_strbuf_adds(sb, "No metric fixes found.\n");
+	sk_strbuf_addch(sb, '\n');
+}
+
+static void build_summary(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *b, *a, *w;
+	size_t i, j, k;
+
+	sk_strbuf_adds(sb, "## Build Summary\n");
+	json_array_foreach(json_object_get(r, "builds"), i, b) {
+		if (!json_array_size(json_object_get(b, "arches"))) {
+			sk_strbuf_addf(sb, "* %s: %s\n", STR(b, "mode"), STR(b, "reason"));
+			continue;
+		}
+		json_array_foreach(json_object_get(b, "arches"), j, a) {
+			json_t *p = json_object_get(a, "patched");
+
+			sk_strbuf_addf(sb, "* %s (%s, %s): %s, %.0f warnings, %.0f errors%s%s\n",
+				       STR(a, "arch"), STR(b, "mode"), STR(a, "toolchain"),
+				       STR(a, "status"), NUM(p, "warnings"),
+				       NUM(p, "errors"), *STR(a, "reason") ? ": " : "",
+				       STR(a, "reason"));
+			json_array_foreach(json_object_get(a, "new_warnings"), k, w)
+				sk_strbuf_addf(sb, "  new warning: %s\n", json_is_string(w) ?
+					       json_string_value(w) : STR(w, "text"));
+		}
+	}
+	sk_strbuf_addch(sb, '\n');
+}
+
+static void bench_section(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *bn, *m, *c;
+	const char *name;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(r, "benchmarks"), i, bn) {
+		sk_strbuf_addf(sb, "## Benchmark: %s LRU%s%s: %s\n", STR(bn, "mode"),
+			       *STR(bn, "lru_gen") ? ", lru_gen " : "",
+			       STR(bn, "lru_gen"), section_status(bn));
+		if (!json_array_size(json_object_get(bn, "metrics"))) {
+			sk_strbuf_addf(sb, "%s\n\n", STR(bn, "reason"));
+			continue;
+		}
+		sk_strbuf_addf(sb, "%14s %5s  %10s  %14s %5s  %s\n", "base", "±stddev",
+			       "%change", "patched", "±stddev", "metric");
+		json_array_foreach(json_object_get(bn, "metrics"), j, m)
+			metric_row(sb, m);
+		json_object_foreach(json_object_get(bn, "counters"), name, c)
+			sk_strbuf_addf(sb, "counter %s: /proc/vmstat %s (+%.0f), memory.stat %s (+%.0f)\n",
+				       name, json_is_true(json_object_get(json_object_get(
+					       c, "vmstat"), "present")) ? "present" : "MISSING",
+				       NUM(json_object_get(c, "vmstat"), "delta"),
+				       json_is_true(json_object_get(json_object_get(
+					       c, "memstat"), "present")) ? "present" : "MISSING",
+				       NUM(json_object_get(c, "memstat"), "delta"));
+		sk_strbuf_addch(sb, '\n');
+	}
+}
+
+static void not_run_section(struct sk_strbuf *sb, json_t *r)
+{
+	json_t *why;
+	size_t i;
+
+	if (!json_array_size(json_object_get(r, "reasons")))
+		return;
+	sk_strbuf_adds(sb, "## Not passed or not run\n");
+	json_array_foreach(json_object_get(r, "reasons"), i, why)
+		sk_strbuf_addf(sb, "* %s\n", json_string_value(why));
+	sk_strbuf_addch(sb, '\n');
+}
+
+char *sk_report_text(json_t *r)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+
+	headers(&sb, r);
+	build_section(&sb, r);
+	backports_section(&sb, r);
+	tests_sections(&sb, r);
+	metric_sections(&sb, r);
+	build_summary(&sb, r);
+	bench_section(&sb, r);
+	not_run_section(&sb, r);
+	if (json_is_string(json_object_get(r, "tested_by")))
+		sk_strbuf_addf(&sb, "%s\n", STR(r, "tested_by"));
+	else
+		sk_strbuf_addf(&sb, "No Tested-by: the verdict is %s.\n",
+			       STR(r, "verdict"));
+	sk_strbuf_addf(&sb, "\n--\nstablekit report, results in %s\n", STR(r, "results"));
+	return sk_strbuf_detach(&sb);
+}
+
+/* The status matrix: one row per patch, one column per branch. */
+static void matrix(struct sk_strbuf *sb, json_t *status)
+{
+	json_t *branches = json_object_get(status, "branches"), *b, *p;
+	size_t i, j;
+
+	sk_strbuf_addf(sb, "%-58s", "patch");
+	json_array_foreach(branches, j, b)
+		sk_strbuf_addf(sb, " %-14s", STR(b, "name"));
+	sk_strbuf_addch(sb, '\n');
+	json_array_foreach(json_object_get(status, "patches"), i, p) {
+		sk_strbuf_addf(sb, "%-58.58s", STR(p, "id"));
+		json_array_foreach(branches, j, b)
+			sk_strbuf_addf(sb, " %-14s", STR(json_object_get(
+				json_object_get(p, "branches"), STR(b, "name")),
+				"state"));
+		sk_strbuf_addch(sb, '\n');
+	}
+}
+
+char *sk_report_summary_text(json_t *s)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	json_t *b, *why;
+	size_t i;
+
+	sk_strbuf_adds(&sb, "## Status\n");
+	if (json_is_object(json_object_get(s, "status")))
+		matrix(&sb, json_object_get(s, "status"));
+	else
+		sk_strbuf_addf(&sb, "%s\n", STR(s, "status_reason"));
+	sk_strbuf_addf(&sb, "\n## Branches\n%-16s %-11s %-10s %-8s %-8s %s\n",
+		       "branch", "verdict", "backports", "build", "gate", "tested");
+	json_array_foreach(json_object_get(s, "branches"), i, b)
+		sk_strbuf_addf(&sb, "%-16s %-11s %-10s %-8s %-8s %s\n",
+			       STR(b, "branch"), upper(STR(b, "verdict")),
+			       *STR(b, "backports") ? STR(b, "backports") : "not run",
+			       *STR(b, "build") ? STR(b, "build") : "not run",
+			       *STR(b, "gate") ? STR(b, "gate") : "not run",
+			       json_is_string(json_object_get(b, "tested_by")) ?
+			       "Tested-by" : "-");
+	/* the first reason; the branch's report has them all */
+	json_array_foreach(json_object_get(s, "branches"), i, b) {
+		size_t n = json_array_size(json_object_get(b, "reasons"));
+
+		why = json_array_get(json_object_get(b, "reasons"), 0);
+		if (!why)
+			continue;
+		sk_strbuf_addf(&sb, "%s: %s", STR(b, "branch"), json_string_value(why));
+		if (n > 1)
+			sk_strbuf_addf(&sb, " (and %zu more in its report)", n - 1);
+		sk_strbuf_addch(&sb, '\n');
+	}
+	return sk_strbuf_detach(&sb);
+}

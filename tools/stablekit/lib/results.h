@@ -1,0 +1,32 @@
+#ifndef SK_RESULTS_H
+#define SK_RESULTS_H
+
+#include <jansson.h>
+
+/*
+ * Where the commands leave what they found, for `stablekit report` and for
+ * people:  $SK_WORK/results/<branch>/
+ *	port/<series>.json		stablekit port
+ *	build/<mode>/build.json		stablekit build (objects, kernel)
+ *	gate/gate.json, gate/<stage>.json	stablekit gate
+ *	report/				stablekit report
+ * and $SK_WORK/results/status.json from stablekit status, via the report.
+ */
+
+/* $SK_WORK, else <top>/work; caller frees. */
+char *sk_work_dir(const char *top);
+
+/* $SK_WORK/results (or <top>/work/results); caller frees. */
+char *sk_results_dir(const char *top);
+
+/*
+ * Read one results file.  NULL with *why set (caller frees) when there is
+ * none ("not run: no <path>") or it is not JSON ("unreadable: <path>:<line>:
+ * <message>").
+ */
+json_t *sk_results_load(const char *path, char **why);
+
+/* Write o as indented JSON to path, atomically, creating its directory. */
+int sk_results_save(const char *path, json_t *o);
+
+#endif

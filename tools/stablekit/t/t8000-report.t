@@ -1,0 +1,280 @@
+#!/bin/sh
+
+test_description='stablekit report: mail text, JSON and HTML from the results files
+
+t8000/results holds what port, build and gate write for linux-6.12.y.  The
+report must copy its numbers, show what did not run as "not run", and sign
+Tested-by only when everything ran and passed.
+'
+
+. ./lib-stablekit.sh
+
+R="$SHARNESS_TRASH_DIRECTORY/results"
+REP="$R/linux-6.12.y/report"
+
+report() {
+	(cd p && stablekit report --results "$R" "$@")
+}
+
+fresh_results() {
+	rm -rf "$R" &&
+	cp -R "$SHARNESS_TEST_SRCDIR/t8000/results" "$R"
+}
+
+# Rewrite a results file with a jq filter.
+edit() {
+	jq "$2" "$R/linux-6.12.y/$1" >edit.tmp &&
+	mv edit.tmp "$R/linux-6.12.y/$1"
+}
+
+test_expect_success 'setup: a project, its queue and a kernel repository with MAINTAINERS' '
+	sk_new_project p &&
+	cp -R "$SK_TOP/series/." p/series/ &&
+	mkdir -p p/stable/linux-6.12.y &&
+	cp "$SK_TOP"/stable/linux-6.12.y/* p/stable/linux-6.12.y/ &&
+	cat >p/stable/branches.conf <<-\EOF &&
+	[stablekit]
+		repo = ../linux
+		signoff = Report Tester <report@example.org>
+	[branch "linux-6.12.y"]
+		base = v6.12
+		version = 6.12
+		kind = downstream
+		select = mm-vmscan-reduce-lru_lock-contention-via-vmstat
+		arch = x86_64
+	EOF
+	git init -q linux &&
+	cat >linux/MAINTAINERS <<-\EOF &&
+	MEMORY MANAGEMENT - CORE
+	M:	Andrew Morton <akpm@linux-foundation.org>
+	L:	linux-mm@kvack.org
+	S:	Maintained
+	F:	mm/
+
+	MEMORY MANAGEMENT - RECLAIM
+	M:	Reclaim Maintainer <reclaim@example.org>
+	R:	Reclaim Reviewer <reviewer@example.org>
+	L:	linux-mm@kvack.org
+	S:	Maintained
+	F:	mm/vmscan.c
+	EOF
+	mkdir linux/mm && echo "/* vmscan */" >linux/mm/vmscan.c &&
+	git -C linux add . && git -C linux commit -q -m "Linux 6.12" &&
+	git -C linux tag v6.12 && git -C linux branch linux-6.12.y &&
+	fresh_results
+'
+
+test_expect_success 'everything ran and passed: verdict pass and a Tested-by line' '
+	report --branch linux-6.12.y >out &&
+	grep "^Subject: \[stablekit\] linux-6.12.y v6.12.117: 2 backports: PASS$" out &&
+	grep "^Tested-by: Report Tester <report@example.org>$" out &&
+	jq -e ".verdict == \"pass\" and .reasons == []" "$REP/report.json"
+'
+
+test_expect_success 'the mail has the LKFT sections in order' '
+	grep "^## " "$REP/report.txt" >sections &&
+	cat >expect <<-\EOF &&
+	## Build
+	## Backports
+	## Test Regressions (compared to v6.12.117)
+	## Test Fixes (compared to the baseline)
+	## Test result summary
+	## Metric Regressions (compared to the baseline)
+	## Metric Fixes (compared to the baseline)
+	## Build Summary
+	## Benchmark: classic LRU, lru_gen 0x0000: pass
+	EOF
+	test_cmp expect sections
+'
+
+test_expect_success 'benchmark rows in the LKP form, numbers from bench-classic.json' '
+	grep -E "^ +347\.00 ± +1% +-31\.0% +239\.50 ± +1%  lru_lock_per_1000_scanned  \(p=0\.008 significant, pass\)$" out &&
+	edit gate/bench-classic.json \
+		".metrics.lru_lock_per_1000_scanned.patched.median = 123.25" &&
+	report --branch linux-6.12.y >out2 &&
+	grep -E "^ +347\.00 ± +1% +-31\.0% +123\.25 ± +1%  lru_lock_per_1000_scanned" out2
+'
+
+test_expect_success 'backports: how each patch was ported and its proof' '
+	fresh_results &&
+	report --branch linux-6.12.y >out &&
+	grep -A3 "^\* mm/vmscan: reduce lru_lock contention" out >bp &&
+	grep "not upstream yet: https://lore.kernel.org/r/" bp &&
+	grep "ported with semantic-patches/mm-vmscan-reduce-lru_lock-contention-via-vmstat: 6.12/node-stat-items" bp &&
+	grep "proof: quilt push pass; build x86_64 pass arm64 pass i386 pass; boot pass; kselftest pass" bp
+'
+
+test_expect_success 'test summary and known failures come from the kselftest results' '
+	grep "^total: 12, pass: 9, fail: 1, skip: 1, xfail: 0, timeout: 0$" out &&
+	grep "^\* cgroup:test_memcontrol:test_memcg_min: fail -> fail$" out &&
+	grep -A1 "^Flaky" out | grep "test_memcg_low: pass -> flaky"
+'
+
+test_expect_success 'recipients: author, MAINTAINERS at the branch tip, trailers' '
+	jq -r ".recipients.to[]" "$REP/report.json" >to &&
+	grep -x "Usama Arif <usama.arif@linux.dev>" to &&
+	grep -x "Reclaim Maintainer <reclaim@example.org>" to &&
+	grep -x "Andrew Morton <akpm@linux-foundation.org>" to &&
+	jq -r ".recipients.cc[]" "$REP/report.json" >cc &&
+	grep -x "Reclaim Reviewer <reviewer@example.org>" cc &&
+	grep -x "linux-mm@kvack.org" cc &&
+	! grep -x "stable@vger.kernel.org" cc &&
+	jq -e ".recipients.maintainers | startswith(\"MAINTAINERS at \")" "$REP/report.json"
+'
+
+test_expect_success 'report.json validates against the documented schema' '
+	/usr/bin/python3 - "$SK_TOP/tools/stablekit/Documentation/report-schema.json" \
+		"$REP/report.json" <<-\EOF
+	import json, sys, jsonschema
+	schema = json.load(open(sys.argv[1]))
+	jsonschema.Draft202012Validator.check_schema(schema)
+	jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+	EOF
+'
+
+test_expect_success 'the schema rejects a report that calls a missing stage a pass' '
+	jq ".gate = {\"status\": \"not run\"}" "$REP/report.json" >bad.json &&
+	test_must_fail /usr/bin/python3 - "$SK_TOP/tools/stablekit/Documentation/report-schema.json" \
+		bad.json 2>err <<-\EOF &&
+	import json, sys, jsonschema
+	jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(
+		json.load(open(sys.argv[2])))
+	EOF
+	grep "^jsonschema.exceptions.ValidationError: .reason. is a required property" err
+'
+
+test_expect_success 'no gate results: "not run" with the reason, no Tested-by' '
+	rm -r "$R/linux-6.12.y/gate" &&
+	report --branch linux-6.12.y >out &&
+	grep "^Subject: .*: INCOMPLETE$" out &&
+	grep "^\* gate: not run: no $R/linux-6.12.y/gate/gate.json (stablekit gate)$" out &&
+	grep "^No Tested-by: the verdict is incomplete.$" out &&
+	! grep "^Tested-by:" out &&
+	grep -A1 "^## Metric Regressions" out | grep "^not run" &&
+	jq -e "[.benchmarks[].status] | all(. == \"not run\")" "$REP/report.json"
+'
+
+test_expect_success '--check exits 1 unless every verdict is pass' '
+	test_expect_code 1 report --branch linux-6.12.y --check >/dev/null &&
+	fresh_results &&
+	report --branch linux-6.12.y --check >/dev/null
+'
+
+test_expect_success 'a kselftest regression fails the verdict and is listed' '
+	edit gate/kselftest-compare.json ".regressions = [{\"name\": \"cgroup:test_memcontrol:test_memcg_max\", \"baseline\": \"pass\", \"patched\": \"fail\"}]" &&
+	edit gate/gate.json "(.stages[] | select(.name == \"kselftest\")) |= (.status = \"fail\" | .reason = \"1 regressions\") | .verdict = \"fail\" | .reasons = [\"kselftest: 1 regressions\"]" &&
+	report --branch linux-6.12.y >out &&
+	grep -A1 "^## Test Regressions" out | grep "^\* cgroup:test_memcontrol:test_memcg_max: pass -> fail$" &&
+	grep "^Subject: .*: FAIL$" out &&
+	! grep "^Tested-by:" out
+'
+
+test_expect_success 'a metric over its threshold is a metric regression' '
+	fresh_results &&
+	edit gate/bench-classic.json ".metrics.throughput_pages_per_s.verdict = \"fail\" | .metrics.throughput_pages_per_s.change_pct = -14.5" &&
+	report --branch linux-6.12.y >out &&
+	grep -A1 "^## Metric Regressions" out | grep "^\* classic throughput_pages_per_s: -14.5% (p=0.016)$"
+'
+
+test_expect_success 'a new warning on one arch fails the build section' '
+	fresh_results &&
+	edit build/objects/build.json "(.arches[] | select(.arch == \"i386\")) |= (.gate_failed = true | .gate_why = \"1 new warning\" | .new_warnings = [\"mm/vmscan.c:123:5: warning: unused variable x\"]) | .gate = \"fail\"" &&
+	report --branch linux-6.12.y >out &&
+	grep "^\* i386 (objects, .*): fail, 0 warnings, 0 errors: 1 new warning$" out &&
+	grep "^  new warning: mm/vmscan.c:123:5: warning: unused variable x$" out &&
+	jq -e ".verdict == \"fail\"" "$REP/report.json"
+'
+
+test_expect_success 'a model branch without a buildable tree says so' '
+	fresh_results &&
+	echo "{\"branch\": \"linux-6.12.y\", \"mode\": \"objects\", \"buildable\": false, \"why\": \"the tree at '\''linux-6.12.y'\'' has no '\''Makefile'\''\"}" \
+		>"$R/linux-6.12.y/build/objects/build.json" &&
+	report --branch linux-6.12.y >out &&
+	grep "^\* objects: not run: not buildable: the tree at .linux-6.12.y. has no .Makefile.$" out &&
+	! grep "^Tested-by:" out
+'
+
+test_expect_success 'an unreadable results file is named with its line, exit 128' '
+	fresh_results &&
+	printf "{\n  \"verdict\": \n" >"$R/linux-6.12.y/gate/gate.json" &&
+	test_expect_code 128 report --branch linux-6.12.y >out 2>err &&
+	grep "^error: unreadable: $R/linux-6.12.y/gate/gate.json:3: " err &&
+	jq -e ".input_errors | length == 1" "$REP/report.json"
+'
+
+test_expect_success 'FAILED mails are copied addressed to author and maintainers' '
+	fresh_results &&
+	mkdir -p p/stable/linux-6.12.y/failed &&
+	printf "Subject: FAILED: patch \"x\" failed to apply to 6.12-stable tree\nTo: someone\nCc: stable@vger.kernel.org\n\nbody line\n" \
+		>p/stable/linux-6.12.y/failed/x.mail &&
+	report --branch linux-6.12.y >/dev/null &&
+	m="$REP/failed/x.mail" &&
+	grep "^To: Usama Arif <usama.arif@linux.dev>, " "$m" &&
+	grep "^Cc: stable@vger.kernel.org, .*linux-mm@kvack.org" "$m" &&
+	grep "^body line$" "$m" &&
+	! grep "^To: someone" "$m" &&
+	jq -e ".failed_mails == [\"$m\"]" "$REP/report.json" &&
+	rm -r p/stable/linux-6.12.y/failed
+'
+
+test_expect_success 'summary: status matrix and one verdict line per branch' '
+	report --summary >out &&
+	grep "^patch  *linux-6.12.y *$" out &&
+	grep "^mm-vmscan-reduce-lru_lock-contention-via-vmstat:2  *queued *$" out &&
+	grep "^mm-workingset-fix-the-shadow-node-budget-under-mglru:1  *not affected *$" out &&
+	grep "^linux-6.12.y  *PASS  *pass  *pass  *pass  *Tested-by$" out &&
+	grep "^HTML report: $R/report/index.html$" out &&
+	jq -e ".schema == \"stablekit.report-summary/1\" and .branches[0].verdict == \"pass\"" \
+		"$R/report/summary.json"
+'
+
+chromium_text() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--no-pdf-header-footer --user-data-dir="$PWD/chromium" \
+		--print-to-pdf="$PWD/page.pdf" "file://$1" 2>/dev/null &&
+	pdftotext -layout page.pdf -
+}
+
+chromium_dom() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$PWD/chromium" --dump-dom "file://$1" 2>/dev/null
+}
+
+test_expect_success 'HTML in headless Chromium: what a reader sees' '
+	report --branch linux-6.12.y >/dev/null &&
+	chromium_text "$REP/report.html" >seen &&
+	grep "Verdict: pass" seen &&
+	grep "Tested-by: Report Tester <report@example.org>" seen &&
+	grep -E "347\.00 +1% +-31\.0% +239\.50 +1% +lru_lock_per_1000_scanned" seen &&
+	grep "lru_lock_per_1000_scanned: median 347.00 → 239.50 (-31.0%, p=0.008); each dot is one" seen &&
+	grep -E "objects +i386 +i686-linux-gnu-gcc" seen &&
+	grep "test_memcg_min: fail → fail" seen
+'
+
+test_expect_success 'HTML charts: one dot per run of the results, baseline and patched' '
+	chromium_dom "$REP/report.html" >dom &&
+	runs=$(jq ".runs.baseline | length" "$R/linux-6.12.y/gate/bench-classic.json") &&
+	test "$runs" -gt 0 &&
+	test $(grep -o "<circle class=\"run baseline\"" dom | wc -l) -eq $((3 * runs)) &&
+	test $(grep -o "<circle class=\"run patched\"" dom | wc -l) -eq $((3 * runs)) &&
+	test $(grep -o "<svg " dom | wc -l) -eq 3
+'
+
+test_expect_success 'HTML of a report with nothing run shows "not run", never pass' '
+	rm -r "$R/linux-6.12.y" &&
+	report --branch linux-6.12.y >/dev/null &&
+	chromium_text "$REP/report.html" >seen &&
+	grep "Verdict: incomplete" seen &&
+	grep "No Tested-by: the verdict is incomplete." seen &&
+	! grep -w pass seen
+'
+
+test_expect_success 'summary page in Chromium: the matrix and the verdicts' '
+	fresh_results &&
+	report --summary >/dev/null &&
+	chromium_text "$R/report/index.html" >seen &&
+	grep -E "linux-6.12.y +pass +pass +pass +pass +report" seen &&
+	grep -E "mm: memcg: skip the RCU lock when the memcg is not dying +not eligible" seen
+'
+
+test_done
