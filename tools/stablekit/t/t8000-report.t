@@ -228,16 +228,23 @@ test_expect_success 'summary: status matrix and one verdict line per branch' '
 		"$R/report/summary.json"
 '
 
+# Chromium is given relative paths and a file: URL, as the trash
+# directory's name has a space.
+file_url() {
+	printf "file://%s" "$1" | sed "s/ /%20/g"
+}
+
 chromium_text() {
+	rm -f page.pdf &&
 	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--no-pdf-header-footer --user-data-dir="$PWD/chromium" \
-		--print-to-pdf="$PWD/page.pdf" "file://$1" 2>/dev/null &&
+		--no-pdf-header-footer --user-data-dir=chromium \
+		--print-to-pdf=page.pdf "$(file_url "$1")" 2>/dev/null &&
 	pdftotext -layout page.pdf -
 }
 
 chromium_dom() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$PWD/chromium" --dump-dom "file://$1" 2>/dev/null
+		--user-data-dir=chromium --dump-dom "$(file_url "$1")" 2>/dev/null
 }
 
 test_expect_success 'HTML in headless Chromium: what a reader sees' '
@@ -267,6 +274,19 @@ test_expect_success 'HTML of a report with nothing run shows "not run", never pa
 	grep "Verdict: incomplete" seen &&
 	grep "No Tested-by: the verdict is incomplete." seen &&
 	! grep -w pass seen
+'
+
+test_expect_success 'HTML escapes what comes from mails: a hostile subject stays text' '
+	fresh_results &&
+	edit port/mm-vmscan-reduce-lru_lock-contention-via-vmstat.json \
+		".patches[0].subject = \"mm: <script>alert(1)</script> & <b>x</b>\"" &&
+	report --branch linux-6.12.y >/dev/null &&
+	! grep "<script>" "$REP/report.html" &&
+	grep "mm: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;x&lt;/b&gt;" "$REP/report.html" &&
+	chromium_text "$REP/report.html" >seen &&
+	grep "<script>alert(1)" seen &&
+	grep "</script> &" seen &&
+	grep "<b>x</b>" seen
 '
 
 test_expect_success 'summary page in Chromium: the matrix and the verdicts' '
