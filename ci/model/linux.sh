@@ -1,6 +1,7 @@
 # Model kernel repositories for where a real linux.git is absent: the main
-# job's mainline, 7.1.y and 7.2.y, and the port tests (t5000).  Source it
-# with SK_TOP set, then call build_linuxb in the directory to hold it.
+# job's mainline, 7.1.y and 7.2.y, and the port tests (t5000, t5010).
+# Source it with SK_TOP set, then call build_linuxb (series B) or
+# build_linuxa (series A) in the directory to hold it.
 #
 # linuxb: files shaped by series B's preimages (tools: synth-preimage).
 #   v7.0 -> "mm: workingset: use lruvec_lru_size()..." (7404bd37cfbe's
@@ -14,7 +15,23 @@
 #   vendor-rc1    the 7.1-rc1 one-argument get_non_dying_memcg_start():
 #                 only the semantic patches carry patch 1
 
+#
+# linuxa: files shaped by series A's preimages (synth-preimage), with the
+#   code around them in the 7.1 or the 7.2 shape (shape-series-a).  Series
+#   A is not upstream: downstream branches select it.
+#   v7.0 -> v7.1 (7.1 shapes: writeback checks open-coded in
+#   shrink_inactive_list(), the older MGLRU evict_folios()) -> the 7.2
+#   rework (handle_reclaim_writeback(), evict_folios() as the fixlet knows
+#   it) -> v7.2
+#   linux-7.1.y   v7.1 and a stable release: patch 2's first mm/vmscan.c
+#                 hunk and the fixlet need the pre-7.2 rules
+#   linux-7.2.y   v7.2 and a stable release: patches and fixlet apply cleanly
+#   vendor-7.2    v7.2 and a comment line in evict_folios() after its
+#                 retry: label: the fixlet's last hunk needs an offset
+
 SYNTH="$SK_TOP/ci/model/synth-preimage"
+SHAPE_A="$SK_TOP/ci/model/shape-series-a"
+SEED_A="$SK_TOP/ci/seeds/vmstat-scan-balance-cost.v2.mbox"
 SEED_B="$SK_TOP/ci/seeds/shadow-node-budget-mglru.v3.mbox"
 # the hand-made 7.1-rc1 tree of the Coccinelle bridge test
 RC1_TREE="$SK_TOP/tools/stablekit/t/t4010/7.1-rc1"
@@ -78,5 +95,30 @@ build_linuxb() {
 	git checkout -q -b vendor-rc1 v7.1 &&
 	cp -R "$RC1_TREE/." . &&
 	commit_all "$DEV" "mm: memcg: the 7.1-rc1 helpers" &&
+	git checkout -q master )
+}
+
+build_linuxa() {
+	git init -q linuxa && (
+	cd linuxa &&
+	"$SYNTH" . "$SEED_A" 1 2 && "$SHAPE_A" . 7.1 &&
+	commit_all "$DEV" "Linux 7.0" && git tag v7.0 &&
+	echo "/* 7.1 */" >>Makefile && commit_all "$DEV" "Linux 7.1" && git tag v7.1 &&
+	shaped=$(mktemp -d) &&
+	"$SYNTH" "$shaped" "$SEED_A" 1 2 && "$SHAPE_A" "$shaped" 7.2 &&
+	cp "$shaped/mm/vmscan.c" mm/vmscan.c && rm -rf "$shaped" &&
+	commit_all "$DEV" "mm: vmscan: move the writeback checks into handle_reclaim_writeback()" \
+		"Signed-off-by: $DEV" &&
+	echo "/* 7.2 */" >>Makefile && commit_all "$DEV" "Linux 7.2" && git tag v7.2 &&
+	git checkout -q -b linux-7.2.y v7.2 &&
+	echo "/* 7.2.1 */" >>Makefile && commit_all "$DEV" "Linux 7.2.1" &&
+	git checkout -q -b vendor-7.2 v7.2 &&
+	awk '/^\tlist_for_each_entry_safe_reverse\(folio, next, &list, lru\) \{$/ {
+		print "\t/* vendor: rejected folios stay off the oldest generation */" }
+		{ print }' mm/vmscan.c >mm/vmscan.c.new && mv mm/vmscan.c.new mm/vmscan.c &&
+	test $(git diff --numstat | cut -f1) = 1 &&
+	commit_all "$DEV" "mm: vmscan: comment the MGLRU retry loop" &&
+	git checkout -q -b linux-7.1.y v7.1 &&
+	echo "/* 7.1.1 */" >>Makefile && commit_all "$DEV" "Linux 7.1.1" &&
 	git checkout -q master )
 }

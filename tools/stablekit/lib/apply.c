@@ -199,19 +199,45 @@ static int is_funcname_line(const char *s)
 	return isalpha((unsigned char)s[0]) || s[0] == '_' || s[0] == '$';
 }
 
-/* Does the hunk placed at pos sit under the definition its @@ line names? */
+/* A goto label in column 0 ("retry:", "out:"), which no definition is. */
+static int is_label_line(const char *s)
+{
+	size_t n = 0;
+
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	if (!n || isdigit((unsigned char)s[0]))
+		return 0;
+	while (s[n] == ' ' || s[n] == '\t')
+		n++;
+	if (s[n] != ':' || s[n + 1] == ':')
+		return 0;
+	for (n++; s[n] == ' ' || s[n] == '\t'; n++)
+		;
+	return !s[n] || !strncmp(s + n, "/*", 2) || !strncmp(s + n, "//", 2);
+}
+
+/*
+ * Does the hunk placed at pos sit under the definition its @@ line names?
+ * Labels in column 0 are skipped, as git's cpp funcname pattern (the
+ * kernel's .gitattributes: diff=cpp) skips them, unless the @@ line names
+ * one (diff -p, as quilt refresh runs it, does).
+ */
 static int in_named_function(const struct lines *old, size_t pos,
 			     const struct hunk *h)
 {
 	size_t i = pos, n;
+	int skip_labels;
 
 	if (!h->funcname)
 		return 1;
+	skip_labels = !is_label_line(h->funcname);
 	n = strlen(h->funcname);
 	while (n && isspace((unsigned char)h->funcname[n - 1]))
 		n--;
 	while (i-- > 0)
-		if (is_funcname_line(old->v[i]))
+		if (is_funcname_line(old->v[i]) &&
+		    !(skip_labels && is_label_line(old->v[i])))
 			return !strncmp(old->v[i], h->funcname, n);
 	return 0;
 }

@@ -325,16 +325,27 @@ void sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
 	sk_strbuf_release(&header);
 }
 
+/*
+ * Run one rule on the sandbox.  spatch exits 0 when nothing matches, so a
+ * rule that leaves its file as it was is a failure here: the tree lacks
+ * the code the rule rewrites, and the port would silently miss its part
+ * (rules are guarded only against a second run, which a port never does).
+ */
 static int run_spatch(struct sk_cocci *c, struct sk_sandbox *sb,
 		      const char *rule, unsigned int timeout_ms)
 {
-	char *target = NULL;
+	char *target = NULL, *path = NULL;
+	struct sk_strbuf before = SK_STRBUF_INIT, after = SK_STRBUF_INIT;
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
 	int ret = rule_target(&target, rule);
 
 	if (!ret)
 		ret = sk_sandbox_checkout(sb, &target, 1);
+	if (!ret) {
+		path = sk_path_join(sb->dir, target);
+		ret = sk_read_file(&before, path);
+	}
 	if (!ret) {
 		const char *argv[] = { "spatch", "--very-quiet", "--no-show-diff",
 				       "--in-place", "--sp-file", rule, target, NULL };
@@ -350,8 +361,17 @@ static int run_spatch(struct sk_cocci *c, struct sk_sandbox *sb,
 		ret = sk_error_set(SK_ECONFLICT, "spatch rule '%s' failed on '%s' (exit %d): %s",
 				   rule, target, res.exit_code, res.out.buf);
 	if (!ret)
+		ret = sk_read_file(&after, path);
+	if (!ret && before.len == after.len &&
+	    (!before.len || !memcmp(before.buf, after.buf, before.len)))
+		ret = sk_error_set(SK_ECONFLICT, "spatch rule '%s' changed nothing in '%s'",
+				   rule, target);
+	if (!ret)
 		sk_strbuf_addf(&c->log, "%s on %s\n", rule, target);
+	sk_strbuf_release(&before);
+	sk_strbuf_release(&after);
 	sk_run_result_release(&res);
+	free(path);
 	free(target);
 	return ret;
 }
