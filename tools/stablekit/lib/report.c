@@ -77,15 +77,21 @@ static json_t *not_run(const char *why)
 
 /* ---- tracking: this branch's column of the status matrix ---- */
 
-static json_t *status_branch(json_t *status, const char *name)
+/* The object of array o[key] whose "name" is name, or NULL. */
+static json_t *named(json_t *o, const char *key, const char *name)
 {
 	json_t *b;
 	size_t i;
 
-	json_array_foreach(json_object_get(status, "branches"), i, b)
+	json_array_foreach(json_object_get(o, key), i, b)
 		if (is(b, "name", name))
 			return b;
 	return NULL;
+}
+
+static json_t *status_branch(json_t *status, const char *name)
+{
+	return named(status, "branches", name);
 }
 
 static json_t *tracking(struct report *r)
@@ -328,13 +334,7 @@ out:
 
 static json_t *gate_stage(json_t *gate, const char *name)
 {
-	json_t *s;
-	size_t i;
-
-	json_array_foreach(json_object_get(gate, "stages"), i, s)
-		if (is(s, "name", name))
-			return s;
-	return NULL;
+	return named(gate, "stages", name);
 }
 
 static json_t *gate_section(json_t *gate, const char *gate_why)
