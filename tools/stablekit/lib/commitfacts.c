@@ -152,6 +152,126 @@ int sk_commit_facts_parse(struct sk_commit_facts *out, const char *msg)
 	return 0;
 }
 
+static int is_hex40(const char *p)
+{
+	int i;
+
+	for (i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+static int line_is(const char *line, const char *eol, const char *key)
+{
+	size_t n = strlen(key);
+
+	return (size_t)(eol - line) >= n && !memcmp(line, key, n);
+}
+
+int sk_commit_raw_parse(struct sk_commit_raw *out, const char *data,
+			size_t len)
+{
+	const char *p = data, *end = data + len;
+	int author = 0, committer = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->message = end;
+	/* tree, parents, then the other headers up to a blank line */
+	if (len < 46 || memcmp(p, "tree ", 5) || !is_hex40(p + 5) ||
+	    p[45] != '\n')
+		return -1;
+	p += 46;
+	out->parents = p + 7;
+	while (end - p >= SK_COMMIT_RAW_PARENT_STRIDE &&
+	       !memcmp(p, "parent ", 7)) {
+		if (!is_hex40(p + 7) || p[47] != '\n')
+			return -1;
+		out->nr_parents++;
+		p += SK_COMMIT_RAW_PARENT_STRIDE;
+	}
+	while (p < end) {
+		const char *eol = memchr(p, '\n', end - p);
+
+		if (!eol)
+			eol = end;
+		if (eol == p) {
+			out->message = p + 1;
+			break;
+		}
+		/* the first of each, as libgit2 reads them */
+		if (!author && line_is(p, eol, "author ")) {
+			const char *lt = memrchr(p, '<', eol - p);
+			const char *gt = memrchr(p, '>', eol - p);
+
+			author = 1;
+			if (lt && gt && gt > lt) {
+				lt++;
+				while (lt < gt && isspace((unsigned char)*lt))
+					lt++;
+				while (gt > lt &&
+				       isspace((unsigned char)gt[-1]))
+					gt--;
+				out->email = lt;
+				out->email_len = gt - lt;
+			}
+		} else if (!committer && line_is(p, eol, "committer ")) {
+			const char *gt = memrchr(p, '>', eol - p);
+			long long t = 0;
+
+			committer = 1;
+			for (gt = gt ? gt + 1 : eol; gt < eol && *gt == ' '; gt++)
+				;
+			for (; gt < eol && isdigit((unsigned char)*gt); gt++)
+				t = t * 10 + (*gt - '0');
+			out->time = t;
+		}
+		p = eol + 1;
+	}
+	if (!author || !committer)
+		return -1;
+	out->message_len = end - out->message;
+	return 0;
+}
+
+void sk_commit_summary(struct sk_strbuf *out, const char *msg)
+{
+	const char *space = NULL, *next;
+	int newline = 0;
+
+	sk_strbuf_reset(out);
+	while (*msg == '\n')
+		msg++;
+	for (; *msg; msg++) {
+		if (*msg == '\n') {
+			/* the first paragraph ends at a blank line */
+			if (!msg[1] || msg[1] == '\n')
+				break;
+			for (next = msg + 1; *next && *next != '\n' &&
+			     isspace((unsigned char)*next); next++)
+				;
+			if (!*next || *next == '\n')
+				break;
+		}
+		if (isspace((unsigned char)*msg)) {
+			if (!space) {
+				space = msg;
+				newline = 0;
+			}
+			newline |= *msg == '\n';
+			continue;
+		}
+		if (space) {
+			if (newline)
+				sk_strbuf_addch(out, ' ');
+			else
+				sk_strbuf_add(out, space, msg - space);
+			space = NULL;
+		}
+		sk_strbuf_addch(out, *msg);
+	}
+}
+
 void sk_commit_facts_release(struct sk_commit_facts *f)
 {
 	size_t i;

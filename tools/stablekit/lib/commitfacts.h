@@ -38,6 +38,39 @@ struct sk_commit_facts {
 int sk_commit_facts_parse(struct sk_commit_facts *out, const char *msg);
 void sk_commit_facts_release(struct sk_commit_facts *f);
 
+/*
+ * The fields of a raw commit object (as git_odb_read returns it) that the
+ * index needs, pointing into the buffer: the parents (nr_parents runs of
+ * 40 hex digits, SK_COMMIT_RAW_PARENT_STRIDE bytes apart), the author's
+ * address (between its last '<' and '>', blanks trimmed), the committer
+ * time and the message (everything after the header).
+ */
+#define SK_COMMIT_RAW_PARENT_STRIDE 48	/* "parent " 40 hex "\n" */
+
+struct sk_commit_raw {
+	const char *parents;
+	size_t nr_parents;
+	const char *email;
+	size_t email_len;
+	long long time;
+	const char *message;
+	size_t message_len;
+};
+
+/*
+ * 0, or -1 if the buffer is not a well-formed commit (a tree, an author and
+ * a committer are required, as libgit2 requires them).
+ */
+int sk_commit_raw_parse(struct sk_commit_raw *out, const char *data,
+			size_t len);
+
+/*
+ * The summary of a message, as git_commit_summary() gives it: the first
+ * paragraph, leading newlines dropped, lines joined by one blank,
+ * trailing blanks trimmed.
+ */
+void sk_commit_summary(struct sk_strbuf *out, const char *msg);
+
 /* How an upstream reference reads in a message, for evidence text. */
 const char *sk_upref_kind_name(enum sk_upref_kind kind);
 

@@ -9,12 +9,13 @@
  * id, and the ranges (base..tip of each tracked branch) already walked.
  *
  * A commit's message facts (subject, author, upstream references, Link:
- * and Message-Id:, Fixes:) are stored when a range walk first meets it;
- * its touched paths and patch-id only when a lookup asks for them.  A
- * range whose tip moved forward is walked from the old tip only; a range
- * whose base changed or whose tip was rewound is walked again (the facts
- * of commits already seen are kept).  The file is a cache: deleting it
- * loses nothing.
+ * and Message-Id:, Fixes:) are stored when a range walk first meets it,
+ * from the one read of the commit object the walk makes; its touched paths
+ * and patch-id only when a lookup asks for them.  A range whose tip moved
+ * forward is walked from the old tip only; a range whose base changed or
+ * whose tip was rewound is walked again (the facts of commits already seen
+ * are kept).  Filling an empty index is done in bulk (see
+ * sk_index_finish).  The file is a cache: deleting it loses nothing.
  */
 
 struct sk_index;
@@ -48,6 +49,13 @@ int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 			  struct sk_index *idx, git_repository *repo,
 			  const char *name, const git_oid *tip,
 			  const git_oid *base);
+
+/*
+ * Ends the filling: on a cold index (the first run), writes the lookup
+ * rows kept back, sorted, which is cheaper than row by row.  Call it once
+ * the ranges are up to date; the queries call it too.
+ */
+int sk_index_finish(struct sk_index *idx);
 
 /* 1 if the commit (full hex id) is in the range, 0 if not. */
 int sk_index_in_range(struct sk_index *idx, long long range, const char *oid);

@@ -378,13 +378,14 @@ static int prepare_branches(struct run *r)
 	struct sk_track *t = r->t;
 	size_t i;
 	struct timespec t0, t1;
+	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < t->nr_branches; i++) {
 		struct sk_track_branch *tb = &t->branches[i];
 		const struct sk_branch *br = tb->br;
 		git_oid tip, base;
-		int have_base = 0, ret;
+		int have_base = 0;
 		char *qpath;
 
 		sk_strbuf_init(&tb->queue);
@@ -412,6 +413,9 @@ static int prepare_branches(struct run *r)
 			r->mainline = tb;
 	}
 	sk_error_clear();
+	ret = sk_index_finish(r->o->idx);
+	if (ret)
+		return ret;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	t->index_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	return 0;

@@ -1,5 +1,6 @@
 /* Unit tests for the pure parts of tracking: the state decision, version
- * bounds, commit-message facts, subject normalisation, workspace version. */
+ * bounds, commit-message facts, subject normalisation, raw commit objects
+ * and their summary, workspace version. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -178,6 +179,63 @@ static void test_subject_norm(void **state)
 	sk_strbuf_release(&sb);
 }
 
+static void test_commit_summary(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+
+	(void)state;
+	/* as git_commit_summary(): first paragraph, lines joined */
+	sk_commit_summary(&sb, "\n\nmm: fix  it\n\nbody\n");
+	assert_string_equal(sb.buf, "mm: fix  it");
+	sk_commit_summary(&sb, "mm: a long\n   subject\t\nwrapped\n \t\nbody");
+	assert_string_equal(sb.buf, "mm: a long subject wrapped");
+	sk_commit_summary(&sb, "one line, no newline  ");
+	assert_string_equal(sb.buf, "one line, no newline");
+	sk_commit_summary(&sb, "");
+	assert_string_equal(sb.buf, "");
+	sk_strbuf_release(&sb);
+}
+
+static void test_commit_raw(void **state)
+{
+	static const char merge[] =
+		"tree 0123456789012345678901234567890123456789\n"
+		"parent 1111111111111111111111111111111111111111\n"
+		"parent 2222222222222222222222222222222222222222\n"
+		"author A. U. Thor < Thor@Example.ORG > 1700000000 +0100\n"
+		"committer C <c@example.org> 1700000123 +0000\n"
+		"gpgsig -----BEGIN PGP SIGNATURE-----\n"
+		" author not@this.one\n"
+		" -----END PGP SIGNATURE-----\n"
+		"\n"
+		"Merge branch 'x'\n\nbody\n";
+	static const char root[] =
+		"tree 0123456789012345678901234567890123456789\n"
+		"author A <a@b> 1 +0000\n"
+		"committer A <a@b> 2 +0000\n";
+	struct sk_commit_raw raw;
+
+	(void)state;
+	assert_int_equal(sk_commit_raw_parse(&raw, merge, strlen(merge)), 0);
+	assert_int_equal(raw.nr_parents, 2);
+	assert_memory_equal(raw.parents, "1111111111", 10);
+	assert_memory_equal(raw.parents + SK_COMMIT_RAW_PARENT_STRIDE,
+			    "2222222222", 10);
+	assert_int_equal(raw.email_len, strlen("Thor@Example.ORG"));
+	assert_memory_equal(raw.email, "Thor@Example.ORG", raw.email_len);
+	assert_int_equal(raw.time, 1700000123);
+	assert_int_equal(raw.message_len, strlen("Merge branch 'x'\n\nbody\n"));
+	assert_memory_equal(raw.message, "Merge branch 'x'", 16);
+	/* a root commit without a message */
+	assert_int_equal(sk_commit_raw_parse(&raw, root, strlen(root)), 0);
+	assert_int_equal(raw.nr_parents, 0);
+	assert_int_equal(raw.time, 2);
+	assert_int_equal(raw.message_len, 0);
+	/* not a commit */
+	assert_int_not_equal(sk_commit_raw_parse(&raw, "blob", 4), 0);
+	assert_int_not_equal(sk_commit_raw_parse(&raw, merge, 60), 0);
+}
+
 static void test_kernel_version(void **state)
 {
 	char *v = NULL;
@@ -205,6 +263,8 @@ int main(void)
 		cmocka_unit_test(test_version_parse),
 		cmocka_unit_test(test_commit_facts),
 		cmocka_unit_test(test_subject_norm),
+		cmocka_unit_test(test_commit_summary),
+		cmocka_unit_test(test_commit_raw),
 		cmocka_unit_test(test_kernel_version),
 	};
 
