@@ -1,0 +1,137 @@
+/*
+ * What the modules of the tracking index share and nothing else may use:
+ * the handle, its prepared statements, the commit graph the walks build,
+ * and the calls from one module into another.  index.h stays the only
+ * interface the rest of stablekit sees.
+ *
+ *   index.c        open and close, the schema, the public queries
+ *   index-store.c  a commit's rows; in a cold fill, the store thread and
+ *                  the lookup rows kept back, then sorted and written
+ *   index-walk.c   the commit graph, the range walk, ancestry from it
+ *   index-arena.c  memory for many small things, freed together
+ */
+#ifndef SK_INDEX_INTERNAL_H
+#define SK_INDEX_INTERNAL_H
+
+#include "index.h"
+#include "strbuf.h"
+
+#include <sqlite3.h>
+
+enum stmt {
+	ST_FIND_ID, ST_INSERT_COMMIT, ST_INSERT_COMMIT_ID, ST_GET_RANGE,
+	ST_INSERT_RANGE, ST_UPDATE_RANGE, ST_CLEAR_RANGE, ST_INSERT_MEMBER,
+	ST_IN_RANGE,
+	/* each lookup, then the same within a range */
+	ST_BY_PREFIX, ST_BY_PREFIX_IN, ST_BY_SUBJECT, ST_BY_SUBJECT_IN,
+	ST_BY_EMAIL, ST_BY_EMAIL_IN, ST_BY_MSGID, ST_BY_MSGID_IN,
+	ST_BY_UPSTREAM, ST_BY_UPSTREAM_IN,
+	ST_WINDOW, ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
+	ST_GET_ANC, ST_SET_ANC, ST_NR
+};
+
+/* The lookup tables (see the schema in index.c and side_tables). */
+enum side {
+	SIDE_OIDS, SIDE_SUBJECTS, SIDE_EMAILS, SIDE_UPREFS, SIDE_MSGIDS,
+	SIDE_FIXES, SIDE_NR
+};
+
+struct side_row;
+
+/* The rows of a lookup table kept back during a cold fill. */
+struct side_rows {
+	struct side_row *rows;
+	size_t nr, alloc;
+};
+
+/*
+ * The commits this run has read, with their parents: the range walks
+ * share it, and an ancestry question between two commits of one walked
+ * range is answered from it without going back to the repository.
+ */
+struct node {
+	git_oid oid;
+	unsigned int nr_parents;
+	long long time;		/* committer time */
+	long long id;		/* row in commits; 0: not known yet */
+	struct node **parents;
+	struct node *next;	/* the range's list, newest first */
+	unsigned int walk;	/* the walk that flags belong to */
+	unsigned int flags;
+	unsigned int member;	/* first walk that found it in its range */
+	unsigned int mark;	/* ancestry search that visited it */
+	unsigned int indegree;	/* children in the range being sorted */
+	unsigned int parsed:1;
+};
+
+struct arena_block;
+
+struct graph {
+	struct node **slots;	/* open addressing, power of two */
+	size_t nr, mask;
+	struct arena_block *arena;
+	unsigned int walks, marks;
+	git_odb *odb;
+	struct node **heap;
+	size_t heap_nr, heap_alloc;
+	size_t interesting;	/* queued and not uninteresting */
+};
+
+struct store;
+struct sk_commit_raw;
+
+struct sk_index {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_NR];
+	sqlite3_stmt *side_one[SIDE_NR];	/* INSERT of one row */
+	struct sk_strbuf norm, summary, msg, email;
+	struct graph g;
+	int bulk;		/* cold fill: lookup rows kept back */
+	int was_bulk;		/* journal mode to restore on close */
+	long long last_id;	/* cold fill: the last commit id given */
+	struct store *store;	/* cold fill: while a walk runs */
+	struct side_rows side[SIDE_NR];
+	struct arena_block *side_text;	/* their keys and subjects */
+};
+
+/* index.c: the prepared statements */
+int sk_index__db_error(struct sk_index *idx, const char *what);
+/* Reset, bindings cleared. */
+sqlite3_stmt *sk_index__stmt(struct sk_index *idx, enum stmt which);
+void sk_index__bind_text(sqlite3_stmt *s, int i, const char *v);
+/* For a value that outlives the statement's next step. */
+void sk_index__bind_static(sqlite3_stmt *s, int i, const char *v);
+int sk_index__step_done(struct sk_index *idx, sqlite3_stmt *s,
+			const char *what);
+
+/* index-arena.c */
+void *sk_index__arena_alloc(struct arena_block **arena, size_t size);
+char *sk_index__arena_strdup(struct arena_block **arena, const char *s);
+void sk_index__arena_free(struct arena_block **arena);
+
+/* index-store.c: a commit's rows, and a cold fill's */
+/* 64-bit FNV-1a of a text, as stored in the lookup tables. */
+long long sk_index__text_hash(const char *s);
+/* INSERT OR IGNORE of nr rows into a lookup table. */
+int sk_index__side_prepare(sqlite3_stmt **out, struct sk_index *idx,
+			   enum side which, int nr);
+/* Drops the rows kept back, and their texts. */
+void sk_index__side_release(struct sk_index *idx);
+/* The commit row and its facts, from the raw object; sets n->id. */
+int sk_index__store_commit(struct sk_index *idx, struct node *n,
+			   const struct sk_commit_raw *raw);
+/* A cold fill's store thread, for the length of a walk. */
+int sk_index__store_start(struct sk_index *idx);
+/* Hands a new commit (n->id given) over to the store thread. */
+void sk_index__store_push(struct sk_index *idx, struct node *n,
+			  const struct sk_commit_raw *raw);
+/* Waits for every row handed over to be written; the thread's error. */
+int sk_index__store_stop(struct sk_index *idx);
+
+/* index-walk.c: the commit graph */
+void sk_index__graph_release(struct graph *g);
+/* 1, 0, or -1 when the graph read in this run cannot tell. */
+int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
+				const git_oid *desc);
+
+#endif

@@ -1,0 +1,678 @@
+/*
+ * The rows a commit gives the index: its row in commits and its lookup
+ * rows (subject, author, upstream references, Message-Ids, Fixes:).  On a
+ * warm index they are written as the walk meets each commit.  A cold fill
+ * (an empty index) is where the time goes, so there the commit rows are
+ * written by a thread of their own while the walk reads on, and the lookup
+ * rows are kept back, sorted in memory and appended in key order once, by
+ * sk_index_finish.
+ */
+#include "index-internal.h"
+#include "commitfacts.h"
+#include "error.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The lookup tables: rows (key, id[, extra]) kept back in a cold fill.
+ * Subjects (normalised), authors and Message-Ids are keyed by a 64-bit
+ * hash of the text, the match checked on the text itself: small keys,
+ * sorted as integers.
+ */
+enum side_key {
+	KEY_BLOB,		/* a commit id */
+	KEY_TEXT,		/* the text */
+	KEY_HASH,		/* the hash of the text */
+	KEY_HASH_TEXT,		/* the hash, the id, then the text */
+};
+
+static const struct side_table {
+	const char *name, *cols;
+	int nr_cols;
+	enum side_key key;
+	int int_extra;		/* the third column: kind, else subject */
+} side_tables[SIDE_NR] = {
+	[SIDE_OIDS] = { "oids", "oid, id", 2, KEY_BLOB, 0 },
+	[SIDE_SUBJECTS] = { "subjects", "h, id", 2, KEY_HASH, 0 },
+	[SIDE_EMAILS] = { "emails", "h, id", 2, KEY_HASH, 0 },
+	[SIDE_UPREFS] = { "uprefs", "upstream, id, kind", 3, KEY_TEXT, 1 },
+	[SIDE_MSGIDS] = { "msgids", "h, id, msgid", 3, KEY_HASH_TEXT, 0 },
+	[SIDE_FIXES] = { "fixes", "sha, id, subject", 3, KEY_TEXT, 0 },
+};
+
+/* Rows per INSERT when the kept-back rows go in. */
+#define SIDE_BATCH 64
+
+/* A row of a lookup table kept back during a cold fill. */
+struct side_row {
+	long long h;		/* the hash, or the key's first 8 bytes */
+	char *key;		/* text; 20 bytes for SIDE_OIDS; NULL */
+	long long id;
+	union {
+		char *subject;	/* SIDE_FIXES */
+		long long kind;	/* SIDE_UPREFS */
+	};
+};
+
+/*
+ * A cold fill stores on a thread of its own: the walk (reading the commits)
+ * hands each new commit's message over and goes on reading while the
+ * store thread parses it and writes its rows.  Ids are given by the walk,
+ * the table being empty at the start of a cold fill.
+ */
+struct job {
+	long long id;
+	git_oid oid;
+	char *email;		/* points into text, after the message */
+	char text[];		/* message, NUL, author address, NUL */
+};
+
+#define QUEUE_SIZE 4096
+/* Jobs handed over at a time: one lock, and a wake-up only if needed. */
+#define HANDOVER 256
+/* Commit rows per INSERT in a cold fill. */
+#define COMMIT_BATCH 64
+
+struct commit_row {
+	long long id;
+	git_oid oid;
+	struct sk_strbuf subject, email;
+};
+
+struct store {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t not_empty, not_full;
+	struct job *queue[QUEUE_SIZE];
+	size_t head, nr;
+	int consumer_waits, producer_waits;
+	struct job *out[HANDOVER];	/* the walk's, not handed over yet */
+	size_t nr_out;
+	int done;		/* no more jobs will come */
+	int ret;		/* the first error, its message in err */
+	char err[1024];
+	struct commit_row rows[COMMIT_BATCH];
+	int nr_rows;
+	sqlite3_stmt *many;
+};
+
+/* INSERT OR IGNORE of nr rows into a lookup table. */
+int sk_index__side_prepare(sqlite3_stmt **out, struct sk_index *idx,
+			   enum side which, int nr)
+{
+	const struct side_table *t = &side_tables[which];
+	struct sk_strbuf sql = SK_STRBUF_INIT;
+	int i, ret = 0;
+
+	sk_strbuf_addf(&sql, "INSERT OR IGNORE INTO %s (%s) VALUES", t->name,
+		       t->cols);
+	for (i = 0; i < nr; i++)
+		sk_strbuf_addf(&sql, "%s(?, ?%s)", i ? ", " : " ",
+			       t->nr_cols == 3 ? ", ?" : "");
+	if (sqlite3_prepare_v3(idx->db, sql.buf, -1, nr == 1 ?
+			       SQLITE_PREPARE_PERSISTENT : 0, out,
+			       NULL) != SQLITE_OK)
+		ret = sk_index__db_error(idx, sql.buf);
+	sk_strbuf_release(&sql);
+	return ret;
+}
+
+/* The kept-back rows and their texts (the oids rows' keys are the graph's). */
+void sk_index__side_release(struct sk_index *idx)
+{
+	enum side w;
+
+	for (w = 0; w < SIDE_NR; w++) {
+		free(idx->side[w].rows);
+		memset(&idx->side[w], 0, sizeof(idx->side[w]));
+	}
+	sk_index__arena_free(&idx->side_text);
+}
+
+/* ---- the rows of a commit ---- */
+
+/* 64-bit FNV-1a: stored, so it must not change. */
+long long sk_index__text_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return (long long)h;
+}
+
+/* The first 8 bytes, big-endian: ordered as the bytes are. */
+static long long key_prefix(const char *key, size_t len)
+{
+	uint64_t h = 0;
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		h = h << 8 | (i < len ? (unsigned char)key[i] : 0);
+	return (long long)h;
+}
+
+static void side_add(struct sk_index *idx, enum side which, const char *key,
+		     long long id, int kind, const char *subject)
+{
+	const struct side_table *t = &side_tables[which];
+	struct side_rows *sr = &idx->side[which];
+	struct side_row *r = SK_ARRAY_PUSH(sr->rows, sr->nr, sr->alloc);
+
+	r->key = NULL;
+	if (t->key == KEY_BLOB)
+		r->h = key_prefix(key, GIT_OID_RAWSZ);
+	else if (t->key == KEY_TEXT)
+		r->h = key_prefix(key, strlen(key));
+	else
+		r->h = sk_index__text_hash(key);
+	if (t->key == KEY_TEXT || t->key == KEY_HASH_TEXT)
+		r->key = sk_index__arena_strdup(&idx->side_text, key);
+	r->id = id;
+	if (which == SIDE_FIXES)
+		r->subject = subject ?
+			sk_index__arena_strdup(&idx->side_text, subject) :
+			NULL;
+	else
+		r->kind = kind;
+}
+
+/* Binds a row of a lookup table from parameter i + 1 on. */
+static void side_bind(sqlite3_stmt *s, int i, enum side which,
+		      const char *key, long long h, long long id, int kind,
+		      const char *subject)
+{
+	const struct side_table *t = &side_tables[which];
+
+	switch (t->key) {
+	case KEY_BLOB:
+		sqlite3_bind_blob(s, i + 1, key, GIT_OID_RAWSZ, SQLITE_STATIC);
+		break;
+	case KEY_TEXT:
+		sk_index__bind_static(s, i + 1, key);
+		break;
+	case KEY_HASH:
+	case KEY_HASH_TEXT:
+		sqlite3_bind_int64(s, i + 1, h);
+		break;
+	}
+	sqlite3_bind_int64(s, i + 2, id);
+	if (t->nr_cols == 3 && t->key == KEY_HASH_TEXT)
+		sk_index__bind_static(s, i + 3, key);
+	else if (t->nr_cols == 3 && t->int_extra)
+		sqlite3_bind_int(s, i + 3, kind);
+	else if (t->nr_cols == 3)
+		sk_index__bind_static(s, i + 3, subject);
+}
+
+static int side_step(struct sk_index *idx, sqlite3_stmt *s, enum side which)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return sk_index__db_error(idx, side_tables[which].name);
+	return 0;
+}
+
+/*
+ * A row of a lookup table, now or kept back during a cold fill: key is the
+ * text (hashed where the table is keyed by the hash), or the raw commit id.
+ */
+static int insert_side(struct sk_index *idx, enum side which, const char *key,
+		       long long id, int kind, const char *subject)
+{
+	const struct side_table *t = &side_tables[which];
+	long long h = 0;
+
+	if (idx->bulk) {
+		side_add(idx, which, key, id, kind, subject);
+		return 0;
+	}
+	if (t->key == KEY_HASH || t->key == KEY_HASH_TEXT)
+		h = sk_index__text_hash(key);
+	side_bind(idx->side_one[which], 0, which, key, h, id, kind, subject);
+	return side_step(idx, idx->side_one[which], which);
+}
+
+static int store_facts(struct sk_index *idx, long long id, const char *msg)
+{
+	struct sk_commit_facts f;
+	size_t i;
+	int ret = 0;
+
+	sk_commit_facts_parse(&f, msg);
+	for (i = 0; i < f.nr_uprefs && !ret; i++)
+		ret = insert_side(idx, SIDE_UPREFS, f.uprefs[i].sha, id,
+				  f.uprefs[i].kind, NULL);
+	for (i = 0; i < f.nr_msgids && !ret; i++)
+		ret = insert_side(idx, SIDE_MSGIDS, f.msgids[i], id, 0, NULL);
+	for (i = 0; i < f.nr_fixes && !ret; i++)
+		ret = insert_side(idx, SIDE_FIXES, f.fixes[i].sha, id, 0,
+				  f.fixes[i].subject);
+	sk_commit_facts_release(&f);
+	return ret;
+}
+
+/* The commit row and its facts, from the raw object. */
+int sk_index__store_commit(struct sk_index *idx, struct node *n,
+			   const struct sk_commit_raw *raw)
+{
+	sqlite3_stmt *s;
+	size_t i;
+	int ret;
+
+	sk_strbuf_reset(&idx->msg);
+	sk_strbuf_add(&idx->msg, raw->message, raw->message_len);
+	sk_commit_summary(&idx->summary, idx->msg.buf);
+	sk_subject_norm(&idx->norm, idx->summary.buf);
+	sk_strbuf_reset(&idx->email);
+	for (i = 0; i < raw->email_len; i++)
+		sk_strbuf_addch(&idx->email,
+				tolower((unsigned char)raw->email[i]));
+	s = sk_index__stmt(idx, ST_INSERT_COMMIT);
+	sqlite3_bind_blob(s, 1, n->oid.id, GIT_OID_RAWSZ, SQLITE_STATIC);
+	sk_index__bind_static(s, 2, idx->summary.buf);
+	sk_index__bind_static(s, 3, idx->email.buf);
+	ret = sk_index__step_done(idx, s, "insert commit");
+	if (ret)
+		return ret;
+	n->id = sqlite3_last_insert_rowid(idx->db);
+	/* In a cold fill, the oids rows come from the graph at the end. */
+	if (!idx->bulk)
+		ret = insert_side(idx, SIDE_OIDS, (const char *)n->oid.id,
+				  n->id, 0, NULL);
+	if (!ret)
+		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, n->id, 0,
+				  NULL);
+	if (!ret)
+		ret = insert_side(idx, SIDE_EMAILS, idx->email.buf, n->id, 0,
+				  NULL);
+	return ret ? ret : store_facts(idx, n->id, idx->msg.buf);
+}
+
+/* ---- the store thread of a cold fill ---- */
+
+static int store_rows_flush(struct sk_index *idx, struct store *st)
+{
+	sqlite3_stmt *s;
+	int i, j, ret = 0;
+
+	for (i = 0; i < st->nr_rows && !ret; i++) {
+		struct commit_row *r = &st->rows[i];
+
+		if (st->nr_rows == COMMIT_BATCH && st->many) {
+			s = st->many;
+			j = 4 * i;
+		} else {
+			s = sk_index__stmt(idx, ST_INSERT_COMMIT_ID);
+			j = 0;
+		}
+		sqlite3_bind_int64(s, j + 1, r->id);
+		sqlite3_bind_blob(s, j + 2, r->oid.id, GIT_OID_RAWSZ,
+				  SQLITE_STATIC);
+		sk_index__bind_static(s, j + 3, r->subject.buf);
+		sk_index__bind_static(s, j + 4, r->email.buf);
+		if (s != st->many || i == COMMIT_BATCH - 1) {
+			ret = sk_index__step_done(idx, s, "insert commit");
+			sqlite3_reset(s);
+		}
+	}
+	st->nr_rows = 0;
+	return ret;
+}
+
+/* A new commit's rows, in a cold fill (lookup rows kept back). */
+static int store_job(struct sk_index *idx, struct store *st,
+		     const struct job *job)
+{
+	struct commit_row *r;
+	int ret;
+
+	sk_commit_summary(&idx->summary, job->text);
+	sk_subject_norm(&idx->norm, idx->summary.buf);
+	r = &st->rows[st->nr_rows++];
+	r->id = job->id;
+	git_oid_cpy(&r->oid, &job->oid);
+	sk_strbuf_reset(&r->subject);
+	sk_strbuf_adds(&r->subject, idx->summary.buf);
+	sk_strbuf_reset(&r->email);
+	sk_strbuf_adds(&r->email, job->email);
+	ret = st->nr_rows == COMMIT_BATCH ? store_rows_flush(idx, st) : 0;
+	if (!ret)
+		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, job->id, 0,
+				  NULL);
+	if (!ret)
+		ret = insert_side(idx, SIDE_EMAILS, job->email, job->id, 0,
+				  NULL);
+	return ret ? ret : store_facts(idx, job->id, job->text);
+}
+
+static void *store_main(void *arg)
+{
+	struct sk_index *idx = arg;
+	struct store *st = idx->store;
+	struct job *jobs[256];
+	size_t nr, i;
+	int ret = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&st->lock);
+		while (!st->nr && !st->done) {
+			st->consumer_waits = 1;
+			pthread_cond_wait(&st->not_empty, &st->lock);
+			st->consumer_waits = 0;
+		}
+		for (nr = 0; st->nr && nr < 256; nr++) {
+			jobs[nr] = st->queue[st->head];
+			st->head = (st->head + 1) % QUEUE_SIZE;
+			st->nr--;
+		}
+		if (nr && st->producer_waits)
+			pthread_cond_signal(&st->not_full);
+		pthread_mutex_unlock(&st->lock);
+		if (!nr)
+			break;
+		for (i = 0; i < nr; i++) {
+			if (!ret)
+				ret = store_job(idx, st, jobs[i]);
+			free(jobs[i]);
+		}
+	}
+	if (!ret)
+		ret = store_rows_flush(idx, st);
+	if (ret) {
+		st->ret = ret;
+		snprintf(st->err, sizeof(st->err), "%s", sk_error_last());
+	}
+	return NULL;
+}
+
+static void store_free(struct store *st)
+{
+	int i;
+
+	sqlite3_finalize(st->many);
+	for (i = 0; i < COMMIT_BATCH; i++) {
+		sk_strbuf_release(&st->rows[i].subject);
+		sk_strbuf_release(&st->rows[i].email);
+	}
+	free(st);
+}
+
+int sk_index__store_start(struct sk_index *idx)
+{
+	struct store *st = sk_xcalloc(1, sizeof(*st));
+	struct sk_strbuf sql = SK_STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < COMMIT_BATCH; i++) {
+		sk_strbuf_init(&st->rows[i].subject);
+		sk_strbuf_init(&st->rows[i].email);
+	}
+	sk_strbuf_adds(&sql, "INSERT INTO commits (id, oid, subject, email)"
+		       " VALUES");
+	for (i = 0; i < COMMIT_BATCH; i++)
+		sk_strbuf_adds(&sql, i ? ", (?, ?, ?, ?)" : " (?, ?, ?, ?)");
+	if (sqlite3_prepare_v2(idx->db, sql.buf, -1, &st->many,
+			       NULL) != SQLITE_OK)
+		ret = sk_index__db_error(idx, "insert commits");
+	sk_strbuf_release(&sql);
+	if (!ret && (pthread_mutex_init(&st->lock, NULL) ||
+		     pthread_cond_init(&st->not_empty, NULL) ||
+		     pthread_cond_init(&st->not_full, NULL)))
+		ret = sk_error_set(SK_ERROR, "index: cannot start a thread");
+	idx->store = st;
+	if (!ret && pthread_create(&st->thread, NULL, store_main, idx))
+		ret = sk_error_set(SK_ERROR, "index: cannot start a thread");
+	if (ret) {
+		store_free(st);
+		idx->store = NULL;
+	}
+	return ret;
+}
+
+static void store_handover(struct store *st)
+{
+	size_t i;
+
+	pthread_mutex_lock(&st->lock);
+	while (QUEUE_SIZE - st->nr < st->nr_out) {
+		st->producer_waits = 1;
+		pthread_cond_wait(&st->not_full, &st->lock);
+		st->producer_waits = 0;
+	}
+	for (i = 0; i < st->nr_out; i++)
+		st->queue[(st->head + st->nr++) % QUEUE_SIZE] = st->out[i];
+	st->nr_out = 0;
+	if (st->consumer_waits)
+		pthread_cond_signal(&st->not_empty);
+	pthread_mutex_unlock(&st->lock);
+}
+
+/* Waits for the store thread to write every row handed over; its error. */
+int sk_index__store_stop(struct sk_index *idx)
+{
+	struct store *st = idx->store;
+	int ret;
+
+	if (!st)
+		return 0;
+	store_handover(st);
+	pthread_mutex_lock(&st->lock);
+	st->done = 1;
+	pthread_cond_signal(&st->not_empty);
+	pthread_mutex_unlock(&st->lock);
+	pthread_join(st->thread, NULL);
+	ret = st->ret ? sk_error_set(st->ret, "%s", st->err) : 0;
+	pthread_mutex_destroy(&st->lock);
+	pthread_cond_destroy(&st->not_empty);
+	pthread_cond_destroy(&st->not_full);
+	store_free(st);
+	idx->store = NULL;
+	return ret;
+}
+
+/* Hands a new commit over to the store thread. */
+void sk_index__store_push(struct sk_index *idx, struct node *n,
+			  const struct sk_commit_raw *raw)
+{
+	struct store *st = idx->store;
+	struct job *job = sk_xmalloc(sizeof(*job) + raw->message_len + 1 +
+				     raw->email_len + 1);
+	size_t i;
+
+	job->id = n->id;
+	git_oid_cpy(&job->oid, &n->oid);
+	memcpy(job->text, raw->message, raw->message_len);
+	job->text[raw->message_len] = '\0';
+	job->email = job->text + raw->message_len + 1;
+	for (i = 0; i < raw->email_len; i++)
+		job->email[i] = tolower((unsigned char)raw->email[i]);
+	job->email[raw->email_len] = '\0';
+	st->out[st->nr_out++] = job;
+	if (st->nr_out == HANDOVER)
+		store_handover(st);
+}
+
+static int cmp_ll(long long a, long long b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_ull(long long a, long long b)
+{
+	return ((unsigned long long)a > (unsigned long long)b) -
+		((unsigned long long)a < (unsigned long long)b);
+}
+
+/* The order of the table's primary key (blobs and texts as bytes). */
+static int cmp_hash_row(const void *a, const void *b)
+{
+	const struct side_row *x = a, *y = b;
+	int c = cmp_ll(x->h, y->h);
+
+	if (!c)
+		c = cmp_ll(x->id, y->id);
+	if (!c && x->key && y->key)
+		c = strcmp(x->key, y->key);
+	return c;
+}
+
+static int cmp_text_row(const void *a, const void *b)
+{
+	const struct side_row *x = a, *y = b;
+	int c = cmp_ull(x->h, y->h);
+
+	if (!c)
+		c = strcmp(x->key, y->key);
+	return c ? c : cmp_ll(x->id, y->id);
+}
+
+static int cmp_oid_row(const void *a, const void *b)
+{
+	const struct side_row *x = a, *y = b;
+	int c = cmp_ull(x->h, y->h);
+
+	if (!c)
+		c = memcmp(x->key, y->key, GIT_OID_RAWSZ);
+	return c ? c : cmp_ll(x->id, y->id);
+}
+
+/* sqlite's order of the key: integers signed, texts and blobs as bytes. */
+static unsigned long long sort_key(const struct side_table *t, long long h)
+{
+	if (t->key == KEY_HASH || t->key == KEY_HASH_TEXT)
+		return (unsigned long long)h ^ (1ULL << 63);
+	return (unsigned long long)h;
+}
+
+#define RADIX_BITS 16
+#define RADIX (1 << RADIX_BITS)
+
+/*
+ * The rows in key order: a stable radix sort on the 64-bit hash or prefix
+ * (rows were added by ascending id, which it keeps), then runs of equal
+ * keys put in full order where they are not in it already.
+ */
+static void side_sort(struct side_rows *sr, const struct side_table *t)
+{
+	int (*cmp)(const void *, const void *) = t->key == KEY_BLOB ?
+		cmp_oid_row : t->key == KEY_TEXT ? cmp_text_row : cmp_hash_row;
+	struct side_row *tmp, *from = sr->rows, *to;
+	size_t *count, i, j, k;
+	int shift;
+
+	if (sr->nr < 4096) {
+		if (sr->nr > 1)
+			qsort(sr->rows, sr->nr, sizeof(*sr->rows), cmp);
+		return;
+	}
+	tmp = sk_xmalloc(sr->nr * sizeof(*tmp));
+	count = sk_xmalloc(RADIX * sizeof(*count));
+	to = tmp;
+	for (shift = 0; shift < 64; shift += RADIX_BITS) {
+		size_t sum = 0;
+
+		memset(count, 0, RADIX * sizeof(*count));
+		for (i = 0; i < sr->nr; i++)
+			count[sort_key(t, from[i].h) >> shift & (RADIX - 1)]++;
+		for (k = 0; k < RADIX; k++) {
+			size_t c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (i = 0; i < sr->nr; i++)
+			to[count[sort_key(t, from[i].h) >> shift &
+				 (RADIX - 1)]++] = from[i];
+		to = from;
+		from = from == tmp ? sr->rows : tmp;
+	}
+	/* an even number of passes: the rows are back in sr->rows */
+	free(count);
+	free(tmp);
+	for (i = 0; i < sr->nr; i = j) {
+		int sorted = 1;
+
+		for (j = i + 1; j < sr->nr && sr->rows[j].h == sr->rows[i].h;
+		     j++)
+			if (sorted && cmp(&sr->rows[j - 1], &sr->rows[j]) > 0)
+				sorted = 0;
+		if (!sorted)
+			qsort(sr->rows + i, j - i, sizeof(*sr->rows), cmp);
+	}
+}
+
+/* The kept-back rows of one lookup table, in key order, in batches. */
+static int side_flush(struct sk_index *idx, enum side which)
+{
+	struct side_rows *sr = &idx->side[which];
+	const struct side_table *t = &side_tables[which];
+	sqlite3_stmt *many = NULL;
+	size_t i = 0;
+	int j, ret = 0;
+
+	side_sort(sr, t);
+	if (sr->nr >= SIDE_BATCH)
+		ret = sk_index__side_prepare(&many, idx, which, SIDE_BATCH);
+	for (; !ret && sr->nr - i >= SIDE_BATCH; i += SIDE_BATCH) {
+		for (j = 0; j < SIDE_BATCH; j++) {
+			struct side_row *r = &sr->rows[i + j];
+
+			side_bind(many, j * t->nr_cols, which, r->key, r->h,
+				  r->id, r->kind, which == SIDE_FIXES ?
+				  r->subject : NULL);
+		}
+		ret = side_step(idx, many, which);
+	}
+	for (; !ret && i < sr->nr; i++) {
+		struct side_row *r = &sr->rows[i];
+
+		side_bind(idx->side_one[which], 0, which, r->key, r->h, r->id,
+			  r->kind, which == SIDE_FIXES ? r->subject : NULL);
+		ret = side_step(idx, idx->side_one[which], which);
+	}
+	sqlite3_finalize(many);
+	return ret;
+}
+
+/*
+ * Ends a cold fill: the kept-back rows of every lookup table go in, in key
+ * order (appends to their B-trees), the commit ids from the graph.
+ */
+int sk_index_finish(struct sk_index *idx)
+{
+	struct graph *g = &idx->g;
+	struct side_rows *oids = &idx->side[SIDE_OIDS];
+	enum side w;
+	size_t i;
+	int ret = 0;
+
+	if (!idx->bulk)
+		return 0;
+	idx->bulk = 0;
+	for (i = 0; g->slots && i <= g->mask; i++) {
+		struct node *n = g->slots[i];
+		struct side_row *r;
+
+		if (!n || !n->id)
+			continue;
+		r = SK_ARRAY_PUSH(oids->rows, oids->nr, oids->alloc);
+		memset(r, 0, sizeof(*r));
+		r->key = (char *)n->oid.id;
+		r->h = key_prefix(r->key, GIT_OID_RAWSZ);
+		r->id = n->id;
+	}
+	for (w = 0; w < SIDE_NR && !ret; w++)
+		ret = side_flush(idx, w);
+	sk_index__side_release(idx);
+	return ret;
+}
