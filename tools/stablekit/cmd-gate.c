@@ -7,8 +7,10 @@
 #include "run.h"
 #include "strbuf.h"
 
+#include <git2.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,7 +18,8 @@
 
 static const char usage[] =
 	"stablekit gate --branch <b> [--arch <a>] [--runs <n>] [--skip <stage>]...\n"
-	"               [--config <gate.conf>] [--out <dir>] [--json]";
+	"               [--config <gate.conf>] [--out <dir>] [--jobs <n>] [--no-reuse]\n"
+	"               [--json]";
 
 static const char *const new_counters[] = {
 	"pgrotate_anon", "pgrotate_file", "pgreclaim_pageout_anon",
@@ -30,7 +33,16 @@ struct gate {
 	struct sk_gate_thresholds t;
 	char *bench_env;
 	json_t *stages;
-	int progress;
+	int progress, runs, jobs;
+	/*
+	 * The baseline's results (kselftests, benchmark consoles) are kept in
+	 * <work>/results/<branch>/gate-baseline/<arch> with the key of what
+	 * they depend on; a later gate with the same key reuses them and
+	 * builds and runs the patched side only.  staging collects this
+	 * run's baseline until the end.
+	 */
+	int no_reuse, reuse;
+	char *cache, *staging, *inputs, *cached_tip, *tip, *reuse_why;
 };
 
 static double now(void)
@@ -51,6 +63,23 @@ static int skipped(const struct gate *g, const char *stage)
 	return 0;
 }
 
+/*
+ * gate.json after every stage, so that a gate that is stopped leaves what
+ * it did: the verdict says it did not finish until the last one is in.
+ */
+static void save_partial(const struct gate *g)
+{
+	char *p = sk_path_join(g->outdir, "gate.json");
+	json_t *o = json_pack("{s:s, s:s, s:s, s:[s], s:O}", "branch",
+			      g->branch, "arch", g->arch, "verdict", "incomplete",
+			      "reasons", "not finished: the gate was running or stopped",
+			      "stages", g->stages);
+
+	json_dump_file(o, p, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(o);
+	free(p);
+}
+
 static json_t *stage(struct gate *g, const char *name, const char *status,
 		     const char *reason, double seconds)
 {
@@ -58,7 +87,10 @@ static json_t *stage(struct gate *g, const char *name, const char *status,
 			      status, "reason", reason, "seconds", seconds);
 
 	json_array_append(g->stages, o);
-	if (g->progress)
+	save_partial(g);
+	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
+		fprintf(stderr, "gate: %-10s %s (%.0f s)\n", name, reason, seconds);
+	else if (g->progress)
 		fprintf(stderr, "gate: %-10s %s%s%s (%.0f s)\n", name, status,
 			reason ? ": " : "", reason ? reason : "", seconds);
 	return o;
@@ -134,6 +166,223 @@ static const char *image_of(json_t *br, const char *arch, const char *variant)
 		arch_of(br, arch), variant), "image"));
 }
 
+/* The blob id of a file's content, or "missing". */
+static char *file_oid(const char *path)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	if (!path || git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+		return sk_xstrdup("missing");
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return sk_xstrdup(hex);
+}
+
+static void add_oid(struct sk_strbuf *sb, const char *name, const char *path)
+{
+	char *oid = file_oid(path);
+
+	sk_strbuf_addf(sb, "%s %s\n", name, oid);
+	free(oid);
+}
+
+/* The kselftest job this program writes (its tests' names only). */
+static void add_job_oid(struct sk_strbuf *sb)
+{
+	const struct sk_kselftest_suite *suite = sk_kselftest_suite("cgroup");
+	struct sk_strlist bins = { 0 };
+	char hex[GIT_OID_HEXSZ + 1], *job;
+	const char *const *t;
+	git_oid oid;
+	size_t i;
+
+	for (t = suite ? suite->tests : NULL; t && *t; t++)
+		*SK_ARRAY_PUSH(bins.items, bins.nr, bins.alloc) =
+			sk_xstrfmt("cgroup/%s", *t);
+	job = sk_kselftest_job("cgroup", &bins, 300, 1);
+	if (git_odb_hash(&oid, job, strlen(job), GIT_OBJECT_BLOB) < 0)
+		strcpy(hex, "missing");
+	else
+		git_oid_tostr(hex, sizeof(hex), &oid);
+	sk_strbuf_addf(sb, "kselftest-job %s\n", hex);
+	for (i = 0; i < bins.nr; i++)
+		free((char *)bins.items[i]);
+	free(bins.items);
+	free(job);
+}
+
+/*
+ * What the baseline's results depend on, the branch tip aside: the kernel
+ * fragments, the guest, the workload, the kselftest job this program
+ * writes, busybox and the benchmark parameters but the number of runs.
+ * (The stored benchmark consoles are parsed again when reused.)
+ */
+static char *inputs_key(const struct gate *g)
+{
+	static const char *const files[] = {
+		"ci/kconfig/gate-kernel.config", "ci/kconfig/gate-lockstat.config",
+		"ci/guest/init", "ci/guest/bench.sh",
+		"tools/stablekit/helpers/usemem.c", NULL
+	};
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	const char *const *f;
+	const char *line, *end;
+
+	sk_strbuf_addf(&sb, "branch %s\narch %s\n", g->branch, g->arch);
+	for (f = files; *f; f++) {
+		char *path = sk_path_join(g->top, *f);
+
+		add_oid(&sb, *f, path);
+		free(path);
+	}
+	add_job_oid(&sb);
+	add_oid(&sb, "busybox", sk_guest_busybox(g->arch));
+	for (line = g->bench_env; *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (strncmp(line, "RUNS=", 5))
+			sk_strbuf_addf(&sb, "env %.*s", (int)(end - line), line);
+	}
+	return sk_strbuf_detach(&sb);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	char *dir = sk_xstrdup(to), *slash = strrchr(dir, '/');
+	int err = 0;
+
+	if (slash) {
+		*slash = '\0';
+		err = sk_mkdir_p(dir, 0755);
+	}
+	if (!err)
+		err = sk_read_file(&sb, from);
+	if (!err)
+		err = sk_write_file_atomic(to, sb.buf, sb.len);
+	sk_strbuf_release(&sb);
+	free(dir);
+	return err;
+}
+
+/* Copy <from>/<rel> to <to>/<rel>; a missing source is not an error. */
+static int copy_rel(const char *from, const char *to, const char *rel)
+{
+	char *a = sk_path_join(from, rel), *b = sk_path_join(to, rel);
+	int err = sk_path_exists(a) ? copy_file(a, b) : 0;
+
+	free(a);
+	free(b);
+	return err;
+}
+
+static int bench_modes(const struct gate *g, const char **modes)
+{
+	int n = 0;
+
+	if (skipped(g, "bench"))
+		return 0;
+	modes[n++] = "classic";
+	if (!skipped(g, "mglru"))
+		modes[n++] = "mglru";
+	return n;
+}
+
+static char *cached_run_log(const char *root, const char *mode, int run)
+{
+	return sk_xstrfmt("%s/bench-%s/baseline-%d/console.log", root, mode, run);
+}
+
+/* Whether the stored baseline covers what this gate runs; why when not. */
+static char *reuse_missing(const struct gate *g)
+{
+	const char *modes[2];
+	char *p = sk_path_join(g->cache, "kselftest-baseline/results.json");
+	int i, r, n = bench_modes(g, modes);
+
+	if (!skipped(g, "kselftest") && !sk_path_exists(p))
+		return p;
+	free(p);
+	for (i = 0; i < n; i++) {
+		for (r = 1; r <= g->runs; r++) {
+			p = cached_run_log(g->cache, modes[i], r);
+			if (!sk_path_exists(p))
+				return p;
+			free(p);
+		}
+	}
+	return NULL;
+}
+
+static void reuse_check(struct gate *g)
+{
+	struct sk_strbuf key = SK_STRBUF_INIT;
+	char *path = sk_path_join(g->cache, "key"), *missing = NULL;
+	size_t n = strlen(g->inputs);
+
+	g->reuse = 0;
+	if (g->no_reuse) {
+		g->reuse_why = sk_xstrdup("--no-reuse");
+	} else if (sk_read_file(&key, path) < 0) {
+		sk_error_clear();
+		g->reuse_why = sk_xstrdup("no stored baseline");
+	} else if (key.len <= n + 4 || strncmp(key.buf, g->inputs, n) ||
+		   strncmp(key.buf + n, "tip ", 4)) {
+		g->reuse_why = sk_xstrdup("the baseline's inputs changed");
+	} else if ((missing = reuse_missing(g))) {
+		g->reuse_why = sk_xstrfmt("the stored baseline lacks %s", missing);
+	} else {
+		sk_strbuf_rtrim(&key);
+		g->cached_tip = sk_xstrdup(key.buf + n + 4);
+		g->reuse = 1;
+	}
+	/* this run's baseline is collected afresh (nothing when all skipped) */
+	if (!g->reuse && (!skipped(g, "kselftest") || !skipped(g, "bench")))
+		sk_rmrf(g->staging);
+	free(missing);
+	free(path);
+	sk_strbuf_release(&key);
+}
+
+/* The tip the builds saw; a reused baseline of another tip is dropped. */
+static int tip_agrees(struct gate *g, json_t *build)
+{
+	const char *tip = json_string_value(json_object_get(first_branch(build),
+							    "tip"));
+
+	if (tip && !g->tip)
+		g->tip = sk_xstrdup(tip);
+	if (!g->reuse || !tip || !strcmp(tip, g->cached_tip))
+		return 1;
+	free(g->reuse_why);
+	g->reuse_why = sk_xstrfmt("the tip moved from %.12s to %.12s",
+				  g->cached_tip, tip);
+	g->reuse = 0;
+	sk_rmrf(g->staging);
+	return 0;
+}
+
+/* This run's baseline becomes the stored one (the key is written last). */
+static void store_baseline(struct gate *g)
+{
+	char *key = sk_path_join(g->staging, "key");
+	char *text;
+
+	if (g->reuse)
+		goto out;
+	if (!g->tip || !sk_is_dir(g->staging))
+		goto out;	/* no kernel built, nothing ran */
+	text = sk_xstrfmt("%stip %s\n", g->inputs, g->tip);
+	if (sk_write_file_atomic(key, text, strlen(text)) < 0 ||
+	    (sk_rmrf(g->cache) < 0 && sk_path_exists(g->cache)) ||
+	    rename(g->staging, g->cache) < 0)
+		fprintf(stderr, "gate: baseline not stored in %s: %s\n",
+			g->cache, sk_error_last());
+	free(text);
+out:
+	free(key);
+}
+
 /* builds (objects, 3 arches) and the queue check that comes with them */
 static void stage_objects(struct gate *g)
 {
@@ -175,25 +424,138 @@ static void stage_objects(struct gate *g)
 	json_decref(o);
 }
 
-static json_t *build_kernel(struct gate *g, const char *fragment,
-			    const char *name, char **why)
+static json_t *build_kernel_once(struct gate *g, const char *fragment,
+				 const char *name, char **why)
 {
-	const char *args[] = { "build", "--branch", g->branch, "--mode",
-			       "kernel", "--arch", g->arch, NULL, NULL, NULL };
+	const char *args[14] = { "build", "--branch", g->branch, "--mode",
+				 "kernel", "--arch", g->arch, NULL };
 	json_t *o;
-	char *log = sk_xstrfmt("%s.log", name), *file;
+	char *log = sk_xstrfmt("%s.log", name), *file, *jobs = NULL;
+	int n = 7;
+
+	if (g->jobs > 0) {
+		jobs = sk_xstrfmt("%d", g->jobs);
+		args[n++] = "--jobs";
+		args[n++] = jobs;
+	}
 
 	if (fragment) {
-		args[7] = "--fragment";
-		args[8] = fragment;
+		args[n++] = "--fragment";
+		args[n++] = fragment;
 	}
+	if (g->reuse)
+		args[n++] = "--no-baseline";
+	args[n] = NULL;
 	o = run_self(g, args, log, why);
 	file = sk_xstrfmt("%s.json", name);
 	if (o)
 		save(g, file, o);
 	free(log);
 	free(file);
+	free(jobs);
 	return o;
+}
+
+/*
+ * The images into <out>/<name>-<variant>.img, and the JSON pointed there:
+ * the next stablekit build of the branch (this gate's or another's)
+ * writes the same results path.
+ */
+static void keep_images(struct gate *g, json_t *build, const char *name)
+{
+	static const char *const variants[] = { "baseline", "patched" };
+	json_t *a = arch_of(first_branch(build), g->arch);
+	size_t i;
+
+	for (i = 0; a && i < 2; i++) {
+		json_t *v = json_object_get(a, variants[i]);
+		const char *img = json_string_value(json_object_get(v, "image"));
+		char *to;
+
+		if (!img)
+			continue;
+		to = sk_xstrfmt("%s/%s-%s.img", g->outdir, name, variants[i]);
+		if (!copy_file(img, to))
+			json_object_set_new(v, "image", json_string(to));
+		else
+			sk_error_clear();
+		free(to);
+	}
+}
+
+/*
+ * The kernels; the baseline only when it is not reused, and again with it
+ * when the tip turns out not to be the stored baseline's.
+ */
+static json_t *build_kernel(struct gate *g, const char *fragment,
+			    const char *name, char **why)
+{
+	json_t *o = build_kernel_once(g, fragment, name, why);
+
+	if (o && !tip_agrees(g, o)) {
+		json_decref(o);
+		free(*why);
+		*why = NULL;
+		o = build_kernel_once(g, fragment, name, why);
+	}
+	keep_images(g, o, name);
+	return o;
+}
+
+/* The stored baseline's kselftest results, copied into this run's. */
+static json_t *kselftest_reused(struct gate *g, const char *dir)
+{
+	char *from = sk_path_join(g->cache, "kselftest-baseline");
+	char *file = sk_path_join(dir, "results.json");
+	json_t *res = NULL;
+
+	if (!copy_rel(from, dir, "results.json") &&
+	    !copy_rel(from, dir, "console.log"))
+		res = json_load_file(file, 0, NULL);
+	if (res)
+		json_object_set_new(res, "reused", json_string(g->cache));
+	free(from);
+	free(file);
+	return res;
+}
+
+/* One side's boot and kselftests; NULL when there is no image. */
+static json_t *kselftest_side(struct gate *g, json_t *kbuild,
+			      const char *variant, const char *wt)
+{
+	struct sk_test_opts to = { 0 };
+	const char *img = image_of(first_branch(kbuild), g->arch, variant);
+	char *dir = sk_xstrfmt("%s/kselftest-%s", g->outdir, variant);
+	json_t *res = NULL;
+	int base = !strcmp(variant, "baseline");
+
+	if (base && g->reuse) {
+		res = kselftest_reused(g, dir);
+		goto out;
+	}
+	if (!img)
+		goto out;
+	to.guest.top = g->top;
+	to.guest.arch = g->arch;
+	to.guest.kernel = img;
+	to.guest.workdir = dir;
+	to.guest.append = "transparent_hugepage=never";
+	to.guest.timeout_s = 1800;
+	to.src = wt ? wt : g->src;
+	to.test_timeout_s = 300;
+	to.retries = 1;
+	sk_test_run(&res, &to);
+	if (base) {
+		char *into = sk_path_join(g->staging, "kselftest-baseline");
+
+		if (copy_rel(dir, into, "results.json") < 0 ||
+		    copy_rel(dir, into, "console.log") < 0)
+			sk_error_clear();
+		free(into);
+	}
+out:
+	free(dir);
+	return res;
 }
 
 static void stage_kselftest(struct gate *g, json_t *kbuild)
@@ -206,32 +568,16 @@ static void stage_kselftest(struct gate *g, json_t *kbuild)
 	int i, failed = 0;
 
 	for (i = 0; i < 2; i++) {
-		struct sk_test_opts to = { 0 };
-		const char *img = image_of(first_branch(kbuild), g->arch,
-					   variants[i]);
-		char *dir = sk_xstrfmt("%s/kselftest-%s", g->outdir, variants[i]);
-
-		if (!img) {
+		res[i] = kselftest_side(g, kbuild, variants[i], wt);
+		if (!res[i]) {
 			char *why = sk_xstrfmt("not run: no %s kernel image",
 					       variants[i]);
 
 			stage(g, "boot", "not run", why, 0);
 			stage(g, "kselftest", "not run", why, 0);
 			free(why);
-			free(dir);
 			goto cleanup;
 		}
-		to.guest.top = g->top;
-		to.guest.arch = g->arch;
-		to.guest.kernel = img;
-		to.guest.workdir = dir;
-		to.guest.append = "transparent_hugepage=never";
-		to.guest.timeout_s = 1800;
-		to.src = wt ? wt : g->src;
-		to.test_timeout_s = 300;
-		to.retries = 1;
-		sk_test_run(&res[i], &to);
-		free(dir);
 	}
 	for (i = 0; i < 2; i++) {
 		const char *st = json_string_value(json_object_get(
@@ -270,21 +616,117 @@ cleanup:
 	json_decref(res[1]);
 }
 
+/* A stored baseline run: its console parsed and copied into dir. */
+static int bench_reused(struct gate *g, struct sk_bench *out,
+			const char *mode, int run, const char *dir)
+{
+	char *from = cached_run_log(g->cache, mode, run);
+	char *to = sk_path_join(dir, "console.log");
+	struct sk_strbuf log = SK_STRBUF_INIT;
+	struct sk_bench b;
+	size_t i;
+	int err = copy_file(from, to);
+
+	if (!err)
+		err = sk_read_file(&log, to);
+	if (!err) {
+		sk_bench_parse(&b, log.buf, log.len);
+		for (i = 0; i < b.nr; i++) {
+			b.runs[i].nr = (int)out->nr + 1;
+			*SK_ARRAY_PUSH(out->runs, out->nr, out->alloc) = b.runs[i];
+		}
+		b.nr = 0;
+		if (!out->lru_gen && b.lru_gen)
+			out->lru_gen = sk_xstrdup(b.lru_gen);
+		if (!out->thp && b.thp)
+			out->thp = sk_xstrdup(b.thp);
+		sk_bench_release(&b);
+	}
+	sk_strbuf_release(&log);
+	free(from);
+	free(to);
+	return err;
+}
+
+static void bench_stage_log(struct gate *g, const char *mode, int run,
+			    const char *dir)
+{
+	char *from = sk_path_join(dir, "console.log");
+	char *to = cached_run_log(g->staging, mode, run);
+
+	if (copy_file(from, to) < 0)
+		sk_error_clear();
+	free(from);
+	free(to);
+}
+
+/* The reasons of a result as one line ("; "), or NULL. */
+static char *reasons_text(json_t *reasons)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(reasons, i, r)
+		sk_strbuf_addf(&sb, "%s%s", i ? "; " : "", json_string_value(r));
+	if (!sb.len) {
+		sk_strbuf_release(&sb);
+		return NULL;
+	}
+	return sk_strbuf_detach(&sb);
+}
+
+/*
+ * The comparison of the runs so far, with every run, into bench-<mode>.json;
+ * before the last run it says how many are done.
+ */
+static json_t *bench_result(struct gate *g, const struct sk_bench *b,
+			    const char *mode, int done, int runs)
+{
+	struct sk_gate_thresholds t = g->t;
+	char *file = sk_xstrfmt("bench-%s.json", mode);
+	json_t *cmp;
+
+	if (!strcmp(mode, "mglru"))
+		t.lock_ratio_pct = 1e12;	/* cost path does not run */
+	cmp = sk_bench_compare(&b[0], &b[1], &t, new_counters);
+	json_object_set_new(cmp, "mode", json_string(mode));
+	json_object_set_new(cmp, "lru_gen", json_string(b[0].lru_gen ?
+			    b[0].lru_gen : "unknown"));
+	json_object_set_new(cmp, "thp", json_string(b[0].thp ? b[0].thp :
+			    "unknown"));
+	json_object_set_new(cmp, "baseline_reused", json_boolean(g->reuse));
+	json_object_set_new(cmp, "runs", json_pack("{s:o, s:o}",
+			    "baseline", sk_bench_runs_json(&b[0]),
+			    "patched", sk_bench_runs_json(&b[1])));
+	if (b[0].error || b[1].error)
+		json_object_set_new(cmp, "guest_error", json_string(
+				    b[1].error ? b[1].error : b[0].error));
+	if (done < runs) {
+		json_object_set_new(cmp, "verdict", json_string("not run"));
+		json_array_insert_new(json_object_get(cmp, "reasons"), 0,
+			json_sprintf("not finished: %d of %d runs per side",
+				     done, runs));
+	}
+	save(g, file, cmp);
+	free(file);
+	return cmp;
+}
+
 static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 {
 	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
 	const char *variants[] = { "baseline", "patched" };
 	const char *img[2];
-	char *usemem = NULL, *env = NULL, *why = NULL, *name;
+	char *usemem = NULL, *env = NULL, *why = NULL, *name, *reason;
 	double t0 = now();
 	int runs = 0, r, i, err = 0;
 	json_t *cmp;
-	const char *p;
 
 	name = sk_xstrfmt("bench-%s", mode);
 	for (i = 0; i < 2; i++)
 		img[i] = image_of(first_branch(kbuild), g->arch, variants[i]);
-	if (!img[0] || !img[1]) {
+	if ((!img[0] && !g->reuse) || !img[1]) {
 		stage(g, name, "not run", "not run: no LOCK_STAT kernel images", 0);
 		goto cleanup;
 	}
@@ -293,8 +735,7 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 		stage(g, name, "not run", "not run: usemem did not build (gcc -static)", 0);
 		goto cleanup;
 	}
-	p = strstr(g->bench_env, "RUNS=");
-	runs = p ? atoi(p + 5) : 5;
+	runs = g->runs;
 	/* one run per boot, baseline and patched interleaved */
 	env = sk_xstrfmt("%sRUNS=1\n%s", g->bench_env,
 			 strcmp(mode, "mglru") ? "" : "LRU_GEN=y\n");
@@ -306,35 +747,29 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 			if (g->progress)
 				fprintf(stderr, "gate: %s %s run %d/%d\n", name,
 					variants[i], r, runs);
-			err = sk_bench_guest(&b[i], g->top, g->arch, img[i], usemem,
-					     env, dir);
+			if (i == 0 && g->reuse)
+				err = bench_reused(g, &b[0], mode, r, dir);
+			else
+				err = sk_bench_guest(&b[i], g->top, g->arch,
+						     img[i], usemem, env, dir);
+			if (!err && i == 0 && !g->reuse)
+				bench_stage_log(g, mode, r, dir);
 			free(dir);
 		}
+		/* what is in so far, should the gate be stopped */
+		if (!err && r < runs)
+			json_decref(bench_result(g, b, mode, r, runs));
 	}
 	if (err) {
 		why = sk_xstrfmt("fail: %s", sk_error_last());
 		stage(g, name, "fail", why, now() - t0);
 		goto cleanup;
 	}
-	if (!strcmp(mode, "mglru")) {
-		struct sk_gate_thresholds t = g->t;
-
-		t.lock_ratio_pct = 1e12;	/* cost path does not run */
-		cmp = sk_bench_compare(&b[0], &b[1], &t, new_counters);
-	} else {
-		cmp = sk_bench_compare(&b[0], &b[1], &g->t, new_counters);
-	}
-	json_object_set_new(cmp, "mode", json_string(mode));
-	json_object_set_new(cmp, "lru_gen", json_string(b[0].lru_gen ?
-			    b[0].lru_gen : "unknown"));
-	{
-		char *file = sk_xstrfmt("%s.json", name);
-
-		save(g, file, cmp);
-		free(file);
-	}
+	cmp = bench_result(g, b, mode, runs, runs);
+	reason = reasons_text(json_object_get(cmp, "reasons"));
 	stage(g, name, json_string_value(json_object_get(cmp, "verdict")),
-	      NULL, now() - t0);
+	      reason, now() - t0);
+	free(reason);
 	json_decref(cmp);
 cleanup:
 	sk_bench_release(&b[0]);
@@ -343,6 +778,19 @@ cleanup:
 	free(env);
 	free(why);
 	free(name);
+}
+
+/* RUNS= of the benchmark's environment, the last one winning. */
+static int env_runs(const char *env)
+{
+	const char *p = env, *last = NULL;
+
+	while ((p = strstr(p, "RUNS="))) {
+		if (p == env || p[-1] == '\n')
+			last = p;
+		p += 5;
+	}
+	return last ? atoi(last + 5) : 5;
 }
 
 static const char *verdict(json_t *stages, json_t *reasons)
@@ -388,6 +836,9 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_LIST_(0, "skip", &g.skip, "stage", "build, kselftest, bench or mglru"),
 		SK_OPT_STRING_(0, "config", &config, "file", "thresholds (ci/gate.conf)"),
 		SK_OPT_STRING_(0, "out", &out, "dir", "results directory"),
+		SK_OPT_INT_(0, "jobs", &g.jobs, "n", "make jobs of the kernel builds"),
+		SK_OPT_BOOL_(0, "no-reuse", &g.no_reuse,
+			     "run the baseline even when a stored one matches"),
 		SK_OPT_BOOL_(0, "json", &json, "print the results as JSON"),
 		SK_OPT_END_()
 	};
@@ -426,6 +877,15 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		free(g.bench_env);
 		g.bench_env = e;
 	}
+	g.runs = runs > 0 ? runs : env_runs(g.bench_env);
+	g.cache = sk_xstrfmt("%s/results/%s/gate-baseline/%s", g.work, branch,
+			     arch);
+	g.staging = sk_xstrfmt("%s.new", g.cache);
+	g.inputs = inputs_key(&g);
+	reuse_check(&g);
+	if (g.progress)
+		fprintf(stderr, "gate: baseline %s\n", g.reuse ? "reused" :
+			g.reuse_why);
 	stage_objects(&g);
 	if (skipped(&g, "kselftest")) {
 		stage(&g, "boot", "not run", "not run: --skip kselftest", 0);
@@ -447,7 +907,13 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	} else {
 		char *frag = sk_path_join(ctx->top, "ci/kconfig/gate-lockstat.config");
 
+		double tk = now();
+
 		lockbuild = build_kernel(&g, frag, "build-kernel-lockstat", &why);
+		stage(&g, "kernel-lockstat", image_of(first_branch(lockbuild),
+		      arch, "patched") ? "pass" : "not run",
+		      image_of(first_branch(lockbuild), arch, "patched") ? NULL :
+		      why ? why : "not run: no image", now() - tk);
 		free(frag);
 		free(why);
 		why = NULL;
@@ -455,12 +921,15 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		if (!skipped(&g, "mglru"))
 			stage_bench(&g, lockbuild, "mglru");
 	}
+	store_baseline(&g);
 	reasons = json_array();
 	v = verdict(g.stages, reasons);
-	res = json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:s}", "branch", branch,
-			"arch", arch, "verdict", v, "reasons", reasons,
-			"stages", json_incref(g.stages), "seconds", now() - t0,
-			"results", outdir);
+	res = json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
+			"branch", branch, "arch", arch, "verdict", v,
+			"reasons", reasons, "stages", json_incref(g.stages),
+			"seconds", now() - t0, "results", outdir, "baseline",
+			"reused", g.reuse, "why_not", g.reuse ? NULL : g.reuse_why,
+			"tip", g.tip, "store", g.cache);
 	save(&g, "gate.json", res);
 	if (json) {
 		json_dumpf(res, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -482,6 +951,12 @@ cleanup:
 	json_decref(g.stages);
 	sk_strlist_release(&g.skip);
 	free(g.bench_env);
+	free(g.cache);
+	free(g.staging);
+	free(g.inputs);
+	free(g.cached_tip);
+	free(g.tip);
+	free(g.reuse_why);
 	free(g.self);
 	free(g.work);
 	free(g.src);

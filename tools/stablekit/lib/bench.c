@@ -430,13 +430,24 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 	};
 	json_t *metrics = json_object(), *reasons = json_array(), *counters;
 	const char *const *r;
-	int pass = 1;
+	double min_p = sk_stats_mwu_min_p(base->nr, patched->nr);
+	int pass = 1, enough = 1;
 
+	/*
+	 * Too few runs to gate: the verdict is "not run" (unless something
+	 * failed anyway), never a pass that could not have been a fail.
+	 */
 	if ((int)base->nr < t->min_runs || (int)patched->nr < t->min_runs) {
-		pass = 0;
+		enough = 0;
 		json_array_append_new(reasons, json_sprintf(
 			"not run: %zu baseline and %zu patched runs, %d needed",
 			base->nr, patched->nr, t->min_runs));
+	} else if (min_p >= t->alpha) {
+		enough = 0;
+		json_array_append_new(reasons, json_sprintf(
+			"not run: with %zu and %zu runs the smallest p is %.3f, "
+			"nothing can be significant at alpha %.3f",
+			base->nr, patched->nr, min_p, t->alpha));
 	}
 	compare_metric(metrics, reasons, &pass, base, patched,
 		       "lru_lock_per_1000_scanned", m_ratio, NULL, +1,
@@ -455,11 +466,12 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 			       m_counter, *r, 0, 0, t);
 	counters = check_counters(reasons, &pass, patched, new_counters);
 	check_families(counters, reasons, &pass);
-	return json_pack("{s:o, s:o, s:s, s:o, s:i, s:i}", "metrics", metrics,
-			 "new_counters", counters,
-			 "verdict", pass ? "pass" : "fail", "reasons", reasons,
+	return json_pack("{s:o, s:o, s:s, s:o, s:i, s:i, s:f}", "metrics",
+			 metrics, "new_counters", counters, "verdict",
+			 !pass ? "fail" : enough ? "pass" : "not run",
+			 "reasons", reasons,
 			 "baseline_runs", (json_int_t)base->nr,
-			 "patched_runs", (json_int_t)patched->nr);
+			 "patched_runs", (json_int_t)patched->nr, "min_p", min_p);
 }
 
 json_t *sk_bench_runs_json(const struct sk_bench *b)

@@ -92,8 +92,6 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 		   const char *kernel, const char *usemem, const char *env,
 		   const char *dir);
 
-#endif
-
 /* One `stablekit test` run: kselftests built, a boot, the results. */
 struct sk_test_opts {
 	struct sk_guest_opts guest;	/* workdir: the results directory */
@@ -113,3 +111,5 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o);
 
 /* The JSON of a boot. */
 json_t *sk_qemu_result_json(const struct sk_qemu_result *r);
+
+#endif

@@ -237,3 +237,16 @@ int sk_stats_mann_whitney(struct sk_stats_mwu *out, const double *a, size_t na,
 		out->p = 1;
 	return 0;
 }
+
+double sk_stats_mwu_min_p(size_t na, size_t nb)
+{
+	double c = 1;
+	size_t i;
+
+	if (!na || !nb)
+		return 1;
+	/* C(na + nb, na), the number of equally likely arrangements */
+	for (i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return 2 / c < 1 ? 2 / c : 1;
+}

@@ -40,6 +40,13 @@ struct sk_stats_mwu {
 int sk_stats_mann_whitney(struct sk_stats_mwu *out, const double *a, size_t na,
 			  const double *b, size_t nb);
 
+/*
+ * The smallest two-sided p the exact test can give for samples of na and
+ * nb: 2 / C(na + nb, na).  With 3 and 3 it is 0.1, so no difference can
+ * be significant at 0.05.
+ */
+double sk_stats_mwu_min_p(size_t na, size_t nb);
+
 /* Square root and standard normal upper tail, for callers without libm. */
 double sk_stats_sqrt(double x);
 double sk_stats_normal_sf(double z);

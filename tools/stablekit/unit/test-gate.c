@@ -130,6 +130,28 @@ static void test_bench_verdict(void **state)
 	sk_bench_release(&p);
 	free(lp);
 
+	/* 3 and 3 runs: the smallest p is 0.1, so "not run", never a pass */
+	{
+		struct sk_bench b3, p3;
+		char *l3 = bench_log(base, 3, 0, 2500);
+		char *m3 = bench_log(less, 3, 1, 2500);
+
+		sk_bench_parse(&b3, l3, strlen(l3));
+		sk_bench_parse(&p3, m3, strlen(m3));
+		v = sk_bench_compare(&b3, &p3, &t, counters);
+		assert_string_equal(json_string_value(json_object_get(v,
+				    "verdict")), "not run");
+		assert_true(json_real_value(json_object_get(v, "min_p")) > 0.099);
+		text = json_dumps(json_object_get(v, "reasons"), 0);
+		assert_non_null(strstr(text, "smallest p is 0.100"));
+		free(text);
+		json_decref(v);
+		sk_bench_release(&b3);
+		sk_bench_release(&p3);
+		free(l3);
+		free(m3);
+	}
+
 	/* the new counters missing: a fail naming them */
 	lp = bench_log(less, 5, 0, 2500);
 	sk_bench_parse(&p, lp, strlen(lp));
@@ -252,6 +274,12 @@ static void test_job_script(void **state)
 	assert_non_null(strstr(job, "# TIMEOUT 45 seconds"));
 	assert_non_null(strstr(job, "selftests: $3: $2"));
 	assert_non_null(strstr(job, "echo \"1..$n\""));
+	/* page cache on ext2 on a second zram device, tmpfs said otherwise */
+	assert_non_null(strstr(job, "/sys/class/zram-control/hot_add"));
+	assert_non_null(strstr(job, "mount -t ext2 /dev/zram$z /mnt/ks"));
+	assert_non_null(strstr(job, "# page cache on tmpfs"));
+	assert_true(strstr(job, "swapon /dev/zram0") <
+		    strstr(job, "hot_add"));
 	free(job);
 }
 

@@ -103,6 +103,22 @@ static void test_normal_tail(void **state)
 	assert_near(sk_stats_normal_sf(3), 0.0013498980316301, 1e-7);
 }
 
+static void test_mwu_min_p(void **state)
+{
+	struct sk_stats_mwu m;
+	const double lo[] = { 1, 2, 3, 4 }, hi[] = { 5, 6, 7, 8 };
+
+	(void)state;
+	assert_near(sk_stats_mwu_min_p(3, 3), 0.1, 1e-12);
+	assert_near(sk_stats_mwu_min_p(4, 4), 2.0 / 70, 1e-12);
+	assert_near(sk_stats_mwu_min_p(5, 5), 2.0 / 252, 1e-12);
+	assert_near(sk_stats_mwu_min_p(1, 1), 1, 0);
+	assert_near(sk_stats_mwu_min_p(0, 4), 1, 0);
+	/* the exact test reaches it with complete separation */
+	assert_int_equal(sk_stats_mann_whitney(&m, lo, 4, hi, 4), 0);
+	assert_near(m.p, sk_stats_mwu_min_p(4, 4), 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +127,7 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_exact),
 		cmocka_unit_test(test_mann_whitney_ties),
 		cmocka_unit_test(test_normal_tail),
+		cmocka_unit_test(test_mwu_min_p),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
