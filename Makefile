@@ -82,7 +82,13 @@ check: unit-test cli-test
 unit-test: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
+# Two test files at a time: spatch, QEMU under TCG and git are single
+# threaded, so another test fills the second core.  The embedded workspace
+# is made first, as several files share it (SK_WORK, default work/).
+PROVE_FLAGS ?= -j2 --timer
+
 cli-test: all
+	SK_WORK=$${SK_WORK:-$(CURDIR)/work} $(BUILD)/stablekit -C $(CURDIR) workspace init
 	cd $(SK)/t && SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) \
 		prove $(PROVE_FLAGS) ./t[0-9]*.t
 
