@@ -623,25 +623,12 @@ static int bench_reused(struct gate *g, struct sk_bench *out,
 	char *from = cached_run_log(g->cache, mode, run);
 	char *to = sk_path_join(dir, "console.log");
 	struct sk_strbuf log = SK_STRBUF_INIT;
-	struct sk_bench b;
-	size_t i;
 	int err = copy_file(from, to);
 
 	if (!err)
 		err = sk_read_file(&log, to);
-	if (!err) {
-		sk_bench_parse(&b, log.buf, log.len);
-		for (i = 0; i < b.nr; i++) {
-			b.runs[i].nr = (int)out->nr + 1;
-			*SK_ARRAY_PUSH(out->runs, out->nr, out->alloc) = b.runs[i];
-		}
-		b.nr = 0;
-		if (!out->lru_gen && b.lru_gen)
-			out->lru_gen = sk_xstrdup(b.lru_gen);
-		if (!out->thp && b.thp)
-			out->thp = sk_xstrdup(b.thp);
-		sk_bench_release(&b);
-	}
+	if (!err)
+		sk_bench_append_log(out, log.buf, log.len);
 	sk_strbuf_release(&log);
 	free(from);
 	free(to);

@@ -703,8 +703,6 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 	char *script = sk_path_join(top, "ci/guest/bench.sh");
 	char *logpath = sk_path_join(dir, "console.log");
 	const char *files[] = { usemem };
-	struct sk_bench b;
-	size_t i;
 	int err;
 
 	err = sk_read_file(&job, script);
@@ -732,20 +730,7 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 	}
 	if (!err) {
 		sk_read_file(&log, logpath);
-		sk_bench_parse(&b, log.buf, log.len);
-		/* runs numbered across boots (each boot's own says 1) */
-		for (i = 0; i < b.nr; i++) {
-			b.runs[i].nr = (int)out->nr + 1;
-			*SK_ARRAY_PUSH(out->runs, out->nr, out->alloc) = b.runs[i];
-		}
-		b.nr = 0;
-		if (!out->lru_gen && b.lru_gen)
-			out->lru_gen = sk_xstrdup(b.lru_gen);
-		if (!out->thp && b.thp)
-			out->thp = sk_xstrdup(b.thp);
-		if (!out->error && b.error)
-			out->error = sk_xstrdup(b.error);
-		sk_bench_release(&b);
+		sk_bench_append_log(out, log.buf, log.len);
 	}
 	sk_strbuf_release(&job);
 	sk_strbuf_release(&log);
