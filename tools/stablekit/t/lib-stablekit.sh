@@ -30,6 +30,13 @@ GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_CONFIG_NOSYSTEM
 
+# ccache's directory follows HOME, which sharness moves into the trash
+# directory: keep the user's, so kernel builds stay warm between runs (and
+# between CI's plain and sanitizer passes).
+if test -z "$CCACHE_DIR" && command -v ccache >/dev/null 2>&1; then
+	CCACHE_DIR=$(ccache -k cache_dir) && export CCACHE_DIR
+fi
+
 . /usr/share/sharness/sharness.sh
 
 git config --global init.defaultBranch master
