@@ -5,6 +5,7 @@
 #include "kbuild.h"
 #include "kbuildjob.h"
 #include "options.h"
+#include "results.h"
 #include "repo.h"
 #include "strbuf.h"
 
@@ -37,15 +38,6 @@ static void progress(const char *arch, const char *variant, const char *what,
 	else
 		fprintf(stderr, "build %s: %-6s %-8s %s\n", branch, arch, variant,
 			what);
-}
-
-static char *work_root(const char *top)
-{
-	const char *w = getenv("SK_WORK");
-
-	if (w && *w)
-		return sk_xstrdup(w);
-	return sk_path_join(top, "work");
 }
 
 /* kbuild resolves a relative O= from the source tree: make paths absolute. */
@@ -129,27 +121,6 @@ static void print_table(const struct sk_kbuildjob *job)
 	printf("  gate: %s\n", job->gate_failed ? "FAIL" : "pass");
 }
 
-static int save_summary(const struct sk_kbuildjob *job, json_t *o,
-			const char *results)
-{
-	char *path = sk_path_join(results, "build.json");
-	char *text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int ret = sk_mkdir_p(results, 0755);
-
-	(void)job;
-	if (!ret && text) {
-		size_t n = strlen(text);
-
-		text = sk_xrealloc(text, n + 2);
-		text[n] = '\n';
-		text[n + 1] = '\0';
-		ret = sk_write_file_atomic(path, text, n + 1);
-	}
-	free(text);
-	free(path);
-	return ret;
-}
-
 static int check_arches(const struct sk_strlist *l)
 {
 	size_t i;
@@ -170,7 +141,7 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 			char **results_out)
 {
 	struct sk_kbuildjob_opts o = { 0 };
-	char *root = work_root(ctx->top);
+	char *root = sk_work_dir(ctx->top);
 	char *work, *results, *tmp;
 	char **arches = NULL;
 	size_t nr = 0, alloc = 0, i;
@@ -239,7 +210,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 	for (i = 0; i < branches->nr; i++) {
 		struct sk_branch *br = &branches->items[i];
 		struct sk_kbuildjob job;
-		char *results = NULL;
+		char *results = NULL, *path;
 		json_t *o;
 		int ret;
 
@@ -262,8 +233,10 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 		o = sk_kbuildjob_json(&job);
 		/* the report says "not buildable" from this, never a pass */
 		json_object_set_new(o, "results", json_string(results));
-		if (save_summary(&job, o, results))
+		path = sk_path_join(results, "build.json");
+		if (sk_results_save(path, o))
 			fprintf(stderr, "warning: %s\n", sk_error_last());
+		free(path);
 		if (!a->json)
 			print_table(&job);
 		if (!job.buildable && a->branches.nr) {

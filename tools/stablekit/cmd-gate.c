@@ -4,6 +4,7 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "options.h"
+#include "results.h"
 #include "run.h"
 #include "strbuf.h"
 
@@ -75,7 +76,7 @@ static void save_partial(const struct gate *g)
 			      "reasons", "not finished: the gate was running or stopped",
 			      "stages", g->stages);
 
-	json_dump_file(o, p, JSON_INDENT(2) | JSON_SORT_KEYS);
+	sk_results_save(p, o);
 	json_decref(o);
 	free(p);
 }
@@ -100,7 +101,8 @@ static void save(const struct gate *g, const char *file, json_t *o)
 {
 	char *p = sk_path_join(g->outdir, file);
 
-	json_dump_file(o, p, JSON_INDENT(2) | JSON_SORT_KEYS);
+	/* atomic: a reader (the report) never sees half a file */
+	sk_results_save(p, o);
 	free(p);
 }
 
@@ -843,8 +845,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	g.arch = arch;
 	g.progress = ctx->progress || getenv("SK_GATE_PROGRESS");
 	g.self = realpath("/proc/self/exe", NULL);
-	g.work = getenv("SK_WORK") ? sk_xstrdup(getenv("SK_WORK")) :
-		 sk_path_join(ctx->top, "work");
+	g.work = sk_work_dir(ctx->top);
 	g.src = sk_path_join(g.work, "linux");
 	outdir = out ? sk_xstrdup(out) :
 		 sk_xstrfmt("%s/results/%s/gate", g.work, branch);

@@ -4,6 +4,7 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "options.h"
+#include "results.h"
 #include "qemu.h"
 #include "run.h"
 #include "strbuf.h"
@@ -20,15 +21,6 @@ static const char usage[] =
 	"               [--accel auto|tcg|kvm] [--append <cmdline>] [--json]\n"
 	"   or: stablekit test --bench <runs> --kernel <image> [--mglru] [--out <dir>]\n"
 	"   or: stablekit test --scan-log <console.log>";
-
-static char *work_dir(const struct sk_context *ctx)
-{
-	const char *w = getenv("SK_WORK");
-
-	if (w)
-		return sk_xstrdup(w);
-	return sk_path_join(ctx->top ? ctx->top : ".", "work");
-}
 
 static int scan_log(const char *path)
 {
@@ -216,7 +208,7 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		fprintf(stderr, "error: unknown arch '%s'\n", arch);
 		return SK_EXIT_USAGE;
 	}
-	work = work_dir(ctx);
+	work = sk_work_dir(ctx->top);
 	outdir = out ? sk_xstrdup(out) :
 		 sk_xstrfmt("%s/results/%s/test/%s", work, branch, arch);
 	srcdir = src ? sk_xstrdup(src) : sk_path_join(work, "linux");
@@ -236,11 +228,10 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	if (not_run) {
 		res = json_pack("{s:s, s:s, s:s}", "status", "not run",
 				"reason", not_run, "arch", arch);
-		sk_mkdir_p(outdir, 0755);
 		{
 			char *p = sk_path_join(outdir, "results.json");
 
-			json_dump_file(res, p, JSON_INDENT(2) | JSON_SORT_KEYS);
+			sk_results_save(p, res);
 			free(p);
 		}
 		ret = SK_EXIT_CHECK;

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "initramfs.h"
+#include "results.h"
 #include "run.h"
 #include "strbuf.h"
 
@@ -661,8 +662,7 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 done:
 	json_object_set_new(res, "status", json_string(status));
 	path = sk_path_join(g.workdir, "results.json");
-	if (!sk_mkdir_p(g.workdir, 0755))
-		json_dump_file(res, path, JSON_INDENT(2) | JSON_SORT_KEYS);
+	sk_results_save(path, res);
 	*out = res;
 	strlist_free(&bins);
 	sk_strbuf_release(&log);
