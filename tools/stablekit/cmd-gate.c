@@ -1,4 +1,5 @@
 #include "builtin.h"
+#include "batch.h"
 #include "bench.h"
 #include "error.h"
 #include "fsutil.h"
@@ -22,6 +23,8 @@ static const char usage[] =
 	"               [--config <gate.conf>] [--out <dir>] [--jobs <n>] [--no-reuse]\n"
 	"               [--json]";
 
+static const char *const variants[] = { "baseline", "patched" };
+
 static const char *const new_counters[] = {
 	"pgrotate_anon", "pgrotate_file", "pgreclaim_pageout_anon",
 	"pgreclaim_pageout_file", NULL
@@ -35,6 +38,7 @@ struct gate {
 	char *bench_env;
 	json_t *stages;
 	int progress, runs, jobs;
+	unsigned int guests;	/* side by side */
 	/*
 	 * The baseline's results (kselftests, benchmark consoles) are kept in
 	 * <work>/results/<branch>/gate-baseline/<arch> with the key of what
@@ -465,7 +469,6 @@ static json_t *build_kernel_once(struct gate *g, const char *fragment,
  */
 static void keep_images(struct gate *g, json_t *build, const char *name)
 {
-	static const char *const variants[] = { "baseline", "patched" };
 	json_t *a = arch_of(first_branch(build), g->arch);
 	size_t i;
 
@@ -502,6 +505,31 @@ static json_t *build_kernel(struct gate *g, const char *fragment,
 	}
 	keep_images(g, o, name);
 	return o;
+}
+
+/*
+ * One pair of kernels for the kselftests and the benchmark: the boot
+ * config with LOCK_STAT, whose lockdep the kselftests run under too.  Two
+ * configs would be four cold kernel builds, the gate's largest cost.
+ */
+static void stage_kernel(struct gate *g, json_t **kbuild)
+{
+	char *frag, *why = NULL;
+	const char *img;
+	double t0 = now();
+
+	if (skipped(g, "kselftest") && skipped(g, "bench")) {
+		stage(g, "kernel", "not run",
+		      "not run: --skip kselftest and --skip bench", 0);
+		return;
+	}
+	frag = sk_path_join(g->top, "ci/kconfig/gate-lockstat.config");
+	*kbuild = build_kernel(g, frag, "build-kernel", &why);
+	img = image_of(first_branch(*kbuild), g->arch, "patched");
+	stage(g, "kernel", img ? "pass" : "not run",
+	      img ? NULL : why ? why : "not run: no image", now() - t0);
+	free(frag);
+	free(why);
 }
 
 /* The stored baseline's kselftest results, copied into this run's. */
@@ -560,17 +588,31 @@ out:
 	return res;
 }
 
+struct kselftest_batch {
+	struct gate *g;
+	json_t *kbuild, *res[2];
+	const char *wt;
+};
+
+static void kselftest_one(void *data, size_t i)
+{
+	struct kselftest_batch *kb = data;
+
+	kb->res[i] = kselftest_side(kb->g, kb->kbuild, variants[i], kb->wt);
+}
+
 static void stage_kselftest(struct gate *g, json_t *kbuild)
 {
-	const char *variants[] = { "baseline", "patched" };
-	json_t *res[2] = { NULL, NULL }, *cmp;
-	const char *wt = json_string_value(json_object_get(first_branch(kbuild),
-							  "worktree"));
+	struct kselftest_batch kb = { g, kbuild, { NULL, NULL }, NULL };
+	json_t **res = kb.res, *cmp;
 	double t0 = now();
 	int i, failed = 0;
 
+	kb.wt = json_string_value(json_object_get(first_branch(kbuild),
+						  "worktree"));
+	/* both guests at once; a reused baseline is only a copy */
+	sk_batch_run(2, g->reuse ? 1 : g->guests, kselftest_one, NULL, &kb);
 	for (i = 0; i < 2; i++) {
-		res[i] = kselftest_side(g, kbuild, variants[i], wt);
 		if (!res[i]) {
 			char *why = sk_xstrfmt("not run: no %s kernel image",
 					       variants[i]);
@@ -702,21 +744,120 @@ static json_t *bench_result(struct gate *g, const struct sk_bench *b,
 	return cmp;
 }
 
+/* One boot of the benchmark: a side's run, into its own sk_bench. */
+struct bench_task {
+	int side, run, err;
+	char *why;
+	struct sk_bench b;
+};
+
+struct bench_batch {
+	struct gate *g;
+	const char *mode, *img[2], *usemem, *env, *name;
+	struct bench_task *tasks;
+	struct sk_bench *b;	/* [2]: the runs so far, in task order */
+	int runs, err;
+	char *why;
+};
+
+static void bench_one(void *data, size_t i)
+{
+	struct bench_batch *bb = data;
+	struct bench_task *t = &bb->tasks[i];
+	struct gate *g = bb->g;
+	char *dir;
+
+	if (bb->err)
+		return;		/* an earlier batch failed */
+	dir = sk_xstrfmt("%s/%s/%s-%d", g->outdir, bb->name,
+			 variants[t->side], t->run);
+	if (g->progress)
+		fprintf(stderr, "gate: %s %s run %d/%d\n", bb->name,
+			variants[t->side], t->run, bb->runs);
+	t->err = sk_bench_guest(&t->b, g->top, g->arch, bb->img[t->side],
+				bb->usemem, bb->env, dir);
+	if (t->err)
+		t->why = sk_xstrdup(sk_error_last());
+	else if (t->side == 0)
+		bench_stage_log(g, bb->mode, t->run, dir);
+	free(dir);
+}
+
+/* After a batch: its runs in order, and what is in so far saved. */
+static void bench_batch_done(void *data, size_t first, size_t count)
+{
+	struct bench_batch *bb = data;
+	size_t i, done;
+
+	for (i = first; i < first + count; i++) {
+		struct bench_task *t = &bb->tasks[i];
+
+		if (t->err && !bb->err) {
+			bb->err = t->err;
+			bb->why = sk_xstrfmt("fail: %s", t->why);
+		}
+		sk_bench_move(&bb->b[t->side], &t->b);
+		free(t->why);
+	}
+	done = bb->b[0].nr < bb->b[1].nr ? bb->b[0].nr : bb->b[1].nr;
+	if (!bb->err && done < (size_t)bb->runs)
+		json_decref(bench_result(bb->g, bb->b, bb->mode, (int)done,
+					 bb->runs));
+}
+
+/*
+ * The boots: baseline and patched of each run side by side, in run order
+ * (interleaved when one guest runs at a time); a reused baseline is read
+ * from the store first and only the patched runs boot.
+ */
+static int bench_boots(struct bench_batch *bb)
+{
+	struct gate *g = bb->g;
+	size_t n = 0;
+	int r, i;
+
+	bb->tasks = sk_xcalloc(2 * (size_t)bb->runs, sizeof(*bb->tasks));
+	for (r = 1; r <= bb->runs && !bb->err; r++) {
+		for (i = 0; i < 2; i++) {
+			if (i == 0 && g->reuse) {
+				char *dir = sk_xstrfmt("%s/%s/baseline-%d",
+						       g->outdir, bb->name, r);
+
+				if (bench_reused(g, &bb->b[0], bb->mode, r, dir) < 0) {
+					bb->err = -1;
+					bb->why = sk_xstrfmt("fail: %s", sk_error_last());
+				}
+				free(dir);
+				continue;
+			}
+			bb->tasks[n].side = i;
+			bb->tasks[n++].run = r;
+		}
+	}
+	if (!bb->err)
+		sk_batch_run(n, g->guests, bench_one, bench_batch_done, bb);
+	free(bb->tasks);
+	return bb->err;
+}
+
 static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 {
 	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
-	const char *variants[] = { "baseline", "patched" };
-	const char *img[2];
-	char *usemem = NULL, *env = NULL, *why = NULL, *name, *reason;
+	struct bench_batch bb = { 0 };
+	char *usemem = NULL, *env = NULL, *name, *reason;
 	double t0 = now();
-	int runs = 0, r, i, err = 0;
+	int i;
 	json_t *cmp;
 
 	name = sk_xstrfmt("bench-%s", mode);
+	bb.g = g;
+	bb.mode = mode;
+	bb.name = name;
+	bb.b = b;
 	for (i = 0; i < 2; i++)
-		img[i] = image_of(first_branch(kbuild), g->arch, variants[i]);
-	if ((!img[0] && !g->reuse) || !img[1]) {
-		stage(g, name, "not run", "not run: no LOCK_STAT kernel images", 0);
+		bb.img[i] = image_of(first_branch(kbuild), g->arch, variants[i]);
+	if ((!bb.img[0] && !g->reuse) || !bb.img[1]) {
+		stage(g, name, "not run", "not run: no kernel images", 0);
 		goto cleanup;
 	}
 	usemem = sk_bench_build_usemem(g->top, g->outdir);
@@ -724,37 +865,17 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 		stage(g, name, "not run", "not run: usemem did not build (gcc -static)", 0);
 		goto cleanup;
 	}
-	runs = g->runs;
-	/* one run per boot, baseline and patched interleaved */
+	/* one run per boot */
 	env = sk_xstrfmt("%sRUNS=1\n%s", g->bench_env,
 			 strcmp(mode, "mglru") ? "" : "LRU_GEN=y\n");
-	for (r = 1; r <= runs && !err; r++) {
-		for (i = 0; i < 2 && !err; i++) {
-			char *dir = sk_xstrfmt("%s/%s/%s-%d", g->outdir, name,
-					       variants[i], r);
-
-			if (g->progress)
-				fprintf(stderr, "gate: %s %s run %d/%d\n", name,
-					variants[i], r, runs);
-			if (i == 0 && g->reuse)
-				err = bench_reused(g, &b[0], mode, r, dir);
-			else
-				err = sk_bench_guest(&b[i], g->top, g->arch,
-						     img[i], usemem, env, dir);
-			if (!err && i == 0 && !g->reuse)
-				bench_stage_log(g, mode, r, dir);
-			free(dir);
-		}
-		/* what is in so far, should the gate be stopped */
-		if (!err && r < runs)
-			json_decref(bench_result(g, b, mode, r, runs));
-	}
-	if (err) {
-		why = sk_xstrfmt("fail: %s", sk_error_last());
-		stage(g, name, "fail", why, now() - t0);
+	bb.usemem = usemem;
+	bb.env = env;
+	bb.runs = g->runs;
+	if (bench_boots(&bb)) {
+		stage(g, name, "fail", bb.why, now() - t0);
 		goto cleanup;
 	}
-	cmp = bench_result(g, b, mode, runs, runs);
+	cmp = bench_result(g, b, mode, g->runs, g->runs);
 	reason = reasons_text(json_object_get(cmp, "reasons"));
 	stage(g, name, json_string_value(json_object_get(cmp, "verdict")),
 	      reason, now() - t0);
@@ -763,9 +884,9 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 cleanup:
 	sk_bench_release(&b[0]);
 	sk_bench_release(&b[1]);
+	free(bb.why);
 	free(usemem);
 	free(env);
-	free(why);
 	free(name);
 }
 
@@ -814,8 +935,8 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	const char *branch = NULL, *arch = "x86_64", *config = NULL, *out = NULL;
 	int runs = 0, json = ctx->json, ret;
 	struct gate g = { 0 };
-	char *conf_path, *outdir, *why = NULL;
-	json_t *kbuild = NULL, *lockbuild = NULL, *res, *reasons;
+	char *conf_path, *outdir;
+	json_t *kbuild = NULL, *res, *reasons;
 	const char *v;
 	double t0 = now();
 	const struct sk_option opts[] = {
@@ -844,6 +965,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	g.branch = branch;
 	g.arch = arch;
 	g.progress = ctx->progress || getenv("SK_GATE_PROGRESS");
+	g.guests = sk_batch_guest_slots();
 	g.self = realpath("/proc/self/exe", NULL);
 	g.work = sk_work_dir(ctx->top);
 	g.src = sk_path_join(g.work, "linux");
@@ -875,39 +997,19 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		fprintf(stderr, "gate: baseline %s\n", g.reuse ? "reused" :
 			g.reuse_why);
 	stage_objects(&g);
+	stage_kernel(&g, &kbuild);
 	if (skipped(&g, "kselftest")) {
 		stage(&g, "boot", "not run", "not run: --skip kselftest", 0);
 		stage(&g, "kselftest", "not run", "not run: --skip kselftest", 0);
 	} else {
-		double tk = now();
-
-		kbuild = build_kernel(&g, NULL, "build-kernel", &why);
-		stage(&g, "kernel", image_of(first_branch(kbuild), arch, "patched") ?
-		      "pass" : "not run", image_of(first_branch(kbuild), arch,
-		      "patched") ? NULL : why ? why : "not run: no image",
-		      now() - tk);
-		free(why);
-		why = NULL;
 		stage_kselftest(&g, kbuild);
 	}
 	if (skipped(&g, "bench")) {
 		stage(&g, "bench-classic", "not run", "not run: --skip bench", 0);
 	} else {
-		char *frag = sk_path_join(ctx->top, "ci/kconfig/gate-lockstat.config");
-
-		double tk = now();
-
-		lockbuild = build_kernel(&g, frag, "build-kernel-lockstat", &why);
-		stage(&g, "kernel-lockstat", image_of(first_branch(lockbuild),
-		      arch, "patched") ? "pass" : "not run",
-		      image_of(first_branch(lockbuild), arch, "patched") ? NULL :
-		      why ? why : "not run: no image", now() - tk);
-		free(frag);
-		free(why);
-		why = NULL;
-		stage_bench(&g, lockbuild, "classic");
+		stage_bench(&g, kbuild, "classic");
 		if (!skipped(&g, "mglru"))
-			stage_bench(&g, lockbuild, "mglru");
+			stage_bench(&g, kbuild, "mglru");
 	}
 	store_baseline(&g);
 	reasons = json_array();
@@ -935,7 +1037,6 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	json_decref(res);
 cleanup:
 	json_decref(kbuild);
-	json_decref(lockbuild);
 	json_decref(g.stages);
 	sk_strlist_release(&g.skip);
 	free(g.bench_env);

@@ -500,23 +500,29 @@ json_t *sk_bench_runs_json(const struct sk_bench *b)
 	return arr;
 }
 
+void sk_bench_move(struct sk_bench *out, struct sk_bench *from)
+{
+	size_t i;
+
+	/* runs numbered across boots (each boot's own says 1) */
+	for (i = 0; i < from->nr; i++) {
+		from->runs[i].nr = (int)out->nr + 1;
+		*SK_ARRAY_PUSH(out->runs, out->nr, out->alloc) = from->runs[i];
+	}
+	from->nr = 0;
+	if (!out->lru_gen && from->lru_gen)
+		out->lru_gen = sk_xstrdup(from->lru_gen);
+	if (!out->thp && from->thp)
+		out->thp = sk_xstrdup(from->thp);
+	if (!out->error && from->error)
+		out->error = sk_xstrdup(from->error);
+	sk_bench_release(from);
+}
+
 void sk_bench_append_log(struct sk_bench *out, const char *log, size_t len)
 {
 	struct sk_bench b;
-	size_t i;
 
 	sk_bench_parse(&b, log, len);
-	/* runs numbered across boots (each boot's own says 1) */
-	for (i = 0; i < b.nr; i++) {
-		b.runs[i].nr = (int)out->nr + 1;
-		*SK_ARRAY_PUSH(out->runs, out->nr, out->alloc) = b.runs[i];
-	}
-	b.nr = 0;
-	if (!out->lru_gen && b.lru_gen)
-		out->lru_gen = sk_xstrdup(b.lru_gen);
-	if (!out->thp && b.thp)
-		out->thp = sk_xstrdup(b.thp);
-	if (!out->error && b.error)
-		out->error = sk_xstrdup(b.error);
-	sk_bench_release(&b);
+	sk_bench_move(out, &b);
 }

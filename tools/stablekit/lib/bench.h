@@ -36,6 +36,8 @@ struct sk_bench {
 int sk_bench_parse(struct sk_bench *out, const char *log, size_t len);
 /* Parse one boot's console log and append its runs to out, numbered on. */
 void sk_bench_append_log(struct sk_bench *out, const char *log, size_t len);
+/* Append from's runs to out, numbered on; from is released. */
+void sk_bench_move(struct sk_bench *out, struct sk_bench *from);
 void sk_bench_release(struct sk_bench *b);
 
 /* A counter's delta in a run; 0 when absent (*found says which). */

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -279,9 +280,11 @@ static int run_qemu(struct sk_run_result *res, const struct arch_info *ai,
 	return err;
 }
 
+/* Once per process; the gate boots guests from several threads. */
 static int kvm_cache = -1;
+static pthread_mutex_t kvm_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int sk_qemu_kvm_works(const struct sk_qemu_opts *o)
+static int kvm_probe(const struct sk_qemu_opts *o)
 {
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	const struct arch_info *ai = find_arch(o->arch);
@@ -310,6 +313,16 @@ int sk_qemu_kvm_works(const struct sk_qemu_opts *o)
 	sk_strbuf_release(&log);
 	free(probe_log);
 	return kvm_cache;
+}
+
+int sk_qemu_kvm_works(const struct sk_qemu_opts *o)
+{
+	int works;
+
+	pthread_mutex_lock(&kvm_lock);
+	works = kvm_probe(o);
+	pthread_mutex_unlock(&kvm_lock);
+	return works;
 }
 
 static int guest_rc(const char *log)

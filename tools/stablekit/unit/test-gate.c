@@ -82,6 +82,31 @@ static void test_bench_parse(void **state)
 	free(log);
 }
 
+/* Boots run side by side are parsed apart and moved into one side's runs. */
+static void test_bench_move(void **state)
+{
+	const long long one[] = { 100 }, two[] = { 200, 300 };
+	char *log1 = bench_log(one, 1, 0, 1000), *log2 = bench_log(two, 2, 0, 2000);
+	struct sk_bench side = SK_BENCH_INIT, boot;
+
+	(void)state;
+	assert_int_equal(sk_bench_parse(&boot, log1, strlen(log1)), 0);
+	sk_bench_move(&side, &boot);
+	assert_int_equal(boot.nr, 0);
+	assert_null(boot.runs);
+	assert_int_equal(sk_bench_parse(&boot, log2, strlen(log2)), 0);
+	sk_bench_move(&side, &boot);
+	assert_int_equal(side.nr, 3);
+	assert_int_equal(side.runs[0].nr, 1);
+	assert_int_equal(side.runs[2].nr, 3);
+	assert_int_equal(side.runs[1].lock_acquisitions, 200);
+	assert_int_equal(side.runs[2].lock_acquisitions, 300);
+	assert_string_equal(side.thp, "[always] madvise never");
+	sk_bench_release(&side);
+	free(log1);
+	free(log2);
+}
+
 static void test_bench_verdict(void **state)
 {
 	const long long base[] = { 34700, 34900, 34400, 35000, 34600 };
@@ -287,6 +312,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_parse),
+		cmocka_unit_test(test_bench_move),
 		cmocka_unit_test(test_bench_verdict),
 		cmocka_unit_test(test_gate_config),
 		cmocka_unit_test(test_flaky_and_compare),
