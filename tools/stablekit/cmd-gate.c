@@ -210,7 +210,8 @@ static void add_job_oid(struct sk_strbuf *sb)
 		strcpy(hex, "missing");
 	else
 		git_oid_tostr(hex, sizeof(hex), &oid);
-	sk_strbuf_addf(sb, "kselftest-job %s\n", hex);
+	sk_strbuf_addf(sb, "kselftest-job %s\nkselftest-optimize %s\n", hex,
+		       suite ? suite->optimize : "none");
 	for (i = 0; i < bins.nr; i++)
 		free((char *)bins.items[i]);
 	free(bins.items);

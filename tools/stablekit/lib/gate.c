@@ -117,8 +117,8 @@ static const char *const mm_tests[] = {
 static const char *const mm_extra[] = { "vm_util.c", NULL };
 
 static const struct sk_kselftest_suite suites[] = {
-	{ "cgroup", cgroup_tests, cgroup_extra },
-	{ "mm", mm_tests, mm_extra },
+	{ "cgroup", cgroup_tests, cgroup_extra, "-O0" },
+	{ "mm", mm_tests, mm_extra, "-O2" },
 };
 
 const struct sk_kselftest_suite *sk_kselftest_suite(const char *name)
@@ -256,7 +256,8 @@ static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
 
 		push_cc(argv, &n, arch);
 		argv[n++] = "-static";
-		argv[n++] = "-O2";
+		argv[n++] = suite->optimize;
+		argv[n++] = "-D_GNU_SOURCE=";	/* as kselftest's lib.mk */
 		argv[n++] = "-pthread";
 		argv[n++] = "-w";
 		argv[n++] = inc;

@@ -33,11 +33,17 @@ int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o);
 /* The static busybox for an arch, or NULL when there is none here. */
 const char *sk_guest_busybox(const char *arch);
 
-/* A suite: "cgroup" or "mm", the binaries and the extra sources. */
+/*
+ * A suite: "cgroup" or "mm", the binaries, the extra sources, and the
+ * optimisation its own Makefile builds with: the cgroup tests' allocation
+ * loops (malloc, touch, free) are dead stores that gcc -O2 removes, and
+ * test_memcg_max and the OOM tests then see no allocation at all.
+ */
 struct sk_kselftest_suite {
 	const char *dir;
 	const char *const *tests;
 	const char *const *extra;	/* compiled into every test */
+	const char *optimize;		/* "-O0" (none in the Makefile), "-O2" */
 };
 
 /* The suites of this project, by name; NULL when unknown. */
