@@ -4,8 +4,9 @@ test_description='stablekit test: QEMU boot, hard timeout, splats in the console
 
 The hung guest is qemu-system-x86_64 without a kernel: the firmware finds
 nothing to boot and sits there, so the hard limit must kill it and record
-TIMEOUT.  The real boot needs a kernel: $SK_TEST_KERNEL, else the one
-"stablekit build --mode kernel" makes (cached in $SK_WORK; minutes cold).
+TIMEOUT.  The real boot needs a kernel: $SK_TEST_KERNEL, else the gate'"'"'s
+patched one, "stablekit build --mode kernel --fragment
+ci/kconfig/gate-lockstat.config" (ccache; minutes cold).
 '
 
 . ./lib-stablekit.sh
@@ -56,8 +57,10 @@ sk_kernel() {
 		echo "no kernel: stablekit build --mode kernel is missing" >&2
 		return 1
 	fi
+	# the gate's patched kernel (t7200 then finds it in ccache)
 	(cd "$SK_TOP" && stablekit --json build --mode kernel \
-		--branch linux-6.12.y --arch x86_64 --no-baseline) >build.json ||
+		--branch linux-6.12.y --arch x86_64 --no-baseline \
+		--fragment "$SK_TOP/ci/kconfig/gate-lockstat.config") >build.json ||
 	{ echo "stablekit build --mode kernel failed" >&2; return 1; }
 	jq -r "[.branches[0].arches[] | select(.arch == \"x86_64\") |
 		(.patched.image // .baseline.image)][0] // empty" build.json

@@ -299,10 +299,13 @@ static void test_job_script(void **state)
 	assert_non_null(strstr(job, "# TIMEOUT 45 seconds"));
 	assert_non_null(strstr(job, "selftests: $3: $2"));
 	assert_non_null(strstr(job, "echo \"1..$n\""));
-	/* page cache on ext2 on a second zram device, tmpfs said otherwise */
+	/* the tests' root is ext2 on a second zram device, tmpfs said otherwise */
 	assert_non_null(strstr(job, "/sys/class/zram-control/hot_add"));
-	assert_non_null(strstr(job, "mount -t ext2 /dev/zram$z /mnt/ks"));
-	assert_non_null(strstr(job, "# page cache on tmpfs"));
+	assert_non_null(strstr(job, "mount -t ext2 /dev/zram$z $r &&"));
+	assert_non_null(strstr(job, "mount -t cgroup2 none $r/sys/fs/cgroup &&"));
+	assert_non_null(strstr(job, "chroot $r /bin/sh /stablekit/job chrooted\n"));
+	assert_true(strstr(job, "chroot $r /bin/sh") < strstr(job, "n=0\n"));
+	assert_non_null(strstr(job, "# root on tmpfs"));
 	assert_true(strstr(job, "swapon /dev/zram0") <
 		    strstr(job, "hot_add"));
 	free(job);
