@@ -192,26 +192,36 @@ static void add_oid(struct sk_strbuf *sb, const char *name, const char *path)
 	free(oid);
 }
 
+/* The kselftests of the gate, their per-binary limit and retries. */
+static const char *const gate_suites[] = { "cgroup", "mm", NULL };
+#define GATE_TEST_TIMEOUT_S 300
+#define GATE_TEST_RETRIES 1
+
 /* The kselftest job this program writes (its tests' names only). */
 static void add_job_oid(struct sk_strbuf *sb)
 {
-	const struct sk_kselftest_suite *suite = sk_kselftest_suite("cgroup");
 	struct sk_strlist bins = { 0 };
 	char hex[GIT_OID_HEXSZ + 1], *job;
-	const char *const *t;
+	const char *const *s, *const *t;
 	git_oid oid;
 	size_t i;
 
-	for (t = suite ? suite->tests : NULL; t && *t; t++)
-		*SK_ARRAY_PUSH(bins.items, bins.nr, bins.alloc) =
-			sk_xstrfmt("cgroup/%s", *t);
-	job = sk_kselftest_job("cgroup", &bins, 300, 1);
+	for (s = gate_suites; *s; s++) {
+		const struct sk_kselftest_suite *suite = sk_kselftest_suite(*s);
+
+		for (t = suite->tests; *t; t++)
+			*SK_ARRAY_PUSH(bins.items, bins.nr, bins.alloc) =
+				sk_xstrfmt("kselftest/%s/%s", *s, *t);
+		sk_strbuf_addf(sb, "kselftest-optimize %s %s\n", *s,
+			       suite->optimize);
+	}
+	job = sk_kselftest_job(gate_suites[0], &bins, GATE_TEST_TIMEOUT_S,
+			       GATE_TEST_RETRIES);
 	if (git_odb_hash(&oid, job, strlen(job), GIT_OBJECT_BLOB) < 0)
 		strcpy(hex, "missing");
 	else
 		git_oid_tostr(hex, sizeof(hex), &oid);
-	sk_strbuf_addf(sb, "kselftest-job %s\nkselftest-optimize %s\n", hex,
-		       suite ? suite->optimize : "none");
+	sk_strbuf_addf(sb, "kselftest-job %s\n", hex);
 	for (i = 0; i < bins.nr; i++)
 		free((char *)bins.items[i]);
 	free(bins.items);
@@ -573,8 +583,9 @@ static json_t *kselftest_side(struct gate *g, json_t *kbuild,
 	to.guest.append = "transparent_hugepage=never";
 	to.guest.timeout_s = 1800;
 	to.src = wt ? wt : g->src;
-	to.test_timeout_s = 300;
-	to.retries = 1;
+	to.suites = gate_suites;
+	to.test_timeout_s = GATE_TEST_TIMEOUT_S;
+	to.retries = GATE_TEST_RETRIES;
 	sk_test_run(&res, &to);
 	if (base) {
 		char *into = sk_path_join(g->staging, "kselftest-baseline");
@@ -602,12 +613,43 @@ static void kselftest_one(void *data, size_t i)
 	kb->res[i] = kselftest_side(kb->g, kb->kbuild, variants[i], kb->wt);
 }
 
+static json_t *kselftest_results(json_t *res)
+{
+	return json_object_get(json_object_get(res, "kselftest"), "results");
+}
+
+/* One boot stage for both sides: fail when one failed, else not run. */
+static void stage_boot(struct gate *g, json_t **res)
+{
+	struct sk_strbuf why = SK_STRBUF_INIT;
+	const char *status = "pass";
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		json_t *boot = json_object_get(res[i], "boot");
+		const char *st = json_string_value(json_object_get(boot, "status"));
+		const char *r;
+
+		if (st && !strcmp(st, "ok"))
+			continue;
+		r = json_string_value(json_object_get(st ? boot : res[i], "reason"));
+		sk_strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", variants[i],
+			       r ? r : "no reason given");
+		if (st)
+			status = "fail";
+		else if (strcmp(status, "fail"))
+			status = "not run";
+	}
+	stage(g, "boot", status, why.len ? why.buf : NULL, 0);
+	sk_strbuf_release(&why);
+}
+
 static void stage_kselftest(struct gate *g, json_t *kbuild)
 {
 	struct kselftest_batch kb = { g, kbuild, { NULL, NULL }, NULL };
 	json_t **res = kb.res, *cmp;
 	double t0 = now();
-	int i, failed = 0;
+	int i;
 
 	kb.wt = json_string_value(json_object_get(first_branch(kbuild),
 						  "worktree"));
@@ -624,26 +666,25 @@ static void stage_kselftest(struct gate *g, json_t *kbuild)
 			goto cleanup;
 		}
 	}
+	stage_boot(g, res);
 	for (i = 0; i < 2; i++) {
-		const char *st = json_string_value(json_object_get(
-			json_object_get(res[i], "boot"), "status"));
+		if (!json_is_array(kselftest_results(res[i]))) {
+			const char *r = json_string_value(json_object_get(res[i],
+								  "reason"));
+			char *why;
 
-		if (!st || strcmp(st, "ok")) {
-			char *why = sk_xstrfmt("%s: %s", variants[i], st ?
-				json_string_value(json_object_get(json_object_get(
-					res[i], "boot"), "reason")) :
-				json_string_value(json_object_get(res[i], "reason")));
+			if (r && !strncmp(r, "not run: ", 9))
+				r += 9;
+			why = sk_xstrfmt("not run: %s: %s", variants[i],
+					 r ? r : "no kselftest results");
 
-			stage(g, "boot", st ? "fail" : "not run", why, 0);
+			stage(g, "kselftest", "not run", why, now() - t0);
 			free(why);
-			failed = 1;
+			goto cleanup;
 		}
 	}
-	if (!failed)
-		stage(g, "boot", "pass", NULL, 0);
-	cmp = sk_kselftest_compare(
-		json_object_get(json_object_get(res[0], "kselftest"), "results"),
-		json_object_get(json_object_get(res[1], "kselftest"), "results"));
+	cmp = sk_kselftest_compare(kselftest_results(res[0]),
+				   kselftest_results(res[1]));
 	save(g, "kselftest-compare.json", cmp);
 	{
 		size_t nreg = json_array_size(json_object_get(cmp, "regressions"));

@@ -47,6 +47,15 @@ test_expect_success 'a hung guest comes back as TIMEOUT within the limit' '
 	jq -r .boot.reason hung.json | grep "^TIMEOUT: killed after 3 s"
 '
 
+test_expect_success 'a results path with white space: kselftests not run, named' '
+	(cd "$SK_TOP" && test_expect_code 1 stablekit test --json \
+		--kernel /bin/true --src "$SK_WORK/linux" \
+		--out "$SHARNESS_TRASH_DIRECTORY/with space") >space.json &&
+	jq -e ".status == \"not run\"" space.json &&
+	jq -r .reason space.json >reason &&
+	grep "kbuild cannot take a path with white space: .*with space" reason
+'
+
 # The kernel for a real boot: given, or from stablekit build.
 sk_kernel() {
 	if test -n "$SK_TEST_KERNEL"; then
@@ -57,9 +66,11 @@ sk_kernel() {
 		echo "no kernel: stablekit build --mode kernel is missing" >&2
 		return 1
 	fi
-	# the gate's patched kernel (t7200 then finds it in ccache)
+	# the gate's patched kernel (t7200 then finds it in ccache); the
+	# results here, where no other build of the branch removes the image
 	(cd "$SK_TOP" && stablekit --json build --mode kernel \
 		--branch linux-6.12.y --arch x86_64 --no-baseline \
+		--results "$SHARNESS_TRASH_DIRECTORY/results" \
 		--fragment "$SK_TOP/ci/kconfig/gate-lockstat.config") >build.json ||
 	{ echo "stablekit build --mode kernel failed" >&2; return 1; }
 	jq -r "[.branches[0].arches[] | select(.arch == \"x86_64\") |

@@ -16,13 +16,17 @@ reused, as a user'"'"'s second gate would.
 
 . ./lib-stablekit.sh
 
+# kbuild takes no white space in O=, and trash directories have some
+G="$SK_WORK/t7200"
+rm -rf "$G"
+
 gate() {
 	(cd "$SK_TOP" && stablekit gate --json --branch linux-6.12.y \
 		--skip build --skip mglru --runs 1 "$@")
 }
 
 test_expect_success 'the gate runs every stage asked for, and says incomplete' '
-	test_expect_code 1 gate --out "$SHARNESS_TRASH_DIRECTORY/g" >gate.json &&
+	test_expect_code 1 gate --out "$G/g" >gate.json &&
 	jq -r ".stages[] | \"\(.name) \(.status)\"" gate.json >stages &&
 	cat >expect <<-\EOF &&
 	queue not run
@@ -37,14 +41,14 @@ test_expect_success 'the gate runs every stage asked for, and says incomplete' '
 '
 
 test_expect_success 'one run a side is too few to gate on, never a pass' '
-	jq -e ".verdict == \"not run\"" g/bench-classic.json &&
-	jq -r ".reasons[]" g/bench-classic.json >reasons &&
+	jq -e ".verdict == \"not run\"" "$G"/g/bench-classic.json &&
+	jq -r ".reasons[]" "$G"/g/bench-classic.json >reasons &&
 	grep "runs" reasons
 '
 
 test_expect_success 'series A brings no kselftest regression' '
-	jq -e ".regressions == []" g/kselftest-compare.json &&
-	jq -e ".status != \"not run\"" g/kselftest-patched/results.json
+	jq -e ".regressions == []" "$G"/g/kselftest-compare.json &&
+	jq -e ".status != \"not run\"" "$G"/g/kselftest-patched/results.json
 '
 
 # test_memcg_max fails on both sides when the suite is built with -O2
@@ -55,14 +59,14 @@ test_expect_success 'the memcg limit and OOM tests pass on both kernels' '
 			jq -e --arg n "cgroup/test_memcontrol/$t" \
 				"[.kselftest.results[] | select(.name == \$n) |
 				  .status] == [\"pass\"]" \
-				g/kselftest-$side/results.json || return 1
+				"$G"/g/kselftest-$side/results.json || return 1
 		done
 	done
 '
 
 test_expect_success 'the patched kernel takes far fewer lru_lock acquisitions per page scanned' '
-	base=$(jq ".runs.baseline[0].lru_lock_per_1000_scanned" g/bench-classic.json) &&
-	patched=$(jq ".runs.patched[0].lru_lock_per_1000_scanned" g/bench-classic.json) &&
+	base=$(jq ".runs.baseline[0].lru_lock_per_1000_scanned" "$G"/g/bench-classic.json) &&
+	patched=$(jq ".runs.patched[0].lru_lock_per_1000_scanned" "$G"/g/bench-classic.json) &&
 	echo "baseline $base patched $patched" &&
 	awk -v b="$base" -v p="$patched" "BEGIN { exit !(b > 0 && p > 0 && p < 0.75 * b) }"
 '
@@ -73,21 +77,21 @@ test_expect_success 'the new counters are in /proc/vmstat and memory.stat, count
 			jq -e --arg c "$c" --arg f "$f" \
 				".new_counters[\$c][\$f].present and
 				 .new_counters[\$c][\$f].delta > 0" \
-				g/bench-classic.json || return 1
+				"$G"/g/bench-classic.json || return 1
 		done
 	done &&
 	jq -e ".runs.baseline[0].counters | keys | map(select(test(\"pgrotate\"))) == []" \
-		g/bench-classic.json
+		"$G"/g/bench-classic.json
 '
 
 test_expect_success 'a second gate reuses the stored baseline and runs the patched side only' '
-	test_expect_code 1 gate --skip kselftest --out "$SHARNESS_TRASH_DIRECTORY/g2" >gate2.json &&
+	test_expect_code 1 gate --skip kselftest --out "$G/g2" >gate2.json &&
 	jq -e ".baseline.reused == true" gate2.json &&
 	jq -e ".branches[0].arches[0].baseline.note == \"--no-baseline\"" \
-		g2/build-kernel.json &&
-	test_cmp g/bench-classic/baseline-1/console.log \
-		g2/bench-classic/baseline-1/console.log &&
-	test -s g2/bench-classic/patched-1/console.log
+		"$G"/g2/build-kernel.json &&
+	test_cmp "$G"/g/bench-classic/baseline-1/console.log \
+		"$G"/g2/bench-classic/baseline-1/console.log &&
+	test -s "$G"/g2/bench-classic/patched-1/console.log
 '
 
 test_done

@@ -297,6 +297,8 @@ static void test_job_script(void **state)
 			       "\trun test_memcontrol test_memcontrol-retry1 cgroup\n"));
 	assert_non_null(strstr(job, "run map_populate map_populate mm ||"));
 	assert_non_null(strstr(job, "# TIMEOUT 45 seconds"));
+	/* a skipped binary is not retried */
+	assert_non_null(strstr(job, "# SKIP\"; rc=0 ;;"));
 	assert_non_null(strstr(job, "selftests: $3: $2"));
 	assert_non_null(strstr(job, "echo \"1..$n\""));
 	/* the tests' root is ext2 on a second zram device, tmpfs said otherwise */
