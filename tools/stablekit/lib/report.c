@@ -266,6 +266,8 @@ static json_t *build_arch(json_t *a)
 
 	if (json_is_true(json_object_get(a, "gate_failed")))
 		st = "fail";
+	else if (!strcmp(st, "pass") && is(base, "status", "skipped"))
+		why = "no baseline built, warnings not compared";
 	else if (!strcmp(st, "pass") && !is(base, "status", "pass"))
 		why = "the baseline did not build";
 	else if (!strcmp(st, "skipped") || !*st)

@@ -87,6 +87,8 @@ test_expect_success 'the new counters are in /proc/vmstat and memory.stat, count
 test_expect_success 'a second gate reuses the stored baseline and runs the patched side only' '
 	test_expect_code 1 gate --skip kselftest --out "$G/g2" >gate2.json &&
 	jq -e ".baseline.reused == true" gate2.json &&
+	jq -e ".throughput_gated == false and .baseline_reused == true" \
+		"$G"/g2/bench-classic.json &&
 	jq -e ".branches[0].arches[0].baseline.note == \"--no-baseline\"" \
 		"$G"/g2/build-kernel.json &&
 	test_cmp "$G"/g/bench-classic/baseline-1/console.log \
