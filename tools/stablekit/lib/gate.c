@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "initramfs.h"
+#include "kbuild.h"
 #include "results.h"
 #include "run.h"
 #include "strbuf.h"
@@ -173,14 +174,9 @@ static int install_headers(const char *src, const char *arch, const char *dir)
 			       "headers", NULL };
 	int err = 0;
 
-	/*
-	 * kbuild splits $(objtree) at white space: O=/a b/hdr-obj builds in
-	 * /a, where the other side of a gate builds its headers at once.
-	 */
-	if (strpbrk(dir, " \t\n") || strpbrk(src, " \t\n"))
-		err = sk_error_set(SK_EINVALID, "make headers: kbuild cannot "
-				   "take a path with white space: '%s'",
-				   strpbrk(dir, " \t\n") ? dir : src);
+	/* O=/a b/hdr-obj would build where the gate's other side does */
+	if (sk_kbuild_check_path(dir) || sk_kbuild_check_path(src))
+		err = sk_error_prefix(SK_EINVALID, "make headers");
 	if (!err && !sk_path_exists(probe)) {
 		ro.argv = argv;
 		ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;

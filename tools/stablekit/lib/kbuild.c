@@ -6,6 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+int sk_kbuild_check_path(const char *path)
+{
+	if (!strpbrk(path, " \t\n"))
+		return 0;
+	return sk_error_set(SK_EINVALID, "kbuild cannot take a path with "
+			    "white space: '%s'", path);
+}
+
 static const struct sk_kbuild_arch arches[] = {
 	{ "x86_64", "x86_64", "x86", "", "bzImage", "arch/x86/boot/bzImage" },
 	{ "arm64", "arm64", "arm64", "aarch64-linux-gnu-", "Image",

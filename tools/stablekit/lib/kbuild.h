@@ -111,4 +111,11 @@ json_t *sk_kbuild_diags_json(const struct sk_kbuild_diags *d,
 
 void sk_kbuild_strv_free(char **v, size_t nr);
 
+/*
+ * 0 when kbuild can take path as its source or object tree; SK_EINVALID
+ * naming it when it has white space: kbuild splits $(srctree) and
+ * $(objtree) there, and builds in the first word's directory.
+ */
+int sk_kbuild_check_path(const char *path);
+
 #endif

@@ -1122,7 +1122,11 @@ static void scheduling(struct job_ctx *c)
 static int lock_work(struct job_ctx *c, int *fd)
 {
 	char *path = sk_path_join(c->o->work, "lock");
-	int ret = sk_mkdir_p(c->o->work, 0755);
+	/* the worktree and every O= directory are under it */
+	int ret = sk_kbuild_check_path(c->o->work);
+
+	if (!ret)
+		ret = sk_mkdir_p(c->o->work, 0755);
 
 	*fd = -1;
 	if (!ret) {

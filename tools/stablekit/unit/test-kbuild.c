@@ -216,6 +216,16 @@ static void test_arches_and_modes(void **state)
 	assert_int_equal(sk_kbuild_mode_parse(&m, "modules"), SK_EINVALID);
 }
 
+static void test_check_path(void **state)
+{
+	(void)state;
+	assert_int_equal(sk_kbuild_check_path("/work/build/linux-6.12.y"), 0);
+	assert_int_equal(sk_kbuild_check_path("/tmp/trash directory.t7000/x"),
+			 SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(), "'/tmp/trash directory.t7000/x'"));
+	assert_int_equal(sk_kbuild_check_path("/a\tb"), SK_EINVALID);
+}
+
 static void test_metadata(void **state)
 {
 	struct sk_kbuildjob job = { 0 };
@@ -271,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_patch_files_and_objects),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_arches_and_modes),
+		cmocka_unit_test(test_check_path),
 		cmocka_unit_test(test_metadata),
 	};
 
