@@ -4,6 +4,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "run.h"
+#include "shquote.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -330,34 +331,11 @@ static void make_argv(struct argv_buf *a, struct job_ctx *c,
 		av_push(a, sk_xstrfmt("-j%d", jobs));
 }
 
-/* A shell line that does what argv does, for the reproducer. */
-static void shell_quote(struct sk_strbuf *sb, const char *s)
-{
-	if (!strpbrk(s, " \t'\"$\\*?;&|<>()")) {
-		sk_strbuf_adds(sb, s);
-		return;
-	}
-	sk_strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			sk_strbuf_adds(sb, "'\\''");
-		else
-			sk_strbuf_addch(sb, *s);
-	}
-	sk_strbuf_addch(sb, '\'');
-}
-
 static void add_command(struct sk_strbuf *repro, char *const *argv, size_t nr)
 {
-	size_t i;
-
 	if (repro->len)
 		sk_strbuf_adds(repro, " && ");
-	for (i = 0; i < nr; i++) {
-		if (i)
-			sk_strbuf_addch(repro, ' ');
-		shell_quote(repro, argv[i]);
-	}
+	sk_shell_argv(repro, (const char *const *)argv, nr);
 }
 
 struct build {
@@ -496,9 +474,9 @@ static void repro_merge(struct build *b, const char *outdir)
 	size_t i;
 
 	sk_strbuf_adds(&b->repro, " && (cd ");
-	shell_quote(&b->repro, outdir);
+	sk_shell_quote(&b->repro, outdir);
 	sk_strbuf_adds(&b->repro, " && ");
-	shell_quote(&b->repro, b->c->src);
+	sk_shell_quote(&b->repro, b->c->src);
 	sk_strbuf_adds(&b->repro, "/scripts/kconfig/merge_config.sh -m -O . .config");
 	for (i = 0; i < job->nr_fragments; i++)
 		sk_strbuf_addf(&b->repro, " .sk-fragment-%zu.config", i);
@@ -630,9 +608,9 @@ static int setup_outdir(struct build *b, int patched)
 		if (c->job->nr_fragments)
 			repro_merge(b, outdir);
 		sk_strbuf_adds(&b->repro, " && ");
-		shell_quote(&b->repro, c->src);
+		sk_shell_quote(&b->repro, c->src);
 		sk_strbuf_adds(&b->repro, "/scripts/config --file ");
-		shell_quote(&b->repro, outdir);
+		sk_shell_quote(&b->repro, outdir);
 		sk_strbuf_adds(&b->repro, "/.config --disable WERROR");
 		make_argv(&a, c, b->ar, outdir, c->jobs_per_make);
 		av_push(&a, sk_xstrdup("olddefconfig"));
