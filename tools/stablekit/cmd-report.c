@@ -15,13 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char usage[] =
-	"stablekit report [--branch <b>]... [--summary] [--results <dir>]\n"
-	"                 [--repo <path>] [--check] [--json]";
+	"stablekit report [--branch <b>]... [--summary [--include <results>]...]\n"
+	"                 [--results <dir>] [--repo <path>] [--check] [--json]";
 
 struct report_args {
-	struct sk_strlist branches;
+	struct sk_strlist branches, include;
 	const char *results, *repo;
 	int summary, check, json;
 };
@@ -104,6 +105,87 @@ static int input_errors(json_t *rep)
 	json_array_foreach(json_object_get(rep, "input_errors"), i, e)
 		fprintf(stderr, "error: %s\n", json_string_value(e));
 	return json_array_size(json_object_get(rep, "input_errors")) > 0;
+}
+
+/* When the summary was made: SOURCE_DATE_EPOCH for reproducible output. */
+static json_t *made_at(void)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	time_t t = env && *env ? (time_t)strtoll(env, NULL, 10) : time(NULL);
+	struct tm tm;
+	char buf[32];
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm))
+		return json_null();
+	return json_string(buf);
+}
+
+/* The path of "to" relative to the directory "from"; both must exist. */
+static char *relative_to(const char *from, const char *to)
+{
+	char *f = realpath(from, NULL), *t = realpath(to, NULL), *out = NULL;
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t common = 0, i;
+
+	if (!f || !t)
+		goto out;
+	for (i = 0; f[i] && f[i] == t[i]; i++)
+		if (f[i] == '/')
+			common = i;
+	if (!f[i] && t[i] == '/')
+		common = i;
+	for (i = common; f[i]; i++)
+		if (f[i] == '/')
+			sk_strbuf_adds(&sb, "../");
+	sk_strbuf_adds(&sb, t + common + 1);
+	out = sk_strbuf_detach(&sb);
+out:
+	free(f);
+	free(t);
+	return out;
+}
+
+/*
+ * Another project's summary (the main job's model branches) joins this one:
+ * one table over every branch, each row linking to its own report.
+ */
+static int include_summary(json_t *sum, const char *report_dir, const char *results)
+{
+	char *path = sk_xstrfmt("%s/report/summary.json", results), *why = NULL;
+	json_t *other = sk_results_load(path, &why), *b;
+	size_t i;
+	int ret = 0;
+
+	if (!other) {
+		ret = sk_error_set(SK_ENOTFOUND, "--include %s: %s (run stablekit "
+				   "report --summary for that project first)",
+				   results, why);
+		goto out;
+	}
+	json_array_foreach(json_object_get(other, "branches"), i, b) {
+		char *page = sk_xstrfmt("%s/%s/report/report.html", results,
+					sk_report_str(b, "branch"));
+		char *rel = relative_to(report_dir, page);
+		json_t *row = json_deep_copy(b);
+
+		json_object_set_new(row, "report", json_string(rel ? rel : page));
+		json_object_set_new(row, "results", json_string(results));
+		json_array_append_new(json_object_get(sum, "branches"), row);
+		free(rel);
+		free(page);
+	}
+	if (!json_is_array(json_object_get(sum, "included")))
+		json_object_set_new(sum, "included", json_array());
+	json_array_append_new(json_object_get(sum, "included"), json_pack(
+		"{s:s, s:O?, s:O?}", "results", results,
+		"status", json_object_get(other, "status"),
+		"status_reason", json_object_get(other, "status_reason")));
+out:
+	json_decref(other);
+	free(why);
+	free(path);
+	return ret;
 }
 
 static int write_text(const char *dir, const char *file, const char *text)
@@ -275,10 +357,14 @@ static int run(const struct report_args *a, const struct sk_context *ctx,
 	}
 	if (!ret && a->summary) {
 		json_t *sum = sk_report_summary(status, status_why, reps, branches->nr);
-		char *text = sk_report_summary_text(sum), *html = sk_report_summary_html(sum);
-		char *dir = sk_path_join(root, "report");
+		char *dir = sk_path_join(root, "report"), *text, *html;
 
+		json_object_set_new(sum, "generated", made_at());
 		ret = sk_mkdir_p(dir, 0755);
+		for (i = 0; !ret && i < a->include.nr; i++)
+			ret = include_summary(sum, dir, a->include.items[i]);
+		text = sk_report_summary_text(sum);
+		html = sk_report_summary_html(sum);
 		path = sk_path_join(dir, "summary.json");
 		if (!ret)
 			ret = sk_results_save(path, sum);
@@ -324,6 +410,8 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 	struct sk_option opts[] = {
 		SK_OPT_LIST_('b', "branch", &a.branches, "b", "report this branch (repeatable)"),
 		SK_OPT_BOOL_(0, "summary", &a.summary, "all branches at once: matrix and verdicts"),
+		SK_OPT_LIST_(0, "include", &a.include, "results",
+			     "with --summary: add another project's branches (its results root)"),
 		SK_OPT_STRING_(0, "results", &a.results, "dir",
 			       "the results root (default $SK_WORK/results)"),
 		SK_OPT_STRING_(0, "repo", &a.repo, "path", "the kernel repository, for status"),
@@ -342,6 +430,12 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
+	if (a.include.nr && !a.summary) {
+		fprintf(stderr, "error: --include goes with --summary\n");
+		sk_strlist_release(&a.branches);
+		sk_strlist_release(&a.include);
+		return SK_EXIT_USAGE;
+	}
 	ret = pick_branches(&branches, &a, ctx->top);
 	if (ret) {
 		sk_strlist_release(&a.branches);
@@ -356,5 +450,6 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 		free(branches.items);
 	}
 	sk_strlist_release(&a.branches);
+	sk_strlist_release(&a.include);
 	return ret;
 }

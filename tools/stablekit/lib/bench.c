@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <git2.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,7 +307,7 @@ static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
 	struct sk_stats_mwu m;
 	double change;
 	json_t *o;
-	int significant, bad;
+	int significant, bad, gated;
 
 	if (!a || !b || !base->nr || !patched->nr) {
 		json_object_set_new(metrics, name, json_pack("{s:s}", "status",
@@ -317,14 +318,18 @@ static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
 				     sk_stats_median(b, patched->nr));
 	sk_stats_mann_whitney(&m, a, base->nr, b, patched->nr);
 	significant = m.p < t->alpha;
-	bad = worse && significant && change * worse > limit;
+	/* an infinite limit: measured and shown, but gating nothing */
+	gated = worse && isfinite(limit);
+	bad = gated && significant && change * worse > limit;
 	o = json_pack("{s:o, s:o, s:f, s:f, s:b, s:b, s:s}",
 		      "baseline", summary_json(a, base->nr),
 		      "patched", summary_json(b, patched->nr),
 		      "change_pct", change, "p", m.p, "exact", m.exact,
 		      "significant", significant,
-		      "verdict", bad ? "fail" : worse ? "pass" : "info");
+		      "verdict", bad ? "fail" : gated ? "pass" : "info");
 	if (worse)
+		json_object_set_new(o, "gated", json_boolean(gated));
+	if (gated)
 		json_object_set_new(o, "threshold_pct", json_real(limit));
 	json_object_set_new(metrics, name, o);
 	if (bad) {
@@ -332,7 +337,7 @@ static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
 		json_array_append_new(reasons, json_sprintf(
 			"%s %+.1f%% (p=%.3f) is worse than the %.1f%% threshold",
 			name, change, m.p, limit));
-	} else if (worse && significant && change * worse < -limit) {
+	} else if (gated && significant && change * worse < -limit) {
 		json_array_append_new(reasons, json_sprintf(
 			"%s improved %+.1f%% (p=%.3f)", name, change, m.p));
 	}

@@ -49,7 +49,8 @@ long long sk_bench_pgscan(const struct sk_bench_run *r);
 double sk_bench_lock_ratio(const struct sk_bench_run *r);
 
 struct sk_gate_thresholds {
-	double lock_ratio_pct;	/* worse by more than this fails */
+	/* worse by more than this fails; INFINITY: measured, not gated */
+	double lock_ratio_pct;
 	double throughput_pct;
 	double alpha;		/* significance level */
 	int min_runs;

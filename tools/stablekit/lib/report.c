@@ -470,6 +470,8 @@ static json_t *benchmark(struct report *r, json_t *gate, const char *gate_why,
 				    "metrics")));
 		json_object_set(o, "counters", json_object_get(in, "new_counters"));
 		json_object_set(o, "runs", json_object_get(in, "runs"));
+		json_object_set(o, "baseline_reused", json_object_get(in,
+				"baseline_reused"));
 		json_object_set_new(o, "results", json_string(file));
 	}
 	json_decref(in);
@@ -577,8 +579,10 @@ static json_t *recipients(struct report *r, json_t *ports)
 		      "none: the branch has no MAINTAINERS");
 	for (i = 0; i < rc.nr_to; i++)
 		json_array_append_new(json_object_get(o, "to"), json_string(rc.to[i]));
+	/* a mail with nobody in To: (nothing queued, so no author) goes to its Cc: */
 	for (i = 0; i < rc.nr_cc; i++)
-		json_array_append_new(json_object_get(o, "cc"), json_string(rc.cc[i]));
+		json_array_append_new(json_object_get(o, rc.nr_to ? "cc" : "to"),
+				      json_string(rc.cc[i]));
 	sk_recipients_release(&rc);
 	if (have_m)
 		sk_maintainers_release(&m);
@@ -683,9 +687,14 @@ json_t *sk_report_summary(json_t *status, const char *status_why,
 	for (i = 0; i < nr; i++) {
 		json_t *b = branches[i], *builds = json_object_get(b, "builds");
 
+		json_t *tree = json_object_get(b, "tree");
+
 		json_array_append_new(rows, json_pack(
-			"{s:O, s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:O?}",
+			"{s:O, s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
 			"branch", json_object_get(b, "branch"),
+			"kind", json_object_get(tree, "kind"),
+			"tip", json_object_get(tree, "tip"),
+			"describe", json_object_get(tree, "describe"),
 			"verdict", json_object_get(b, "verdict"),
 			"reasons", json_object_get(b, "reasons"),
 			"backports", json_object_get(json_object_get(b,

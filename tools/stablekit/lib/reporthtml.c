@@ -130,7 +130,10 @@ static void backports(struct sk_strbuf *sb, json_t *r)
 			sk_strbuf_adds(sb, "</td>");
 			cell(sb, *STR(p, "how") ? STR(p, "how") : STR(p, "reason"));
 			sk_strbuf_adds(sb, "<td>");
-			badge(sb, STR(json_object_get(s, "proof"), "status"));
+			if (json_is_string(json_object_get(p, "file")))
+				badge(sb, STR(json_object_get(s, "proof"), "status"));
+			else
+				sk_strbuf_adds(sb, "<span class=\"notrun\">not queued</span>");
 			sk_strbuf_adds(sb, "</td></tr>\n");
 		}
 	sk_strbuf_adds(sb, "</table>\n");
@@ -241,35 +244,80 @@ static void runs_of(json_t *bn, const char *variant, const char *metric,
 			v[(*n)++] = NUM(run, metric);
 }
 
+static const char *unit_of(const char *metric)
+{
+	if (!strcmp(metric, "lru_lock_per_1000_scanned"))
+		return "lru_lock acquisitions per 1000 pages scanned";
+	if (!strcmp(metric, "lru_lock_acquisitions") ||
+	    !strcmp(metric, "lru_lock_contentions"))
+		return "per run";
+	if (!strcmp(metric, "throughput_pages_per_s"))
+		return "pages/s";
+	if (!strcmp(metric, "pgscan"))
+		return "pages scanned per run";
+	return "events per run";
+}
+
+/*
+ * The axis spans at least the threshold (or 5 %) either side of the
+ * baseline's median, so that run-to-run noise of a fraction of a percent
+ * does not fill the width and read as a change.
+ */
+static void chart_axis(json_t *m, double v[2][64], const size_t n[2],
+		       double *lo, double *hi)
+{
+	static const char *const variants[] = { "baseline", "patched" };
+	double mid = NUM(json_object_get(m, "baseline"), "median");
+	double pct = json_is_number(json_object_get(m, "threshold_pct")) ?
+		     NUM(m, "threshold_pct") : 5;
+	double half = fabs(mid) * (pct > 5 ? pct : 5) / 100 * 1.2;
+	size_t i, k;
+
+	if (!(half > 0))
+		half = 1;
+	*lo = mid - half;
+	*hi = mid + half;
+	for (k = 0; k < 2; k++) {
+		json_t *s = json_object_get(m, variants[k]);
+
+		for (i = 0; i < n[k]; i++) {
+			*lo = v[k][i] < *lo ? v[k][i] : *lo;
+			*hi = v[k][i] > *hi ? v[k][i] : *hi;
+		}
+		*lo = NUM(s, "min") < *lo ? NUM(s, "min") : *lo;
+		*hi = NUM(s, "max") > *hi ? NUM(s, "max") : *hi;
+	}
+}
+
 static void chart(struct sk_strbuf *sb, json_t *bn, json_t *m)
 {
 	static const char *const variants[] = { "baseline", "patched" };
-	double v[2][64], lo = INFINITY, hi = -INFINITY;
+	double v[2][64], lo, hi, mid;
 	size_t n[2], i, k;
 	const char *name = STR(m, "name");
 
-	for (k = 0; k < 2; k++) {
-		json_t *s = json_object_get(m, variants[k]);
-
+	for (k = 0; k < 2; k++)
 		runs_of(bn, variants[k], name, v[k], &n[k], 64);
-		for (i = 0; i < n[k]; i++) {
-			lo = v[k][i] < lo ? v[k][i] : lo;
-			hi = v[k][i] > hi ? v[k][i] : hi;
-		}
-		lo = NUM(s, "min") < lo ? NUM(s, "min") : lo;
-		hi = NUM(s, "max") > hi ? NUM(s, "max") : hi;
-	}
-	if (!(hi > lo)) {
-		hi = lo + 1;
-		lo -= 1;
-	}
-	sk_strbuf_adds(sb, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"110\" role=\"img\" class=\"chart\" aria-label=\"");
+	chart_axis(m, v, n, &lo, &hi);
+	mid = NUM(json_object_get(m, "baseline"), "median");
+	sk_strbuf_adds(sb, "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"130\" role=\"img\" class=\"chart\" aria-label=\"");
 	esc(sb, name);
 	sk_strbuf_adds(sb, "\">\n");
+#define X(val) (120.0 + 480.0 * ((val) - lo) / (hi - lo))
+	if (json_is_number(json_object_get(m, "threshold_pct"))) {
+		double pct = NUM(m, "threshold_pct") / 100;
+		/* the side on which the metric gets worse */
+		double at = mid * (!strcmp(name, "throughput_pages_per_s") ?
+				   1 - pct : 1 + pct);
+
+		if (at >= lo && at <= hi)
+			sk_strbuf_addf(sb, "<line class=\"threshold\" x1=\"%.1f\" x2=\"%.1f\" y1=\"10\" y2=\"90\" stroke=\"#b22\" stroke-dasharray=\"4 3\"/>"
+				       "<text x=\"%.1f\" y=\"9\" font-size=\"10\" text-anchor=\"middle\" fill=\"#b22\">threshold</text>\n",
+				       X(at), X(at), X(at));
+	}
 	for (k = 0; k < 2; k++) {
 		json_t *s = json_object_get(m, variants[k]);
 		double y = 30 + 40.0 * (double)k;
-#define X(val) (120.0 + 480.0 * ((val) - lo) / (hi - lo))
 
 		sk_strbuf_addf(sb, "<text x=\"4\" y=\"%.0f\" font-size=\"13\">%s</text>\n",
 			       y + 4, variants[k]);
@@ -285,19 +333,47 @@ static void chart(struct sk_strbuf *sb, json_t *bn, json_t *m)
 		}
 		sk_strbuf_addf(sb, "<line class=\"median\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#000\" stroke-width=\"2\"/>\n",
 			       X(NUM(s, "median")), X(NUM(s, "median")), y - 12, y + 12);
-#undef X
 	}
-	sk_strbuf_addf(sb, "<text x=\"120\" y=\"104\" font-size=\"11\">%.2f</text>"
-		       "<text x=\"600\" y=\"104\" font-size=\"11\" text-anchor=\"end\">%.2f</text>\n",
-		       lo, hi);
-	sk_strbuf_adds(sb, "</svg><figcaption>");
+	sk_strbuf_adds(sb, "<line x1=\"120\" x2=\"600\" y1=\"92\" y2=\"92\" stroke=\"#888\"/>\n");
+	for (i = 0; i <= 4; i++) {
+		double at = lo + (hi - lo) * (double)i / 4;
+
+		sk_strbuf_addf(sb, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"92\" y2=\"96\" stroke=\"#888\"/>"
+			       "<text class=\"tick\" x=\"%.1f\" y=\"107\" font-size=\"11\" text-anchor=\"middle\">%.4g</text>\n",
+			       X(at), X(at), X(at), at);
+	}
+#undef X
+	sk_strbuf_adds(sb, "<text class=\"unit\" x=\"360\" y=\"124\" font-size=\"11\" text-anchor=\"middle\">");
+	esc(sb, unit_of(name));
+	sk_strbuf_adds(sb, "</text>\n</svg><figcaption>");
 	esc(sb, name);
-	sk_strbuf_addf(sb, ": median %.2f &rarr; %.2f (%+.1f%%, p=%.3f); %s</figcaption></figure>\n",
-		       NUM(json_object_get(m, "baseline"), "median"),
-		       NUM(json_object_get(m, "patched"), "median"),
+	sk_strbuf_addf(sb, ": median %.2f &rarr; %.2f ", NUM(json_object_get(m, "baseline"), "median"),
+		       NUM(json_object_get(m, "patched"), "median"));
+	esc(sb, unit_of(name));
+	sk_strbuf_addf(sb, " (%+.1f%%, p=%.3f); %s</figcaption></figure>\n",
 		       NUM(m, "change_pct"), NUM(m, "p"),
 		       n[0] || n[1] ? "each dot is one run" :
 		       "bars: min to max of the runs (per-run values not in the results)");
+}
+
+/*
+ * A pass or fail always with the threshold it was held to; a metric that
+ * gates nothing says so, and why, instead of wearing a pass.
+ */
+static void metric_verdict(struct sk_strbuf *sb, json_t *m)
+{
+	const char *v = STR(m, "verdict");
+
+	if (json_is_number(json_object_get(m, "threshold_pct")) &&
+	    (!strcmp(v, "pass") || !strcmp(v, "fail"))) {
+		badge(sb, v);
+		sk_strbuf_addf(sb, " threshold %.0f%%", NUM(m, "threshold_pct"));
+	} else if (json_is_false(json_object_get(m, "gated"))) {
+		sk_strbuf_adds(sb, "<span class=\"info\">not gated</span> ");
+		esc(sb, STR(m, "not_gated"));
+	} else {
+		badge(sb, "info");
+	}
 }
 
 static void metric_table(struct sk_strbuf *sb, json_t *bn)
@@ -326,7 +402,7 @@ static void metric_table(struct sk_strbuf *sb, json_t *bn)
 			       NUM(p, "median"), NUM(p, "stddev_pct"));
 		cell(sb, STR(m, "name"));
 		sk_strbuf_addf(sb, "<td class=\"num\">%.3f</td><td>", NUM(m, "p"));
-		badge(sb, strcmp(STR(m, "verdict"), "info") ? STR(m, "verdict") : "info");
+		metric_verdict(sb, m);
 		sk_strbuf_adds(sb, "</td></tr>\n");
 	}
 	sk_strbuf_adds(sb, "</table>\n");
@@ -345,11 +421,17 @@ static void benchmarks(struct sk_strbuf *sb, json_t *r)
 		sk_strbuf_adds(sb, " ");
 		esc(sb, STR(bn, "reason"));
 		sk_strbuf_adds(sb, "</p>\n");
+		if (json_is_true(json_object_get(bn, "baseline_reused")))
+			sk_strbuf_adds(sb, "<p class=\"reused\">The baseline runs were "
+				       "reused from an earlier gate run of the same tip "
+				       "and inputs: counts are compared, time is not "
+				       "gated.</p>\n");
 		if (!json_array_size(json_object_get(bn, "metrics")))
 			continue;
 		metric_table(sb, bn);
 		json_array_foreach(json_object_get(bn, "metrics"), j, m)
-			if (json_object_get(m, "threshold_pct") ||
+			if (json_object_get(m, "gated") ||
+			    json_object_get(m, "threshold_pct") ||
 			    !strcmp(STR(m, "name"), "pgscan"))
 				chart(sb, bn, m);
 	}
@@ -441,6 +523,27 @@ static void matrix(struct sk_strbuf *sb, json_t *status)
 	sk_strbuf_adds(sb, "</table>\n");
 }
 
+static void status_matrix(struct sk_strbuf *sb, json_t *s)
+{
+	if (json_is_object(json_object_get(s, "status")))
+		matrix(sb, json_object_get(s, "status"));
+	else
+		esc(sb, STR(s, "status_reason"));
+}
+
+/* The first reason a branch did not pass; its report has them all. */
+static void first_reason(struct sk_strbuf *sb, json_t *b)
+{
+	json_t *why = json_array_get(json_object_get(b, "reasons"), 0);
+	size_t n = json_array_size(json_object_get(b, "reasons"));
+
+	if (!why)
+		return;
+	esc(sb, json_string_value(why));
+	if (n > 1)
+		sk_strbuf_addf(sb, " (and %zu more in its report)", n - 1);
+}
+
 char *sk_report_summary_html(json_t *s)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -448,28 +551,56 @@ char *sk_report_summary_html(json_t *s)
 	size_t i;
 
 	page_start(&sb, "stablekit: all branches");
-	sk_strbuf_adds(&sb, "<h2>Status</h2>\n");
-	if (json_is_object(json_object_get(s, "status")))
-		matrix(&sb, json_object_get(s, "status"));
-	else
-		esc(&sb, STR(s, "status_reason"));
-	sk_strbuf_adds(&sb, "<h2>Branches</h2>\n<table id=\"branches\"><tr><th>branch</th><th>verdict</th>"
-		       "<th>backports</th><th>build</th><th>gate</th><th>report</th></tr>\n");
+	if (*STR(s, "generated")) {
+		sk_strbuf_adds(&sb, "<p id=\"generated\">Made ");
+		esc(&sb, STR(s, "generated"));
+		sk_strbuf_adds(&sb, "</p>\n");
+	}
+	sk_strbuf_adds(&sb, "<h2>Branches</h2>\n<table id=\"branches\"><tr><th>branch</th><th>tip</th>"
+		       "<th>verdict</th><th>why</th><th>backports</th><th>build</th><th>gate</th>"
+		       "<th>Tested-by</th><th>report</th></tr>\n");
 	json_array_foreach(json_object_get(s, "branches"), i, b) {
 		sk_strbuf_adds(&sb, "<tr>");
 		cell(&sb, STR(b, "branch"));
 		sk_strbuf_adds(&sb, "<td>");
+		esc(&sb, *STR(b, "describe") ? STR(b, "describe") : STR(b, "kind"));
+		if (*STR(b, "tip")) {
+			sk_strbuf_adds(&sb, " <code>");
+			sk_strbuf_add(&sb, STR(b, "tip"), strnlen(STR(b, "tip"), 12));
+			sk_strbuf_adds(&sb, "</code>");
+		}
+		sk_strbuf_adds(&sb, "</td><td>");
 		badge(&sb, STR(b, "verdict"));
+		sk_strbuf_adds(&sb, "</td><td class=\"why\">");
+		first_reason(&sb, b);
 		sk_strbuf_adds(&sb, "</td><td>");
 		badge(&sb, STR(b, "backports"));
 		sk_strbuf_adds(&sb, "</td><td>");
 		badge(&sb, STR(b, "build"));
 		sk_strbuf_adds(&sb, "</td><td>");
 		badge(&sb, STR(b, "gate"));
-		sk_strbuf_adds(&sb, "</td><td><a href=\"");
-		esc(&sb, STR(b, "branch"));
-		sk_strbuf_adds(&sb, "/report/report.html\">report</a></td></tr>\n");
+		sk_strbuf_adds(&sb, "</td><td>");
+		esc(&sb, json_is_string(json_object_get(b, "tested_by")) ?
+		    STR(b, "tested_by") : "no");
+		sk_strbuf_adds(&sb, "</td><td><a class=\"report\" href=\"");
+		if (*STR(b, "report")) {
+			esc(&sb, STR(b, "report"));
+		} else {
+			/* index.html is results/report/, a branch's results/<b>/report/ */
+			sk_strbuf_adds(&sb, "../");
+			esc(&sb, STR(b, "branch"));
+			sk_strbuf_adds(&sb, "/report/report.html");
+		}
+		sk_strbuf_adds(&sb, "\">report</a></td></tr>\n");
 	}
-	sk_strbuf_adds(&sb, "</table>\n</body></html>\n");
+	sk_strbuf_adds(&sb, "</table>\n<h2>Status</h2>\n");
+	status_matrix(&sb, s);
+	json_array_foreach(json_object_get(s, "included"), i, b) {
+		sk_strbuf_adds(&sb, "<h2>Status in ");
+		esc(&sb, STR(b, "results"));
+		sk_strbuf_adds(&sb, "</h2>\n");
+		status_matrix(&sb, b);
+	}
+	sk_strbuf_adds(&sb, "</body></html>\n");
 	return sk_strbuf_detach(&sb);
 }

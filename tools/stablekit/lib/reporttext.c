@@ -176,14 +176,15 @@ static void tests_sections(struct sk_strbuf *sb, json_t *r)
 	const char *base = STR(json_object_get(r, "tree"), "describe");
 	int ran = json_is_object(c);
 
-	sk_strbuf_addf(sb, "## Test Regressions (compared to %s)\n",
-		       *base ? base : "the baseline");
+	sk_strbuf_addf(sb, "## Test Regressions (compared to the baseline%s%s)\n",
+		       *base ? ", " : "", base);
 	if (ran)
 		list_names(sb, json_object_get(t, "regressions"),
 			   "No test regressions found.");
 	else
 		sk_strbuf_addf(sb, "%s\n", STR(t, "reason"));
-	sk_strbuf_adds(sb, "\n## Test Fixes (compared to the baseline)\n");
+	sk_strbuf_addf(sb, "\n## Test Fixes (compared to the baseline%s%s)\n",
+		       *base ? ", " : "", base);
 	if (ran)
 		list_names(sb, json_object_get(t, "fixed"), "No test fixes found.");
 	else
@@ -207,25 +208,44 @@ static void tests_sections(struct sk_strbuf *sb, json_t *r)
 		sk_strbuf_addf(sb, "%s\n\n", STR(t, "reason"));
 }
 
+/*
+ * A spread relative to a mean near zero says nothing ("0.00 ±200%"):
+ * then the absolute standard deviation is shown.
+ */
+static void spread(struct sk_strbuf *sb, json_t *v)
+{
+	if (NUM(v, "stddev_pct") <= 100)
+		sk_strbuf_addf(sb, " ±%3.0f%%", NUM(v, "stddev_pct"));
+	else
+		sk_strbuf_addf(sb, " ±%-4.2g", NUM(v, "stddev"));
+}
+
 /* LKP's row: base ±stddev %change patched ±stddev metric. */
 static void metric_row(struct sk_strbuf *sb, json_t *m)
 {
 	json_t *b = json_object_get(m, "baseline"), *p = json_object_get(m, "patched");
+	const char *v = STR(m, "verdict");
 
 	if (!b || !p) {
 		sk_strbuf_addf(sb, "%58s  %s: %s\n", "", STR(m, "name"),
 			       STR(m, "status"));
 		return;
 	}
-	sk_strbuf_addf(sb, "%14.2f ±%3.0f%%  %+9.1f%%  %14.2f ±%3.0f%%  %s",
-		       NUM(b, "median"), NUM(b, "stddev_pct"), NUM(m, "change_pct"),
-		       NUM(p, "median"), NUM(p, "stddev_pct"), STR(m, "name"));
-	if (!strcmp(STR(m, "verdict"), "info"))
-		sk_strbuf_addch(sb, '\n');
-	else
-		sk_strbuf_addf(sb, "  (p=%.3f%s, %s)\n", NUM(m, "p"),
+	sk_strbuf_addf(sb, "%14.2f", NUM(b, "median"));
+	spread(sb, b);
+	sk_strbuf_addf(sb, "  %+9.1f%%  %14.2f", NUM(m, "change_pct"), NUM(p, "median"));
+	spread(sb, p);
+	sk_strbuf_addf(sb, "  %s", STR(m, "name"));
+	if (json_is_number(json_object_get(m, "threshold_pct")) &&
+	    (!strcmp(v, "pass") || !strcmp(v, "fail")))
+		sk_strbuf_addf(sb, "  (p=%.3f%s, %s, threshold %.0f%%)\n", NUM(m, "p"),
 			       json_is_true(json_object_get(m, "significant")) ?
-			       " significant" : "", STR(m, "verdict"));
+			       " significant" : "", v, NUM(m, "threshold_pct"));
+	else if (json_is_false(json_object_get(m, "gated")))
+		sk_strbuf_addf(sb, "  (p=%.3f, not gated: %s)\n", NUM(m, "p"),
+			       STR(m, "not_gated"));
+	else
+		sk_strbuf_addch(sb, '\n');
 }
 
 static void metric_sections(struct sk_strbuf *sb, json_t *r)
@@ -306,6 +326,10 @@ static void bench_section(struct sk_strbuf *sb, json_t *r)
 			sk_strbuf_addf(sb, "%s\n\n", STR(bn, "reason"));
 			continue;
 		}
+		if (json_is_true(json_object_get(bn, "baseline_reused")))
+			sk_strbuf_adds(sb, "baseline: reused from an earlier gate run of "
+				       "the same tip and inputs (counts compared, time "
+				       "not gated)\n");
 		sk_strbuf_addf(sb, "%14s %5s  %10s  %14s %5s  %s\n", "base", "±stddev",
 			       "%change", "patched", "±stddev", "metric");
 		json_array_foreach(json_object_get(bn, "metrics"), j, m)
@@ -376,6 +400,14 @@ static void matrix(struct sk_strbuf *sb, json_t *status)
 	}
 }
 
+static void status_matrix(struct sk_strbuf *sb, json_t *s)
+{
+	if (json_is_object(json_object_get(s, "status")))
+		matrix(sb, json_object_get(s, "status"));
+	else
+		sk_strbuf_addf(sb, "%s\n", STR(s, "status_reason"));
+}
+
 char *sk_report_summary_text(json_t *s)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -383,15 +415,19 @@ char *sk_report_summary_text(json_t *s)
 	size_t i;
 
 	sk_strbuf_adds(&sb, "## Status\n");
-	if (json_is_object(json_object_get(s, "status")))
-		matrix(&sb, json_object_get(s, "status"));
-	else
-		sk_strbuf_addf(&sb, "%s\n", STR(s, "status_reason"));
-	sk_strbuf_addf(&sb, "\n## Branches\n%-16s %-11s %-10s %-8s %-8s %s\n",
-		       "branch", "verdict", "backports", "build", "gate", "tested");
+	status_matrix(&sb, s);
+	json_array_foreach(json_object_get(s, "included"), i, b) {
+		sk_strbuf_addf(&sb, "\n## Status in %s\n", STR(b, "results"));
+		status_matrix(&sb, b);
+	}
+	if (*STR(s, "generated"))
+		sk_strbuf_addf(&sb, "\nMade %s\n", STR(s, "generated"));
+	sk_strbuf_addf(&sb, "\n## Branches\n%-16s %-12.12s %-11s %-10s %-8s %-8s %s\n",
+		       "branch", "tip", "verdict", "backports", "build", "gate", "tested");
 	json_array_foreach(json_object_get(s, "branches"), i, b)
-		sk_strbuf_addf(&sb, "%-16s %-11s %-10s %-8s %-8s %s\n",
-			       STR(b, "branch"), upper(STR(b, "verdict")),
+		sk_strbuf_addf(&sb, "%-16s %-12.12s %-11s %-10s %-8s %-8s %s\n",
+			       STR(b, "branch"), *STR(b, "tip") ? STR(b, "tip") : "-",
+			       upper(STR(b, "verdict")),
 			       *STR(b, "backports") ? STR(b, "backports") : "not run",
 			       *STR(b, "build") ? STR(b, "build") : "not run",
 			       *STR(b, "gate") ? STR(b, "gate") : "not run",

@@ -76,8 +76,8 @@ test_expect_success 'the mail has the LKFT sections in order' '
 	cat >expect <<-\EOF &&
 	## Build
 	## Backports
-	## Test Regressions (compared to v6.12.117)
-	## Test Fixes (compared to the baseline)
+	## Test Regressions (compared to the baseline, v6.12.117)
+	## Test Fixes (compared to the baseline, v6.12.117)
 	## Test result summary
 	## Metric Regressions (compared to the baseline)
 	## Metric Fixes (compared to the baseline)
@@ -88,7 +88,7 @@ test_expect_success 'the mail has the LKFT sections in order' '
 '
 
 test_expect_success 'benchmark rows in the LKP form, numbers from bench-classic.json' '
-	grep -E "^ +347\.00 ± +1% +-31\.0% +239\.50 ± +1%  lru_lock_per_1000_scanned  \(p=0\.008 significant, pass\)$" out &&
+	grep -E "^ +347\.00 ± +1% +-31\.0% +239\.50 ± +1%  lru_lock_per_1000_scanned  \(p=0\.008 significant, pass, threshold 5%\)$" out &&
 	edit gate/bench-classic.json \
 		".metrics.lru_lock_per_1000_scanned.patched.median = 123.25" &&
 	report --branch linux-6.12.y >out2 &&
@@ -222,7 +222,8 @@ test_expect_success 'summary: status matrix and one verdict line per branch' '
 	grep "^patch  *linux-6.12.y *$" out &&
 	grep "^mm-vmscan-reduce-lru_lock-contention-via-vmstat:2  *queued *$" out &&
 	grep "^mm-workingset-fix-the-shadow-node-budget-under-mglru:1  *not affected *$" out &&
-	grep "^linux-6.12.y  *PASS  *pass  *pass  *pass  *Tested-by$" out &&
+	tip=$(git -C linux rev-parse linux-6.12.y | cut -c1-12) &&
+	grep "^linux-6.12.y  *$tip  *PASS  *pass  *pass  *pass  *Tested-by$" out &&
 	grep "^HTML report: $R/report/index.html$" out &&
 	jq -e ".schema == \"stablekit.report-summary/1\" and .branches[0].verdict == \"pass\"" \
 		"$R/report/summary.json"
@@ -253,7 +254,8 @@ test_expect_success 'HTML in headless Chromium: what a reader sees' '
 	grep "Verdict: pass" seen &&
 	grep "Tested-by: Report Tester <report@example.org>" seen &&
 	grep -E "347\.00 +1% +-31\.0% +239\.50 +1% +lru_lock_per_1000_scanned" seen &&
-	grep "lru_lock_per_1000_scanned: median 347.00 → 239.50 (-31.0%, p=0.008); each dot is one" seen &&
+	grep "lru_lock_per_1000_scanned: median 347.00 → 239.50 lru_lock acquisitions per 1000 pages" seen &&
+	grep "scanned (-31.0%, p=0.008); each dot is one run" seen &&
 	grep -E "objects +i386 +i686-linux-gnu-gcc" seen &&
 	grep "test_memcg_min: fail → fail" seen
 '
@@ -293,8 +295,149 @@ test_expect_success 'summary page in Chromium: the matrix and the verdicts' '
 	fresh_results &&
 	report --summary >/dev/null &&
 	chromium_text "$R/report/index.html" >seen &&
-	grep -E "linux-6.12.y +pass +pass +pass +pass +report" seen &&
+	chromium_dom "$R/report/index.html" >dom &&
+	grep "^<tr><td>linux-6.12.y</td>" dom >row &&
+	test $(grep -o "class=\"pass\">pass<" row | wc -l) -eq 4 &&
+	grep "<td>Tested-by: Report Tester &lt;report@example.org&gt;</td>" row &&
 	grep -E "mm: memcg: skip the RCU lock when the memcg is not dying +not eligible" seen
+'
+
+test_expect_success 'index.html: every report link opens that branch'"'"'s page' '
+	fresh_results &&
+	report --summary >/dev/null &&
+	chromium_dom "$R/report/index.html" >dom &&
+	grep -o "<a class=\"report\" href=\"[^\"]*\"" dom | sed "s/.*href=\"//; s/\"$//" >links &&
+	test $(wc -l <links) -eq 1 &&
+	while read -r href
+	do
+		page="$R/report/$href" &&
+		test -f "$page" &&
+		chromium_text "$page" >linked &&
+		grep "stablekit report: linux-6.12.y" linked || return 1
+	done <links
+'
+
+test_expect_success 'index.html: tip, the reason for a verdict that is not pass, Tested-by' '
+	rm -r "$R/linux-6.12.y/gate" &&
+	report --summary >/dev/null &&
+	chromium_text "$R/report/index.html" >seen &&
+	grep "Made 20[0-9][0-9]-" seen &&
+	chromium_dom "$R/report/index.html" >dom &&
+	grep "^<tr><td>linux-6.12.y</td>" dom >row &&
+	tip=$(git -C linux rev-parse linux-6.12.y | cut -c1-12) &&
+	grep "<code>$tip</code>" row &&
+	grep "class=\"notrun\">incomplete<" row &&
+	grep "<td class=\"why\">boot: not run: no .*gate.json (stablekit gate) (and [0-9]* more in its report)</td>" row &&
+	grep "<td>no</td>" row
+'
+
+test_expect_success 'a patch that was not queued shows no quilt push result' '
+	fresh_results &&
+	edit port/mm-vmscan-reduce-lru_lock-contention-via-vmstat.json \
+		".patches[1].file = null | .patches[1].method = \"skipped\" | .patches[1].how = null | .patches[1].reason = \"already present\"" &&
+	report --branch linux-6.12.y >/dev/null &&
+	chromium_dom "$REP/report.html" >dom &&
+	grep -o "<tr><td>[^<]*</td>.*</tr>" dom | grep "already present" >row &&
+	grep "not queued" row &&
+	! grep "class=\"pass\"" row
+'
+
+test_expect_success 'a metric measured without a threshold is "not gated", never a pass' '
+	fresh_results &&
+	edit gate/bench-classic.json ".metrics.lru_lock_per_1000_scanned |= (del(.threshold_pct) | .gated = false | .not_gated = \"MGLRU does not run the cost path: measured, no threshold\" | .verdict = \"info\")" &&
+	report --branch linux-6.12.y >out &&
+	grep "lru_lock_per_1000_scanned  (p=0.008, not gated: MGLRU does not run the cost path: measured, no threshold)$" out &&
+	chromium_dom "$REP/report.html" >dom &&
+	grep "<td>lru_lock_per_1000_scanned</td>" dom >row &&
+	grep "not gated" row &&
+	! grep "class=\"pass\"" row
+'
+
+test_expect_success 'the schema rejects a metric pass without a threshold' '
+	fresh_results &&
+	report --branch linux-6.12.y >/dev/null &&
+	jq "(.benchmarks[0].metrics[] | select(.name == \"lru_lock_per_1000_scanned\")) |= del(.threshold_pct)" \
+		"$REP/report.json" >bad.json &&
+	test_must_fail /usr/bin/python3 - "$SK_TOP/tools/stablekit/Documentation/report-schema.json" \
+		bad.json 2>err <<-\EOF &&
+	import json, sys, jsonschema
+	jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(
+		json.load(open(sys.argv[2])))
+	EOF
+	grep "threshold_pct. is a required property" err
+'
+
+test_expect_success 'a reused baseline is said in the mail and the page' '
+	fresh_results &&
+	edit gate/bench-classic.json ".baseline_reused = true" &&
+	report --branch linux-6.12.y >out &&
+	grep "^baseline: reused from an earlier gate run" out &&
+	grep "class=\"reused\"" "$REP/report.html"
+'
+
+test_expect_success 'a spread around a mean near zero is absolute, not a percentage' '
+	fresh_results &&
+	edit gate/bench-classic.json ".metrics.lru_lock_contentions.baseline |= (.median = 0 | .stddev = 0.8 | .stddev_pct = 200)" &&
+	report --branch linux-6.12.y >out &&
+	grep "lru_lock_contentions$" out >row &&
+	! grep "200%" row &&
+	grep "±0.8" row
+'
+
+test_expect_success 'charts: ticks, the unit, and an axis no narrower than the threshold' '
+	fresh_results &&
+	report --branch linux-6.12.y >/dev/null &&
+	chromium_dom "$REP/report.html" >dom &&
+	grep -c "<text class=\"tick\"" dom >ticks &&
+	test $(cat ticks) -eq 15 &&
+	grep "lru_lock acquisitions per 1000 pages scanned" dom &&
+	grep "pages/s" dom &&
+	# throughput: median 5012, threshold 10 %: the axis spans at least +-10 %
+	sed -n "/aria-label=\"throughput_pages_per_s\"/,/<\/svg>/p" dom |
+		sed -n "s/.*<text class=\"tick\"[^>]*>\([^<]*\)<.*/\1/p" >axis &&
+	lo=$(head -1 axis) && hi=$(tail -1 axis) &&
+	awk -v lo="$lo" -v hi="$hi" "BEGIN { exit !(lo <= 5012 * 0.9 && hi >= 5012 * 1.1) }"
+'
+
+test_expect_success 'a mail with nothing queued still has a To:' '
+	fresh_results &&
+	rm -r "$R/linux-6.12.y/port" &&
+	cp p/stable/branches.conf branches.saved &&
+	sed -i "s/kind = downstream/kind = stable/; /select = /d" p/stable/branches.conf &&
+	report --branch linux-6.12.y >out;
+	cp branches.saved p/stable/branches.conf &&
+	grep "^To: stable@vger.kernel.org$" out
+'
+
+test_expect_success 'summary --include: one table over two projects, every link opens' '
+	fresh_results &&
+	report --summary >/dev/null &&
+	R2="$SHARNESS_TRASH_DIRECTORY/model/results" &&
+	rm -rf "$R2" && mkdir -p "$R2/report" "$R2/linux-7.1.y/report" &&
+	jq ".branches[0].branch = \"linux-7.1.y\" | .branches[0].verdict = \"incomplete\" | .branches[0].reasons = [\"build objects: not run: not buildable\"]" \
+		"$R/report/summary.json" >"$R2/report/summary.json" &&
+	sed "s/stablekit report: linux-6.12.y/stablekit report: linux-7.1.y/" \
+		"$REP/report.html" >"$R2/linux-7.1.y/report/report.html" &&
+	report --summary --include "$R2" >out &&
+	grep "^linux-6.12.y  *[0-9a-f]\{12\}  *PASS" out &&
+	grep "^linux-7.1.y  .* INCOMPLETE" out &&
+	grep "^linux-7.1.y: build objects: not run: not buildable$" out &&
+	chromium_dom "$R/report/index.html" >dom &&
+	grep -o "<a class=\"report\" href=\"[^\"]*\"" dom | sed "s/.*href=\"//; s/\"$//" >links &&
+	test $(wc -l <links) -eq 2 &&
+	grep "^\.\./\.\./model/results/linux-7.1.y/report/report.html$" links &&
+	for b in linux-6.12.y linux-7.1.y
+	do
+		href=$(grep "$b" links) &&
+		chromium_text "$R/report/$href" >linked &&
+		grep "stablekit report: $b" linked || return 1
+	done
+'
+
+test_expect_success 'summary --include of a project without a summary fails, naming it' '
+	test_expect_code 128 report --summary --include "$SHARNESS_TRASH_DIRECTORY/nothing" 2>err &&
+	grep "include .*nothing: not run: no .*nothing/report/summary.json (run stablekit report --summary for that project first)" err &&
+	test_expect_code 129 report --include "$SHARNESS_TRASH_DIRECTORY/nothing"
 '
 
 test_done

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -313,12 +314,43 @@ static void test_job_script(void **state)
 	free(job);
 }
 
+/* A metric with no threshold is measured and shown, never a pass or a fail. */
+static void test_bench_not_gated(void **state)
+{
+	const long long base[] = { 34700, 34900, 34400, 35000, 34600 };
+	const long long more[] = { 37000, 37500, 36800, 37200, 38000 };
+	struct sk_gate_thresholds t = { INFINITY, 10, 0.05, 3 };
+	struct sk_bench b, p;
+	char *lb = bench_log(base, 5, 0, 2500), *lp = bench_log(more, 5, 1, 2500);
+	json_t *v, *m;
+
+	(void)state;
+	sk_bench_parse(&b, lb, strlen(lb));
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, counters);
+	m = json_object_get(json_object_get(v, "metrics"), "lru_lock_per_1000_scanned");
+	assert_string_equal(json_string_value(json_object_get(m, "verdict")), "info");
+	assert_true(json_is_false(json_object_get(m, "gated")));
+	assert_null(json_object_get(m, "threshold_pct"));
+	assert_true(json_is_true(json_object_get(m, "significant")));
+	m = json_object_get(json_object_get(v, "metrics"), "throughput_pages_per_s");
+	assert_true(json_is_true(json_object_get(m, "gated")));
+	assert_non_null(json_object_get(m, "threshold_pct"));
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "pass");
+	json_decref(v);
+	sk_bench_release(&b);
+	sk_bench_release(&p);
+	free(lb);
+	free(lp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bench_parse),
 		cmocka_unit_test(test_bench_move),
 		cmocka_unit_test(test_bench_verdict),
+		cmocka_unit_test(test_bench_not_gated),
 		cmocka_unit_test(test_gate_config),
 		cmocka_unit_test(test_flaky_and_compare),
 		cmocka_unit_test(test_job_script),
