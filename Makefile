@@ -20,10 +20,12 @@ endif
 
 CC ?= cc
 CFLAGS ?= -O2 -g
+# Quiet before `make deps` has installed them; the build itself then fails
+# on the missing headers, naming them.
 SK_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS)) $(SAN_FLAGS) \
+	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(SAN_FLAGS) \
 	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"'
-SK_LDLIBS := $(shell pkg-config --libs $(PKGS)) $(SAN_FLAGS)
+SK_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SAN_FLAGS)
 
 LIB_SRC := $(sort $(wildcard $(SK)/lib/*.c))
 CMD_SRC := $(sort $(wildcard $(SK)/cmd-*.c)) $(SK)/stablekit.c
@@ -61,7 +63,7 @@ $(BUILD)/stablekit: $(CMD_OBJ) $(BUILD)/libstablekit.a
 $(BUILD)/unit/%: $(SK)/unit/%.c $(BUILD)/libstablekit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SK_CFLAGS) -o $@ $< $(BUILD)/libstablekit.a \
-		$(SK_LDLIBS) $(shell pkg-config --libs cmocka)
+		$(SK_LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
 $(BUILD)/helpers/%: $(SK)/helpers/%.c
 	@mkdir -p $(dir $@)
@@ -84,11 +86,12 @@ unit-test: $(UNIT_BIN)
 
 # Two test files at a time: spatch, QEMU under TCG and git are single
 # threaded, so another test fills the second core.  The embedded workspace
-# is made first, as several files share it (SK_WORK, default work/).
+# is made first, as several files share it (SK_WORK, default work/tests:
+# the tests' own, apart from the main job's work/).
 PROVE_FLAGS ?= -j2 --timer
 
 cli-test: all
-	SK_WORK=$${SK_WORK:-$(CURDIR)/work} $(BUILD)/stablekit -C $(CURDIR) workspace init
+	SK_WORK=$${SK_WORK:-$(CURDIR)/work/tests} $(BUILD)/stablekit -C $(CURDIR) workspace init
 	cd $(SK)/t && SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) \
 		prove $(PROVE_FLAGS) ./t[0-9]*.t
 

@@ -3,14 +3,17 @@
 #   SK_TOP     the stablekit checkout (series/, stable/, semantic-patches/ ...)
 #   SK_BUILD   the build directory holding the stablekit binary
 #   SK_SEEDS   the embedded seed threads (ci/seeds)
-#   SK_WORK    a cache shared by tests that need the real 6.12 tree
+#   SK_WORK    a cache shared by tests that need the real 6.12 tree; the
+#              tests' own (work/tests), never the main job's work/, so that
+#              `make check` after `make run` neither reuses nor overwrites
+#              the main job's results, baselines or kernels
 #
 # Trash directories go under the build directory, not the source tree.
 
 : "${SK_TOP:=$(cd "$(dirname "$0")/../../.." && pwd)}"
 : "${SK_BUILD:=$SK_TOP/build/default}"
 SK_SEEDS="$SK_TOP/ci/seeds"
-: "${SK_WORK:=$SK_TOP/work}"
+: "${SK_WORK:=$SK_TOP/work/tests}"
 export SK_TOP SK_BUILD SK_SEEDS SK_WORK
 
 root="$SK_BUILD/trash"
