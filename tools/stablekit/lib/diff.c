@@ -51,7 +51,8 @@ int sk_diff_path_ok(const char *path, size_t len)
 {
 	const char *p = path, *end = path + len;
 
-	if (!len || len > MAX_PATH_LEN || *path == '/' || *path == '"')
+	if (!len || len > MAX_PATH_LEN || *path == '/' || *path == '"' ||
+	    path[len - 1] == '/')
 		return 0;
 	while (p < end) {
 		const char *slash = memchr(p, '/', (size_t)(end - p));
@@ -652,6 +653,58 @@ void sk_diff_paths(char ***paths, size_t *nr, size_t *alloc,
 		add_path(paths, nr, alloc, d->files[i].new_path);
 		if (flags & SK_DIFF_PATHS_OLD)
 			add_path(paths, nr, alloc, d->files[i].old_path);
+	}
+}
+
+int sk_diff_has_quilt(const struct sk_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr; i++)
+		if (!(d->files[i].flags & SK_DIFF_GIT))
+			return 1;
+	return 0;
+}
+
+static void quilt_to_git(struct sk_strbuf *out, const char *text,
+			 const struct sk_diff_file *f)
+{
+	const char *a = f->old_path ? f->old_path : f->new_path;
+	const char *b = f->new_path ? f->new_path : f->old_path;
+	size_t i;
+
+	sk_strbuf_addf(out, "diff --git a/%s b/%s\n", a, b);
+	if (f->flags & SK_DIFF_NEW)
+		sk_strbuf_adds(out, "new file mode 100644\n");
+	if (f->flags & SK_DIFF_DELETED)
+		sk_strbuf_adds(out, "deleted file mode 100644\n");
+	if (f->old_path)
+		sk_strbuf_addf(out, "--- a/%s\n", f->old_path);
+	else
+		sk_strbuf_adds(out, "--- /dev/null\n");
+	if (f->new_path)
+		sk_strbuf_addf(out, "+++ b/%s\n", f->new_path);
+	else
+		sk_strbuf_adds(out, "+++ /dev/null\n");
+	for (i = 0; i < f->nr_hunks; i++) {
+		const struct sk_diff_hunk *h = &f->hunks[i];
+
+		sk_strbuf_add(out, text + h->begin, h->end - h->begin);
+	}
+}
+
+void sk_diff_to_git(struct sk_strbuf *out, const char *text,
+		    const struct sk_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr; i++) {
+		const struct sk_diff_file *f = &d->files[i];
+
+		if (f->flags & SK_DIFF_GIT)
+			sk_strbuf_add(out, text + f->begin, f->end - f->begin);
+		else
+			quilt_to_git(out, text, f);
 	}
 }
 

@@ -97,6 +97,18 @@ void sk_diff_paths(char ***paths, size_t *nr, size_t *alloc,
 		   const struct sk_diff *d, unsigned int flags);
 
 /*
+ * The diff as git writes it, for libgit2 (patch-ids, git apply): a file
+ * read from a "diff --git" header is copied as it is; a quilt-style one
+ * gets a "diff --git" header (and new/deleted file mode lines) and loses
+ * its timestamps.  text is what d was parsed from.
+ */
+struct sk_strbuf;
+void sk_diff_to_git(struct sk_strbuf *out, const char *text,
+		    const struct sk_diff *d);
+/* Does d need sk_diff_to_git for libgit2 (a file without "diff --git")? */
+int sk_diff_has_quilt(const struct sk_diff *d);
+
+/*
  * Does path, relative to dir, stay inside dir on disk: no component that
  * exists is a symbolic link?  0 or SK_EINVALID naming the link.
  */

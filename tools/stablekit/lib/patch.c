@@ -193,18 +193,32 @@ static int split_body(struct sk_patch *out, const struct sk_mail *m,
 
 static int finish_patch(struct sk_patch *out, const struct sk_mail *m)
 {
-	int ret = sk_diff_check(out->diff, m->source, out->diff_line,
-				&out->files, &out->nr_files);
+	struct sk_strbuf git = SK_STRBUF_INIT;
+	size_t alloc = 0;
+	struct sk_diff d;
+	int ret = sk_diff_parse(&d, out->diff, strlen(out->diff), m->source,
+				out->diff_line, 0);
 
 	if (ret)
 		return ret;
-	if (!out->nr_files)
-		return sk_error_set(SK_EINVALID, "%s:%zu: diff touches no file",
-				    m->source, out->diff_line);
-	ret = sk_patchid_buffer(out->patch_id, out->diff, strlen(out->diff));
+	sk_diff_paths(&out->files, &out->nr_files, &alloc, &d, SK_DIFF_PATHS_OLD);
+	if (!out->nr_files) {
+		ret = sk_error_set(SK_EINVALID, "%s:%zu: diff touches no file",
+				   m->source, out->diff_line);
+		goto out;
+	}
+	/* libgit2 reads git's diffs only: a quilt-style one gets its headers */
+	if (sk_diff_has_quilt(&d))
+		sk_diff_to_git(&git, out->diff, &d);
+	else
+		sk_strbuf_adds(&git, out->diff);
+	ret = sk_patchid_buffer(out->patch_id, git.buf, git.len);
 	if (ret)
-		return sk_error_prefix(ret, "%s:%zu", m->source, out->diff_line);
-	return 0;
+		sk_error_prefix(ret, "%s:%zu", m->source, out->diff_line);
+out:
+	sk_strbuf_release(&git);
+	sk_diff_release(&d);
+	return ret;
 }
 
 static int parse_from(struct sk_patch *out, const struct sk_mail *m,
