@@ -673,11 +673,17 @@ static void quilt_to_git(struct sk_strbuf *out, const char *text,
 	const char *b = f->new_path ? f->new_path : f->old_path;
 	size_t i;
 
+	/*
+	 * Placeholder blob ids: without an index line libgit2's patch-id is
+	 * not git's (git patch-id --stable gives the same for both forms).
+	 */
 	sk_strbuf_addf(out, "diff --git a/%s b/%s\n", a, b);
 	if (f->flags & SK_DIFF_NEW)
-		sk_strbuf_adds(out, "new file mode 100644\n");
-	if (f->flags & SK_DIFF_DELETED)
-		sk_strbuf_adds(out, "deleted file mode 100644\n");
+		sk_strbuf_adds(out, "new file mode 100644\nindex 0000000..1111111\n");
+	else if (f->flags & SK_DIFF_DELETED)
+		sk_strbuf_adds(out, "deleted file mode 100644\nindex 1111111..0000000\n");
+	else
+		sk_strbuf_adds(out, "index 1111111..2222222 100644\n");
 	if (f->old_path)
 		sk_strbuf_addf(out, "--- a/%s\n", f->old_path);
 	else
