@@ -203,6 +203,8 @@ static int side_path(char **out, struct parser *ps, const struct cursor *c,
 		return sk_error_set(SK_EINVALID,
 				    "%s:%zu: path '%.*s' has no directory to strip (patch -p1)",
 				    ps->src, ps->line, SHOW(len), s);
+	if (!sk_diff_path_ok(slash + 1, (size_t)(s + len - slash - 1)))
+		return unsafe(ps, s, len);
 	if (git_path && (s[0] != prefix || slash != s + 1 ||
 			 strlen(git_path) != len - 2 ||
 			 memcmp(git_path, s + 2, len - 2)))

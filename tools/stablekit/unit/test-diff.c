@@ -163,6 +163,8 @@ static void test_unsafe_paths(void **state)
 	refused("--- a/x\n+++ b/y//z\n", "unsafe path");
 	refused("--- Makefile\n+++ Makefile\n", "no directory to strip");
 	refused("diff --git \"a/x\" \"b/x\"\n", "quoted path");
+	/* fuzz/regress/diff/quoted-component-after-p1-strip */
+	refused("--- o/\"ld.c\n+++ b/x\n", "t.diff:1: unsafe path 'o/\"ld.c'");
 	/* lines outside any file are checked all the same */
 	refused("+++ /etc/passwd\n", "t.diff:1: unsafe path");
 	refused("rename to ../../x\n", "t.diff:1: unsafe path");
