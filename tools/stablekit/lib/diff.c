@@ -112,12 +112,12 @@ void sk_diff_release(struct sk_diff *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static int finish_file(struct parser *ps)
+static void finish_file(struct parser *ps)
 {
 	struct sk_diff_file *f = ps->cur;
 
 	if (!f)
-		return 0;
+		return;
 	if ((f->flags & SK_DIFF_GIT) && !ps->have_sides) {
 		/* a rename, a mode change or a binary diff: no ---/+++ */
 		if (!f->old_path && !(f->flags & SK_DIFF_NEW))
@@ -130,7 +130,6 @@ static int finish_file(struct parser *ps)
 	ps->git_a = ps->git_b = NULL;
 	ps->cur = NULL;
 	ps->have_sides = 0;
-	return 0;
 }
 
 static void start_file(struct parser *ps, const struct cursor *c)
