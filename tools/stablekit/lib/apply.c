@@ -1,4 +1,5 @@
 #include "apply.h"
+#include "diff.h"
 #include "error.h"
 #include "fsutil.h"
 
@@ -9,176 +10,74 @@
 #include <unistd.h>
 
 struct lines {
-	char **v;
+	const char **v;
 	size_t nr, alloc;
 };
 
+/* A hunk as the search sees it: its preimage and postimage lines. */
 struct hunk {
-	long old_start;
-	char *funcname;
+	const struct sk_diff_hunk *h;
 	struct lines pre, post;		/* context and -, context and + */
 	size_t lead, trail;		/* context lines before/after the change */
 };
 
-struct file_diff {
-	char *old_path, *new_path;
-	int is_new, is_delete;
-	struct hunk *hunks;
-	size_t nr, alloc;
-};
-
-static void lines_push(struct lines *l, const char *s, size_t len)
+static void lines_push(struct lines *l, const char *s)
 {
-	*SK_ARRAY_PUSH(l->v, l->nr, l->alloc) = sk_xstrndup(s, len);
+	*SK_ARRAY_PUSH(l->v, l->nr, l->alloc) = s;
 }
 
 static void lines_free(struct lines *l)
 {
-	while (l->nr)
-		free(l->v[--l->nr]);
 	free(l->v);
-	l->v = NULL;
-	l->alloc = 0;
+	memset(l, 0, sizeof(*l));
 }
 
-static void split_lines(struct lines *out, const char *text)
+/* Cut text into lines in place (it is the caller's copy). */
+static void split_lines(struct lines *out, char *text)
 {
-	const char *p = text;
+	char *p = text;
 
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *nl = strchr(p, '\n');
 
-		lines_push(out, p, len);
-		p += len + (nl ? 1 : 0);
+		lines_push(out, p);
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
 	}
 }
 
-static char *path_after_prefix(const char *s, size_t len)
+static void make_hunk(struct hunk *out, const struct sk_diff_hunk *h)
 {
-	const char *tab = memchr(s, '\t', len);
-
-	if (tab)
-		len = (size_t)(tab - s);
-	if (len >= 2 && (s[0] == 'a' || s[0] == 'b') && s[1] == '/')
-		return sk_xstrndup(s + 2, len - 2);
-	return sk_xstrndup(s, len);
-}
-
-/* Parse one hunk starting at the @@ line; returns the text after it. */
-static const char *parse_hunk(struct hunk *h, const char *p)
-{
-	const char *nl = strchr(p, '\n'), *close;
-	long old_count = 1, new_count = 1;
+	size_t i, context_run = 0;
 	int seen_change = 0;
-	size_t context_run = 0;
-	char *end;
 
-	memset(h, 0, sizeof(*h));
-	h->old_start = strtol(p + 4, &end, 10);
-	if (*end == ',')
-		old_count = strtol(end + 1, &end, 10);
-	strtol(end + 2, &end, 10);
-	if (*end == ',')
-		new_count = strtol(end + 1, &end, 10);
-	close = strstr(end, "@@");
-	if (close && (!nl || close < nl)) {
-		const char *f = close + 2;
+	memset(out, 0, sizeof(*out));
+	out->h = h;
+	for (i = 0; i < h->nr_lines; i++) {
+		const struct sk_diff_line *l = &h->lines[i];
 
-		while (*f == ' ')
-			f++;
-		if (f < (nl ? nl : f + strlen(f)))
-			h->funcname = sk_xstrndup(f, nl ? (size_t)(nl - f) : strlen(f));
-	}
-	p = nl ? nl + 1 : p + strlen(p);
-	while (*p && (old_count > 0 || new_count > 0)) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char c = len ? p[0] : ' ';
-		const char *text = len ? p + 1 : p;
-		size_t tlen = len ? len - 1 : 0;
-
-		if (c == ' ') {
-			lines_push(&h->pre, text, tlen);
-			lines_push(&h->post, text, tlen);
-			old_count--;
-			new_count--;
+		if (l->origin != '+')
+			lines_push(&out->pre, l->text);
+		if (l->origin != '-')
+			lines_push(&out->post, l->text);
+		if (l->origin == ' ') {
 			context_run++;
 			if (!seen_change)
-				h->lead++;
-		} else if (c == '-') {
-			lines_push(&h->pre, text, tlen);
-			old_count--;
-			seen_change = 1;
-			context_run = 0;
-		} else if (c == '+') {
-			lines_push(&h->post, text, tlen);
-			new_count--;
+				out->lead++;
+		} else {
 			seen_change = 1;
 			context_run = 0;
 		}
-		p += len + (e ? 1 : 0);
 	}
-	h->trail = seen_change ? context_run : 0;
-	return p;
+	out->trail = seen_change ? context_run : 0;
 }
 
-static void free_file(struct file_diff *f)
+static void free_hunk(struct hunk *h)
 {
-	size_t i;
-
-	for (i = 0; i < f->nr; i++) {
-		free(f->hunks[i].funcname);
-		lines_free(&f->hunks[i].pre);
-		lines_free(&f->hunks[i].post);
-	}
-	free(f->hunks);
-	free(f->old_path);
-	free(f->new_path);
-}
-
-static int parse_files(struct file_diff **out, size_t *nr, const char *diff)
-{
-	const char *p = diff;
-	size_t alloc = 0;
-	struct file_diff *cur = NULL;
-
-	*out = NULL;
-	*nr = 0;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (!strncmp(p, "diff --git ", 11)) {
-			cur = SK_ARRAY_PUSH(*out, *nr, alloc);
-			memset(cur, 0, sizeof(*cur));
-		} else if (cur && !strncmp(p, "new file mode", 13)) {
-			cur->is_new = 1;
-		} else if (cur && !strncmp(p, "deleted file mode", 17)) {
-			cur->is_delete = 1;
-		} else if (!strncmp(p, "--- ", 4) && (!cur || cur->nr) &&
-			   !strncmp(p + len + (nl ? 1 : 0), "+++ ", 4)) {
-			/* a plain unified diff, without git's header */
-			cur = SK_ARRAY_PUSH(*out, *nr, alloc);
-			memset(cur, 0, sizeof(*cur));
-			cur->old_path = path_after_prefix(p + 4, len - 4);
-		} else if (cur && !strncmp(p, "--- ", 4)) {
-			free(cur->old_path);
-			cur->old_path = path_after_prefix(p + 4, len - 4);
-		} else if (cur && !strncmp(p, "+++ ", 4)) {
-			free(cur->new_path);
-			cur->new_path = path_after_prefix(p + 4, len - 4);
-		} else if (cur && !strncmp(p, "GIT binary patch", 16)) {
-			return sk_error_set(SK_EINVALID, "binary patches are not supported");
-		} else if (cur && !strncmp(p, "@@ -", 4)) {
-			struct hunk *h = SK_ARRAY_PUSH(cur->hunks, cur->nr, cur->alloc);
-
-			p = parse_hunk(h, p);
-			continue;
-		}
-		p += len + (nl ? 1 : 0);
-	}
-	return 0;
+	lines_free(&h->pre);
+	lines_free(&h->post);
 }
 
 static int match_at(const struct lines *old, size_t pos, const struct hunk *h,
@@ -229,16 +128,16 @@ static int in_named_function(const struct lines *old, size_t pos,
 	size_t i = pos, n;
 	int skip_labels;
 
-	if (!h->funcname)
+	if (!h->h->funcname)
 		return 1;
-	skip_labels = !is_label_line(h->funcname);
-	n = strlen(h->funcname);
-	while (n && isspace((unsigned char)h->funcname[n - 1]))
+	skip_labels = !is_label_line(h->h->funcname);
+	n = strlen(h->h->funcname);
+	while (n && isspace((unsigned char)h->h->funcname[n - 1]))
 		n--;
 	while (i-- > 0)
 		if (is_funcname_line(old->v[i]) &&
 		    !(skip_labels && is_label_line(old->v[i])))
-			return !strncmp(old->v[i], h->funcname, n);
+			return !strncmp(old->v[i], h->h->funcname, n);
 	return 0;
 }
 
@@ -247,28 +146,29 @@ static int named_exists(const struct lines *old, const struct hunk *h)
 {
 	size_t i, n;
 
-	if (!h->funcname)
+	if (!h->h->funcname)
 		return 0;
-	n = strlen(h->funcname);
-	while (n && isspace((unsigned char)h->funcname[n - 1]))
+	n = strlen(h->h->funcname);
+	while (n && isspace((unsigned char)h->h->funcname[n - 1]))
 		n--;
 	for (i = 0; i < old->nr; i++)
-		if (!strncmp(old->v[i], h->funcname, n))
+		if (!strncmp(old->v[i], h->h->funcname, n))
 			return 1;
 	return 0;
 }
 
 /*
  * The nearest position at or after min where the hunk matches, searching
- * outward from want.  Returns -1 when there is none.  A fuzzy match must
- * sit in the definition the @@ line names; so must a moved exact match
- * when that definition is in the file (it may have been renamed).
+ * outward from want (at most the file's length).  Returns -1 when there is
+ * none.  A fuzzy match must sit in the definition the @@ line names; so
+ * must a moved exact match when that definition is in the file (it may
+ * have been renamed).
  */
 static long find(const struct lines *old, long want, size_t min,
 		 const struct hunk *h, size_t skip_lead, size_t skip_trail,
 		 int need_function)
 {
-	long span = (want > (long)old->nr ? want : (long)old->nr) + 1, d;
+	long span = (long)old->nr + 1, d;
 	int named = need_function || named_exists(old, h);
 
 	for (d = 0; d <= span; d++) {
@@ -277,13 +177,16 @@ static long find(const struct lines *old, long want, size_t min,
 
 		for (k = 0; k < (d ? 2 : 1); k++) {
 			long c = cand[k];
+			size_t top;
 
 			if (c < (long)min || c > (long)old->nr)
 				continue;
 			if (!match_at(old, (size_t)c, h, skip_lead, skip_trail))
 				continue;
+			/* where the hunk's first line, dropped by fuzz, would be */
+			top = (size_t)c >= skip_lead ? (size_t)c - skip_lead : 0;
 			if (named && (need_function || c != want) &&
-			    !in_named_function(old, (size_t)c - skip_lead, h))
+			    !in_named_function(old, top, h))
 				continue;
 			return c;
 		}
@@ -303,48 +206,88 @@ static char *code_met(const struct lines *old, long want, size_t n)
 	return sk_strbuf_detach(&sb);
 }
 
+/* 0-based line where the hunk's preimage starts, by its header. */
+static long header_start(const struct sk_diff_hunk *h)
+{
+	/* "@@ -5,0 +6 @@" (no context) inserts after line 5 */
+	if (!h->old_count)
+		return h->old_start;
+	return h->old_start - 1;
+}
+
+static struct sk_hunk_report *report_hunk(struct sk_apply_report *rep,
+					  const char *path, size_t i,
+					  const struct hunk *h, long want)
+{
+	struct sk_hunk_report *r = SK_ARRAY_PUSH(rep->hunks, rep->nr, rep->alloc);
+
+	memset(r, 0, sizeof(*r));
+	r->path = sk_xstrdup(path);
+	r->nr = (int)i + 1;
+	r->want_line = want + 1;
+	r->funcname = h->h->funcname ? sk_xstrdup(h->h->funcname) : NULL;
+	return r;
+}
+
+/* Place one hunk: the line of its first matched preimage line, or -1. */
+static long place(struct sk_hunk_report *r, const struct lines *old,
+		  const struct hunk *h, long want, size_t cursor,
+		  unsigned int flags, size_t *sl, size_t *st)
+{
+	long at;
+
+	*sl = *st = 0;
+	at = find(old, want, cursor, h, 0, 0, 0);
+	if (at < 0 && (flags & SK_APPLY_FUZZ) && (h->lead || h->trail)) {
+		*sl = h->lead ? 1 : 0;
+		*st = h->trail ? 1 : 0;
+		at = find(old, want + (long)*sl, cursor, h, *sl, *st, 1);
+		r->fuzz = at >= 0;
+	}
+	if (at < 0)
+		r->met = code_met(old, want, h->pre.nr + 2);
+	return at;
+}
+
 static int apply_lines(struct lines *out, struct sk_apply_report *rep,
 		       const char *path, const struct lines *old,
-		       const struct file_diff *f, unsigned int flags)
+		       const struct sk_diff_file *f, unsigned int flags)
 {
 	size_t cursor = 0, i;
 	long bias = 0;
 	int failed = 0;
 
-	for (i = 0; i < f->nr; i++) {
-		const struct hunk *h = &f->hunks[i];
-		struct sk_hunk_report *r = SK_ARRAY_PUSH(rep->hunks, rep->nr, rep->alloc);
-		long want = (h->old_start ? h->old_start - 1 : 0) + bias, at;
-		size_t sl = 0, st = 0, k;
+	for (i = 0; i < f->nr_hunks; i++) {
+		struct hunk h;
+		struct sk_hunk_report *r;
+		long want = header_start(&f->hunks[i]) + bias, at;
+		size_t sl, st, k;
 
-		memset(r, 0, sizeof(*r));
-		r->path = sk_xstrdup(path);
-		r->nr = (int)i + 1;
-		r->want_line = want + 1;
-		r->funcname = h->funcname ? sk_xstrdup(h->funcname) : NULL;
-		at = find(old, want, cursor, h, 0, 0, 0);
-		if (at < 0 && (flags & SK_APPLY_FUZZ) && (h->lead || h->trail)) {
-			sl = h->lead ? 1 : 0;
-			st = h->trail ? 1 : 0;
-			at = find(old, want + (long)sl, cursor, h, sl, st, 1);
-			r->fuzz = at >= 0;
-		}
+		make_hunk(&h, &f->hunks[i]);
+		r = report_hunk(rep, path, i, &h, want);
+		/* beyond the end: searched from the end, as git apply does */
+		if (want < 0)
+			want = 0;
+		if (want > (long)old->nr)
+			want = (long)old->nr;
+		at = place(r, old, &h, want, cursor, flags, &sl, &st);
 		if (at < 0) {
-			r->met = code_met(old, want, h->pre.nr + 2);
 			failed = 1;
+			free_hunk(&h);
 			continue;
 		}
 		r->applied = 1;
-		r->got_line = at - (long)sl + 1;
-		bias = at - (long)sl - (h->old_start ? h->old_start - 1 : 0);
+		r->got_line = (at >= (long)sl ? at - (long)sl : 0) + 1;
+		bias = r->got_line - 1 - header_start(h.h);
 		for (; cursor < (size_t)at; cursor++)
-			lines_push(out, old->v[cursor], strlen(old->v[cursor]));
-		for (k = sl; k < h->post.nr - st; k++)
-			lines_push(out, h->post.v[k], strlen(h->post.v[k]));
-		cursor = (size_t)at + h->pre.nr - sl - st;
+			lines_push(out, old->v[cursor]);
+		for (k = sl; k < h.post.nr - st; k++)
+			lines_push(out, h.post.v[k]);
+		cursor = (size_t)at + h.pre.nr - sl - st;
+		free_hunk(&h);
 	}
 	for (; cursor < old->nr; cursor++)
-		lines_push(out, old->v[cursor], strlen(old->v[cursor]));
+		lines_push(out, old->v[cursor]);
 	return failed ? SK_ECONFLICT : 0;
 }
 
@@ -360,17 +303,19 @@ static void join_lines(struct sk_strbuf *out, const struct lines *l)
 
 static int apply_file(struct sk_strbuf *out, struct sk_apply_report *rep,
 		      const char *path, const char *old_text,
-		      const struct file_diff *f, unsigned int flags)
+		      const struct sk_diff_file *f, unsigned int flags)
 {
 	struct lines old = { 0 }, res = { 0 };
+	char *copy = sk_xstrdup(old_text ? old_text : "");
 	int ret;
 
-	split_lines(&old, old_text);
+	split_lines(&old, copy);
 	ret = apply_lines(&res, rep, path, &old, f, flags);
 	if (!ret)
 		join_lines(out, &res);
 	lines_free(&old);
 	lines_free(&res);
+	free(copy);
 	return ret;
 }
 
@@ -378,17 +323,18 @@ int sk_apply_text(struct sk_strbuf *out, struct sk_apply_report *rep,
 		  const char *path, const char *old, const char *file_diff,
 		  unsigned int flags)
 {
-	struct file_diff *files;
-	size_t nr, i;
-	int ret = parse_files(&files, &nr, file_diff);
+	struct sk_diff d;
+	int ret = sk_diff_parse(&d, file_diff, strlen(file_diff), "the diff", 1, 0);
 
-	if (!ret && nr != 1)
-		ret = sk_error_set(SK_EINVALID, "expected a diff of one file, got %zu", nr);
+	if (ret)
+		return ret;
+	if (d.nr != 1)
+		ret = sk_error_set(SK_EINVALID, "expected a diff of one file, got %zu", d.nr);
+	else if (d.files[0].flags & SK_DIFF_BINARY)
+		ret = sk_error_set(SK_EINVALID, "binary patches are not supported");
 	if (!ret)
-		ret = apply_file(out, rep, path, old, &files[0], flags);
-	for (i = 0; i < nr; i++)
-		free_file(&files[i]);
-	free(files);
+		ret = apply_file(out, rep, path, old, &d.files[0], flags);
+	sk_diff_release(&d);
 	return ret;
 }
 
@@ -398,34 +344,50 @@ struct pending {
 	struct sk_strbuf text;
 };
 
+static int check_file(const char *dir, const struct sk_diff_file *f)
+{
+	const char *name = f->new_path ? f->new_path : f->old_path;
+	int ret = 0;
+
+	if (f->flags & SK_DIFF_BINARY)
+		return sk_error_set(SK_EINVALID,
+				    "'%s': binary patches are not supported", name);
+	if (f->flags & SK_DIFF_SYMLINK)
+		return sk_error_set(SK_EINVALID,
+				    "'%s': symbolic links are not supported", name);
+	if (f->old_path)
+		ret = sk_diff_check_inside(dir, f->old_path);
+	if (!ret && f->new_path)
+		ret = sk_diff_check_inside(dir, f->new_path);
+	return ret;
+}
+
 static int prepare(struct pending *pd, struct sk_apply_report *rep,
-		   const char *dir, const struct file_diff *f, unsigned int flags)
+		   const char *dir, const struct sk_diff_file *f,
+		   unsigned int flags)
 {
 	struct sk_strbuf old = SK_STRBUF_INIT;
-	const char *src = f->is_new ? NULL : f->old_path;
-	char *full = NULL;
-	int ret = 0;
+	const char *src = f->flags & SK_DIFF_NEW ? NULL : f->old_path;
+	int ret = check_file(dir, f);
 
 	memset(pd, 0, sizeof(*pd));
 	sk_strbuf_init(&pd->text);
-	if (!f->new_path || !f->old_path)
-		return sk_error_set(SK_EINVALID, "diff without ---/+++ lines");
-	if (src) {
-		full = sk_path_join(dir, src);
+	if (!ret && src) {
+		char *full = sk_path_join(dir, src);
+
 		ret = sk_read_file(&old, full);
 		free(full);
 		if (ret == SK_ENOTFOUND)
 			ret = sk_error_set(SK_ECONFLICT, "'%s' does not exist in the target", src);
 	}
 	if (!ret)
-		ret = apply_file(&pd->text, rep, f->is_delete ? f->old_path : f->new_path,
+		ret = apply_file(&pd->text, rep, f->new_path ? f->new_path : f->old_path,
 				 old.buf, f, flags);
-	if (!ret && f->is_delete)
+	if (!ret && !f->new_path) {
 		pd->remove = sk_path_join(dir, f->old_path);
-	else if (!ret) {
+	} else if (!ret) {
 		pd->path = sk_path_join(dir, f->new_path);
-		if (strcmp(f->old_path, f->new_path) && !f->is_new &&
-		    strcmp(f->old_path, "/dev/null"))
+		if ((f->flags & SK_DIFF_RENAME) && strcmp(f->old_path, f->new_path))
 			pd->remove = sk_path_join(dir, f->old_path);
 	}
 	sk_strbuf_release(&old);
@@ -451,19 +413,15 @@ static int commit_pending(const struct pending *pd)
 	return ret;
 }
 
-int sk_apply_dir(struct sk_apply_report *rep, const char *dir,
-		 const char *diff, unsigned int flags)
+int sk_apply_diff(struct sk_apply_report *rep, const char *dir,
+		  const struct sk_diff *d, unsigned int flags)
 {
-	struct file_diff *files;
-	struct pending *pd;
-	size_t nr, i;
-	int ret = parse_files(&files, &nr, diff), failed = 0;
+	struct pending *pd = sk_xcalloc(d->nr + 1, sizeof(*pd));
+	size_t i;
+	int ret = 0, failed = 0;
 
-	if (ret)
-		return ret;
-	pd = sk_xcalloc(nr + 1, sizeof(*pd));
-	for (i = 0; i < nr; i++) {
-		int r = prepare(&pd[i], rep, dir, &files[i], flags);
+	for (i = 0; i < d->nr; i++) {
+		int r = prepare(&pd[i], rep, dir, &d->files[i], flags);
 
 		if (r == SK_ECONFLICT)
 			failed = 1;
@@ -474,16 +432,27 @@ int sk_apply_dir(struct sk_apply_report *rep, const char *dir,
 	}
 	if (!ret && failed)
 		ret = SK_ECONFLICT;
-	for (i = 0; !ret && !(flags & SK_APPLY_CHECK) && i < nr; i++)
+	for (i = 0; !ret && !(flags & SK_APPLY_CHECK) && i < d->nr; i++)
 		ret = commit_pending(&pd[i]);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < d->nr; i++) {
 		free(pd[i].path);
 		free(pd[i].remove);
 		sk_strbuf_release(&pd[i].text);
-		free_file(&files[i]);
 	}
 	free(pd);
-	free(files);
+	return ret;
+}
+
+int sk_apply_dir(struct sk_apply_report *rep, const char *dir,
+		 const char *diff, unsigned int flags)
+{
+	struct sk_diff d;
+	int ret = sk_diff_parse(&d, diff, strlen(diff), "the diff", 1, 0);
+
+	if (ret)
+		return ret;
+	ret = sk_apply_diff(rep, dir, &d, flags);
+	sk_diff_release(&d);
 	return ret;
 }
 

@@ -40,6 +40,14 @@ struct sk_apply_report {
  */
 int sk_apply_dir(struct sk_apply_report *rep, const char *dir,
 		 const char *diff, unsigned int flags);
+/*
+ * The same for a diff parsed already (lib/diff.h).  Every path is also
+ * checked on disk: none may lead through a symbolic link under dir.  A
+ * hunk whose header starts beyond the end of its file fails at once.
+ */
+struct sk_diff;
+int sk_apply_diff(struct sk_apply_report *rep, const char *dir,
+		  const struct sk_diff *d, unsigned int flags);
 /* The same on one file's text; out gets the new content. */
 int sk_apply_text(struct sk_strbuf *out, struct sk_apply_report *rep,
 		  const char *path, const char *old, const char *file_diff,

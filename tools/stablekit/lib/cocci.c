@@ -1,4 +1,6 @@
 #include "cocci.h"
+#include "apply.h"
+#include "diff.h"
 #include "error.h"
 #include "fsutil.h"
 #include "patch.h"
@@ -272,57 +274,57 @@ int sk_cocci_port_files(char ***out, size_t *nr, const struct sk_cocci_port *p)
 	return ret;
 }
 
-void sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
-			char *const *drops, size_t nr)
+static int dropped(char *const *drops, size_t nr, const char *path, size_t k)
 {
-	const char *p = diff;
-	char *path = NULL;
-	int hunk = 0, dropping = 0;
-	struct sk_strbuf header = SK_STRBUF_INIT;
-	int header_flushed = 0;
+	char *key = sk_xstrfmt("%s:%zu", path, k);
+	size_t i;
+	int found = 0;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+	for (i = 0; !found && i < nr; i++)
+		found = !strcmp(drops[i], key);
+	free(key);
+	return found;
+}
 
-		if (!strncmp(p, "diff --git ", 11)) {
-			sk_strbuf_reset(&header);
-			header_flushed = 0;
-			hunk = 0;
-			dropping = 0;
-			free(path);
-			path = NULL;
-		}
-		if (!strncmp(p, "+++ ", 4)) {
-			const char *s = p + 4;
+/* One file's header and the hunks kept; nothing when all are dropped. */
+static void keep_file(struct sk_strbuf *out, const char *diff,
+		      const struct sk_diff_file *f, char *const *drops,
+		      size_t nr)
+{
+	const char *path = f->new_path ? f->new_path : "/dev/null";
+	size_t k, kept = 0;
+	struct sk_strbuf hunks = SK_STRBUF_INIT;
 
-			free(path);
-			if (!strncmp(s, "b/", 2))
-				s += 2;
-			path = sk_xstrndup(s, strcspn(s, "\t\n"));
-		}
-		if (!strncmp(p, "@@ ", 3)) {
-			char *key = sk_xstrfmt("%s:%d", path ? path : "", ++hunk);
-			size_t i;
+	for (k = 0; k < f->nr_hunks; k++) {
+		const struct sk_diff_hunk *h = &f->hunks[k];
 
-			dropping = 0;
-			for (i = 0; i < nr; i++)
-				if (!strcmp(drops[i], key))
-					dropping = 1;
-			free(key);
-			if (!dropping && !header_flushed) {
-				sk_strbuf_add(out, header.buf, header.len);
-				header_flushed = 1;
-			}
-		}
-		if (!hunk)
-			sk_strbuf_add(&header, p, len);
-		else if (!dropping)
-			sk_strbuf_add(out, p, len);
-		p += len;
+		if (dropped(drops, nr, path, k + 1))
+			continue;
+		sk_strbuf_add(&hunks, diff + h->begin, h->end - h->begin);
+		kept++;
 	}
-	free(path);
-	sk_strbuf_release(&header);
+	if (!f->nr_hunks || kept) {
+		size_t hdr_end = f->nr_hunks ? f->hunks[0].begin : f->end;
+
+		sk_strbuf_add(out, diff + f->begin, hdr_end - f->begin);
+		sk_strbuf_add(out, hunks.buf, hunks.len);
+	}
+	sk_strbuf_release(&hunks);
+}
+
+int sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
+		       char *const *drops, size_t nr)
+{
+	struct sk_diff d;
+	size_t i;
+	int ret = sk_diff_parse(&d, diff, strlen(diff), "the diff", 1, 0);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < d.nr; i++)
+		keep_file(out, diff, &d.files[i], drops, nr);
+	sk_diff_release(&d);
+	return 0;
 }
 
 /*
@@ -379,19 +381,21 @@ static int run_spatch(struct sk_cocci *c, struct sk_sandbox *sb,
 static int apply_file(struct sk_sandbox *sb, const char *text, const char *what)
 {
 	struct sk_apply_report rep = { 0 };
+	struct sk_diff d;
 	char **files = NULL;
-	size_t nr = 0, i;
-	int ret = sk_diff_check(text, what, 1, &files, &nr);
+	size_t nr = 0, alloc = 0;
+	int ret = sk_diff_parse(&d, text, strlen(text), what, 1, 0);
 
+	if (ret)
+		return ret;
+	sk_diff_paths(&files, &nr, &alloc, &d, SK_DIFF_PATHS_OLD);
+	ret = sk_sandbox_checkout(sb, files, nr);
 	if (!ret)
-		ret = sk_sandbox_checkout(sb, files, nr);
-	if (!ret)
-		ret = sk_apply_dir(&rep, sb->dir, text, 0);
+		ret = sk_apply_diff(&rep, sb->dir, &d, 0);
 	if (ret == SK_ECONFLICT)
 		ret = sk_error_set(SK_ECONFLICT, "%s does not apply (no fuzz allowed)", what);
-	for (i = 0; i < nr; i++)
-		free(files[i]);
-	free(files);
+	sk_strv_free(files, nr);
+	sk_diff_release(&d);
 	sk_apply_report_release(&rep);
 	return ret;
 }
@@ -404,8 +408,8 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 	size_t i;
 	int ret = 0;
 
-	sk_diff_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
-	if (kept.len)
+	ret = sk_diff_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
+	if (!ret && kept.len)
 		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave");
 	for (i = 0; !ret && i < spec->nr_rules; i++)
 		ret = run_spatch(c, sb, spec->rules[i], timeout_ms);

@@ -53,8 +53,12 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 			const struct sk_cocci_port *spec, const char *diff,
 			unsigned int timeout_ms);
 
-/* The diff without the listed hunks ("PATH:K", K counted from 1 per file). */
-void sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
-			char *const *drops, size_t nr);
+/*
+ * The diff without the listed hunks ("PATH:K", K counted from 1 per file);
+ * a file whose hunks are all dropped goes whole.  SK_EINVALID when the
+ * diff does not parse (lib/diff.h).
+ */
+int sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
+		       char *const *drops, size_t nr);
 
 #endif

@@ -1,33 +1,59 @@
 #include "interdiff.h"
+#include "diff.h"
 #include "error.h"
 
 #include <git2.h>
 #include <string.h>
 
-void sk_diff_normalise(struct sk_strbuf *out, const char *diff)
+/* A file's header lines but its "index" line. */
+static void add_header(struct sk_strbuf *out, const char *p, const char *end)
 {
-	const char *p = diff;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
-
-		if (!strncmp(p, "index ", 6)) {
-			;
-		} else if (!strncmp(p, "@@ ", 3)) {
-			const char *close = strstr(p + 3, "@@");
-
-			if (close && (!nl || close < nl)) {
-				sk_strbuf_adds(out, "@@");
-				sk_strbuf_add(out, close + 2, (size_t)(p + len - close - 2));
-			} else {
-				sk_strbuf_add(out, p, len);
-			}
-		} else {
+		if (strncmp(p, "index ", 6))
 			sk_strbuf_add(out, p, len);
-		}
 		p += len;
 	}
+}
+
+static void add_hunk(struct sk_strbuf *out, const struct sk_diff_hunk *h)
+{
+	size_t i;
+
+	sk_strbuf_adds(out, "@@");
+	if (h->funcname)
+		sk_strbuf_addf(out, " %s", h->funcname);
+	sk_strbuf_addch(out, '\n');
+	for (i = 0; i < h->nr_lines; i++) {
+		sk_strbuf_addch(out, h->lines[i].origin);
+		sk_strbuf_add(out, h->lines[i].text, h->lines[i].len);
+		sk_strbuf_addch(out, '\n');
+		if (h->lines[i].no_newline)
+			sk_strbuf_adds(out, "\\ No newline at end of file\n");
+	}
+}
+
+void sk_diff_normalise(struct sk_strbuf *out, const char *diff)
+{
+	struct sk_diff d;
+	size_t i, k;
+
+	/* the diffs were checked when pulled; anything else is shown as is */
+	if (sk_diff_parse(&d, diff, strlen(diff), "the diff", 1, 0)) {
+		sk_strbuf_adds(out, diff);
+		return;
+	}
+	for (i = 0; i < d.nr; i++) {
+		const struct sk_diff_file *f = &d.files[i];
+		size_t hdr_end = f->nr_hunks ? f->hunks[0].begin : f->end;
+
+		add_header(out, diff + f->begin, diff + hdr_end);
+		for (k = 0; k < f->nr_hunks; k++)
+			add_hunk(out, &f->hunks[k]);
+	}
+	sk_diff_release(&d);
 }
 
 static int add_line(const git_diff_delta *d, const git_diff_hunk *h,

@@ -1,4 +1,5 @@
 #include "kbuild.h"
+#include "diff.h"
 #include "error.h"
 #include "fsutil.h"
 
@@ -435,23 +436,6 @@ static int strv_has(char *const *v, size_t nr, const char *s)
 	return 0;
 }
 
-/* "a/mm/vmscan.c\t2024-..." -> "mm/vmscan.c"; NULL for /dev/null. */
-static char *patch_path(const char *p, size_t len)
-{
-	const char *end = p, *slash;
-
-	while (end < p + len && *end != '\t')
-		end++;
-	while (end > p && end[-1] == ' ')
-		end--;
-	if ((size_t)(end - p) == 9 && !strncmp(p, "/dev/null", 9))
-		return NULL;
-	slash = memchr(p, '/', (size_t)(end - p));
-	if (!slash || slash + 1 >= end)
-		return NULL;
-	return sk_xstrndup(slash + 1, (size_t)(end - slash - 1));
-}
-
 static void add_path(char ***files, size_t *nr, size_t *alloc, char *path)
 {
 	if (!path)
@@ -462,26 +446,24 @@ static void add_path(char ***files, size_t *nr, size_t *alloc, char *path)
 		*SK_ARRAY_PUSH(*files, *nr, *alloc) = path;
 }
 
-void sk_kbuild_patch_files(char ***files, size_t *nr, size_t *alloc,
-			   const char *patch)
+int sk_kbuild_patch_files(char ***files, size_t *nr, size_t *alloc,
+			  const char *patch, const char *source)
 {
-	const char *line = patch;
+	const char *start = sk_diff_find(patch), *p;
+	size_t line = 1;
+	struct sk_diff d;
+	int ret;
 
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		const char *next = eol ? eol + 1 : NULL;
-
-		if (next && !strncmp(line, "--- ", 4) && !strncmp(next, "+++ ", 4)) {
-			const char *neol = strchr(next, '\n');
-			size_t nlen = neol ? (size_t)(neol - next) : strlen(next);
-
-			add_path(files, nr, alloc,
-				 patch_path(line + 4, (size_t)(eol - line) - 4));
-			add_path(files, nr, alloc, patch_path(next + 4, nlen - 4));
-			next = neol ? neol + 1 : NULL;
-		}
-		line = next;
-	}
+	if (!start)
+		return 0;
+	for (p = patch; p < start; p++)
+		line += *p == '\n';
+	ret = sk_diff_parse(&d, start, strlen(start), source, line, 0);
+	if (ret)
+		return ret;
+	sk_diff_paths(files, nr, alloc, &d, SK_DIFF_PATHS_OLD);
+	sk_diff_release(&d);
+	return 0;
 }
 
 static int has_prefix(const char *s, const char *prefix)

@@ -88,11 +88,13 @@ int sk_kbuild_allowed(const struct sk_kbuild_allowlist *a, const char *arch,
 		      const struct sk_kbuild_diag *d);
 
 /*
- * The files a patch in quilt format (-p1) touches, from its "--- a/" and
- * "+++ b/" lines, appended to *files unless already there.
+ * The files a queued patch touches, both sides of every file of its diff
+ * (lib/diff.h: git or quilt style), appended to *files unless already
+ * there.  A diff that does not parse or names an unsafe path fails with
+ * "source:line: ...": the queue's undo rewrites and removes these paths.
  */
-void sk_kbuild_patch_files(char ***files, size_t *nr, size_t *alloc,
-			   const char *patch);
+int sk_kbuild_patch_files(char ***files, size_t *nr, size_t *alloc,
+			  const char *patch, const char *source);
 /*
  * The objects to build for arch from the touched files: every .c or .S
  * outside arch/ or under arch/<srcarch>/, as .o; a file under scripts/,

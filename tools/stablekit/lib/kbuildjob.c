@@ -2,7 +2,9 @@
 #include "sandbox.h"
 #include "seriesjson.h"
 #include "error.h"
+#include "diff.h"
 #include "fsutil.h"
+#include "names.h"
 #include "run.h"
 #include "shquote.h"
 #include "strbuf.h"
@@ -151,15 +153,19 @@ static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 		char *p = sk_path_join(dir, job->patches[i]);
 
 		sk_strbuf_reset(&patch);
-		ret = sk_read_file(&patch, p);
+		ret = sk_name_check("queue entry", job->patches[i]);
+		if (!ret)
+			ret = sk_read_file(&patch, p);
+		/* the undo rewrites and removes these paths: checked first */
+		if (!ret)
+			ret = sk_kbuild_patch_files(&job->files, &job->nr_files,
+						    &job->alloc_files, patch.buf, p);
 		free(p);
 		if (ret) {
 			sk_error_prefix(ret, "queue of '%s'", c->o->branch->name);
 			goto out;
 		}
 		sk_strbuf_addf(hash_input, "patch %s\n%s", job->patches[i], patch.buf);
-		sk_kbuild_patch_files(&job->files, &job->nr_files,
-				      &job->alloc_files, patch.buf);
 	}
 	for (i = 0; i < job->nr_files; i++)
 		if (strstr(job->files[i], "Kconfig"))
@@ -186,8 +192,15 @@ static int unapply(struct job_ctx *c, git_tree *tree)
 		goto out;
 	}
 	for (line = strtok_r(sb.buf, "\n", &save); !ret && line;
-	     line = strtok_r(NULL, "\n", &save))
-		ret = sk_tree_write_file(c->o->repo, tree, c->src, line);
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!sk_diff_path_ok(line, strlen(line)))
+			ret = sk_error_set(SK_EINVALID, "%s: unsafe path '%s'",
+					   list, line);
+		if (!ret)
+			ret = sk_diff_check_inside(c->src, line);
+		if (!ret)
+			ret = sk_tree_write_file(c->o->repo, tree, c->src, line);
+	}
 	if (!ret)
 		ret = sk_rmrf(pc);
 	if (!ret && unlink(list))

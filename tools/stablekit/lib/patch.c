@@ -1,4 +1,5 @@
 #include "patch.h"
+#include "diff.h"
 #include "error.h"
 #include "patchid.h"
 #include "trailers.h"
@@ -106,145 +107,22 @@ static const char *find_line(const char *text, const char *prefix)
 
 int sk_mail_has_diff(const struct sk_mail *m)
 {
-	return find_line(m->body, "diff --git ") != NULL;
-}
-
-static int bad_path(const char *path, size_t len)
-{
-	const char *p = path, *end = path + len;
-
-	if (!len || *path == '/')
-		return 1;
-	while (p < end) {
-		const char *slash = memchr(p, '/', (size_t)(end - p));
-		size_t n = slash ? (size_t)(slash - p) : (size_t)(end - p);
-
-		if ((n == 2 && !memcmp(p, "..", 2)) || (n == 1 && *p == '.') ||
-		    n == 0 || (n == 4 && !memcmp(p, ".git", 4)))
-			return 1;
-		p = slash ? slash + 1 : end;
-	}
-	for (p = path; p < end; p++)
-		if ((unsigned char)*p < ' ' || *p == '\\')
-			return 1;
-	return 0;
-}
-
-/* "a/path" or "b/path" (or /dev/null) from a ---/+++ line. */
-static int check_side(const char *s, size_t len, const char *src, size_t line,
-		      char ***files, size_t *nr, size_t *alloc)
-{
-	const char *tab = memchr(s, '\t', len);
-
-	if (tab)
-		len = (size_t)(tab - s);
-	if (len == 9 && !memcmp(s, "/dev/null", 9))
-		return 0;
-	if (len < 2 || (s[0] != 'a' && s[0] != 'b') || s[1] != '/' ||
-	    bad_path(s + 2, len - 2))
-		return sk_error_set(SK_EINVALID,
-				    "%s:%zu: unsafe path '%.*s' in diff (absolute, '..' or '.git')",
-				    src, line, (int)len, s);
-	if (files && s[0] == 'b') {
-		size_t i;
-
-		for (i = 0; i < *nr; i++)
-			if (strlen((*files)[i]) == len - 2 &&
-			    !memcmp((*files)[i], s + 2, len - 2))
-				return 0;
-		*SK_ARRAY_PUSH(*files, *nr, *alloc) = sk_xstrndup(s + 2, len - 2);
-	}
-	return 0;
-}
-
-static int check_git_header(const char *s, size_t len, const char *src,
-			    size_t line)
-{
-	const char *b = memmem(s, len, " b/", 3);
-
-	if (len < 17 || memcmp(s + 11, "a/", 2) || !b ||
-	    bad_path(s + 13, (size_t)(b - s - 13)) ||
-	    bad_path(b + 3, (size_t)(s + len - b - 3)))
-		return sk_error_set(SK_EINVALID,
-				    "%s:%zu: unsafe path in '%.*s' (absolute, '..' or '.git')",
-				    src, line, (int)(len > 120 ? 120 : len), s);
-	return 0;
-}
-
-static int parse_range(const char **p, long *start, long *count)
-{
-	char *end;
-
-	*start = strtol(*p, &end, 10);
-	*count = 1;
-	if (*end == ',')
-		*count = strtol(end + 1, &end, 10);
-	*p = end;
-	return 0;
+	return sk_diff_find(m->body) != NULL;
 }
 
 int sk_diff_check(const char *diff, const char *src, size_t first_line,
 		  char ***files, size_t *nr)
 {
-	const char *p = diff;
-	size_t line = first_line, alloc = *nr, hunk_line = 0;
-	long old_left = 0, new_left = 0;
+	struct sk_diff d;
+	size_t alloc = *nr;
+	int ret = sk_diff_parse(&d, diff, strlen(diff), src, first_line, 0);
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		int ret = 0;
-
-		if (old_left > 0 || new_left > 0) {
-			if (len && *p == '\\')
-				;
-			else if (!len || *p == ' ')
-				old_left--, new_left--;
-			else if (*p == '-')
-				old_left--;
-			else if (*p == '+')
-				new_left--;
-			else
-				goto truncated;
-		} else if (!strncmp(p, "diff --git ", 11)) {
-			ret = check_git_header(p, len, src, line);
-		} else if (!strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4)) {
-			ret = check_side(p + 4, len - 4, src, line, files, nr, &alloc);
-		} else if (!strncmp(p, "rename from ", 12) || !strncmp(p, "rename to ", 10) ||
-			   !strncmp(p, "copy from ", 10) || !strncmp(p, "copy to ", 8)) {
-			const char *path = strchr(p + 5, ' ') + 1;
-
-			if (!strncmp(p, "rename to ", 10) || !strncmp(p, "copy to ", 8))
-				path = p + (p[0] == 'r' ? 10 : 8);
-			if (bad_path(path, (size_t)(p + len - path)))
-				ret = sk_error_set(SK_EINVALID,
-						   "%s:%zu: unsafe path in '%.*s'",
-						   src, line, (int)len, p);
-		} else if (!strncmp(p, "@@ -", 4)) {
-			const char *q = p + 4;
-			long s;
-
-			parse_range(&q, &s, &old_left);
-			if (strncmp(q, " +", 2))
-				return sk_error_set(SK_EINVALID, "%s:%zu: malformed hunk header '%.*s'",
-						    src, line, (int)len, p);
-			q += 2;
-			parse_range(&q, &s, &new_left);
-			hunk_line = line;
-		}
-		if (ret)
-			return ret;
-		p = nl ? nl + 1 : p + len;
-		line++;
-	}
-	if (old_left > 0 || new_left > 0)
-		goto truncated;
+	if (ret)
+		return ret;
+	if (files)
+		sk_diff_paths(files, nr, &alloc, &d, SK_DIFF_PATHS_OLD);
+	sk_diff_release(&d);
 	return 0;
-truncated:
-	return sk_error_set(SK_EINVALID,
-			    "%s:%zu: truncated patch: the hunk at line %zu ends early (%ld old and %ld new lines missing)",
-			    src, line, hunk_line, old_left > 0 ? old_left : 0,
-			    new_left > 0 ? new_left : 0);
 }
 
 /* In-body "From:", "Date:", "Subject:" lines at the top of the body. */
@@ -281,7 +159,7 @@ static const char *inbody_headers(struct sk_patch *out, const char *body,
 static int split_body(struct sk_patch *out, const struct sk_mail *m,
 		      const char *body, size_t body_line)
 {
-	const char *diff = find_line(body, "diff --git ");
+	const char *diff = sk_diff_find(body);
 	const char *sep = find_line(body, "---\n");
 	const char *sig, *msg_end;
 	size_t cut;
@@ -289,7 +167,7 @@ static int split_body(struct sk_patch *out, const struct sk_mail *m,
 
 	if (!diff)
 		return sk_error_set(SK_EINVALID,
-				    "%s:%zu: mail '%s' carries no diff (no 'diff --git' line)",
+				    "%s:%zu: mail '%s' carries no diff (no 'diff --git' line, no '---'/'+++'/'@@' lines)",
 				    m->source, m->line, m->subject);
 	if (!sep || sep > diff)
 		sep = diff;
@@ -315,18 +193,32 @@ static int split_body(struct sk_patch *out, const struct sk_mail *m,
 
 static int finish_patch(struct sk_patch *out, const struct sk_mail *m)
 {
-	int ret = sk_diff_check(out->diff, m->source, out->diff_line,
-				&out->files, &out->nr_files);
+	struct sk_strbuf git = SK_STRBUF_INIT;
+	size_t alloc = 0;
+	struct sk_diff d;
+	int ret = sk_diff_parse(&d, out->diff, strlen(out->diff), m->source,
+				out->diff_line, 0);
 
 	if (ret)
 		return ret;
-	if (!out->nr_files)
-		return sk_error_set(SK_EINVALID, "%s:%zu: diff touches no file",
-				    m->source, out->diff_line);
-	ret = sk_patchid_buffer(out->patch_id, out->diff, strlen(out->diff));
+	sk_diff_paths(&out->files, &out->nr_files, &alloc, &d, SK_DIFF_PATHS_OLD);
+	if (!out->nr_files) {
+		ret = sk_error_set(SK_EINVALID, "%s:%zu: diff touches no file",
+				   m->source, out->diff_line);
+		goto out;
+	}
+	/* libgit2 reads git's diffs only: a quilt-style one gets its headers */
+	if (sk_diff_has_quilt(&d))
+		sk_diff_to_git(&git, out->diff, &d);
+	else
+		sk_strbuf_adds(&git, out->diff);
+	ret = sk_patchid_buffer(out->patch_id, git.buf, git.len);
 	if (ret)
-		return sk_error_prefix(ret, "%s:%zu", m->source, out->diff_line);
-	return 0;
+		sk_error_prefix(ret, "%s:%zu", m->source, out->diff_line);
+out:
+	sk_strbuf_release(&git);
+	sk_diff_release(&d);
+	return ret;
 }
 
 static int parse_from(struct sk_patch *out, const struct sk_mail *m,

@@ -34,14 +34,14 @@ struct sk_patch {
 	struct sk_trailer *trailers;
 	size_t nr_trailers, alloc_trailers;
 	char *notes;		/* after "---": diffstat, changelog */
-	char *diff;		/* from the first "diff --git" to the signature */
+	char *diff;		/* from where the diff starts to the signature */
 	size_t diff_line;	/* where the diff starts in the source */
 	char **files;
 	size_t nr_files;
 	char patch_id[41];
 };
 
-/* Does the body carry a diff outside quoted text? */
+/* Does the body carry a diff (git or quilt-style, lib/diff.h)? */
 int sk_mail_has_diff(const struct sk_mail *m);
 /*
  * Parse a patch mail.  Errors (no diff, a truncated hunk, a path that is
@@ -57,8 +57,9 @@ void sk_patch_release(struct sk_patch *p);
 int sk_patch_parse_followup(struct sk_patch *out, const struct sk_mail *m);
 
 /*
- * Check a diff: every path relative and inside the tree, every hunk
- * complete.  Appends the touched paths to *files.
+ * Check a diff with lib/diff.h (every path relative and inside the tree,
+ * no symbolic link, every hunk complete).  Appends the touched paths, both
+ * sides, to *files unless already there.
  */
 int sk_diff_check(const char *diff, const char *source, size_t first_line,
 		  char ***files, size_t *nr);

@@ -1,4 +1,5 @@
 #include "sandbox.h"
+#include "diff.h"
 #include "error.h"
 #include "fsutil.h"
 
@@ -215,16 +216,36 @@ out:
 	return ret;
 }
 
+/* libgit2 reads git's diffs only: a quilt-style one gets git's headers. */
+static int git_form(struct sk_strbuf *out, const char *text)
+{
+	struct sk_diff d;
+	int ret = sk_diff_parse(&d, text, strlen(text), "the diff", 1, 0);
+
+	if (ret)
+		return ret;
+	if (sk_diff_has_quilt(&d))
+		sk_diff_to_git(out, text, &d);
+	else
+		sk_strbuf_adds(out, text);
+	sk_diff_release(&d);
+	return 0;
+}
+
 int sk_sandbox_apply_git(struct sk_sandbox *sb, const char *text)
 {
+	struct sk_strbuf git = SK_STRBUF_INIT;
 	git_diff *diff = NULL;
 	git_index *idx = NULL;
 	git_tree *tree = NULL;
-	int ret;
+	int ret = git_form(&git, text);
 
-	if (git_diff_from_buffer(&diff, text, strlen(text)))
-		return sk_error_git(SK_EINVALID, "diff");
-	ret = with_tree(&tree, sb, &sb->tree);
+	if (ret)
+		return ret;
+	if (git_diff_from_buffer(&diff, git.buf, git.len))
+		ret = sk_error_git(SK_EINVALID, "diff");
+	if (!ret)
+		ret = with_tree(&tree, sb, &sb->tree);
 	if (!ret && git_apply_to_tree(&idx, sb->repo, tree, diff, NULL))
 		ret = sk_error_git(SK_ECONFLICT, "git apply");
 	if (!ret)
@@ -232,6 +253,7 @@ int sk_sandbox_apply_git(struct sk_sandbox *sb, const char *text)
 	git_index_free(idx);
 	git_tree_free(tree);
 	git_diff_free(diff);
+	sk_strbuf_release(&git);
 	return ret;
 }
 

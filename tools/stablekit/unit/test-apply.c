@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <time.h>
 
 #include "apply.h"
 #include "error.h"
@@ -150,6 +151,107 @@ static void test_hunks_stay_in_order(void **state)
 	sk_strbuf_release(&out);
 }
 
+/*
+ * #16.2: a fuzz-1 match on the file's first line used to look for the
+ * named function above line 0 ((size_t)c - skip_lead wrapped): a heap
+ * over-read and a crash.  Now there is simply nothing above it.
+ */
+static void test_fuzz_match_on_line_one(void **state)
+{
+	static const char d[] =
+		"--- a/x.h\n"
+		"+++ b/x.h\n"
+		"@@ -1,5 +1,5 @@ static int f(void)\n"
+		" A\n"
+		" B\n"
+		"-C\n"
+		"+D\n"
+		" E\n"
+		" F\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, "B\nC\nE\nG\n", d, SK_APPLY_FUZZ), SK_ECONFLICT);
+	assert_false(rep.hunks[0].applied);
+	/* without a function name to keep, fuzz may place it there */
+	assert_int_equal(run(&out, &rep, "B\nC\nE\nG\n",
+			     "--- a/x.h\n+++ b/x.h\n@@ -1,5 +1,5 @@\n A\n B\n-C\n+D\n E\n F\n",
+			     SK_APPLY_FUZZ), 0);
+	assert_string_equal(out.buf, "B\nD\nE\nG\n");
+	assert_int_equal(rep.hunks[0].got_line, 1);
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/* #16.2: truncated and overflowing headers are refused, not over-read */
+static void test_bad_headers(void **state)
+{
+	static const char *const bad[] = {
+		"--- a/x.h\n+++ b/x.h\n@@ -7",
+		"--- a/x.h\n+++ b/x.h\n@@ -7,3 +",
+		"--- a/x.h\n+++ b/x.h\n@@ -9223372036854775807,3 +9223372036854775807,4 @@\n"
+		" \tPGSCAN_ANON,\n \tPGSCAN_FILE,\n+\tPGROTATE_ANON,\n \tPGREFILL,\n",
+		"--- a/x.h\n+++ b/x.h\n@@ -9223372036854775806 +1 @@\n-a\n+b\n",
+	};
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(run(&out, &rep, base, bad[i], SK_APPLY_FUZZ), SK_EINVALID);
+		assert_int_equal(rep.nr, 0);
+	}
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/*
+ * #16.2: a hunk at line 2,000,000,000 was searched position by position
+ * for 23 s.  The search is bounded by the file: a hunk beyond its end is
+ * looked for from the end (as git apply does), at once.
+ */
+static void test_far_hunk_is_fast(void **state)
+{
+	static const char far[] =
+		"--- a/x.h\n"
+		"+++ b/x.h\n"
+		"@@ -2000000000,3 +2000000000,4 @@ enum node_stat_item {\n"
+		" \tPGSCAN_ANON,\n"
+		" \tPGSCAN_FILE,\n"
+		"+\tPGROTATE_ANON,\n"
+		" \tPGREFILL,\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+	struct timespec t0, t1;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run(&out, &rep, base, far, 0), 0);
+	assert_int_equal(rep.hunks[0].got_line, 7);
+	assert_int_equal(rep.hunks[0].want_line, 2000000000);
+	assert_int_equal(run(&out, &rep, "a\nb\n", far, SK_APPLY_FUZZ), SK_ECONFLICT);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 2);
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/* "@@ -2,0 +3 @@" (diff -U0) inserts after line 2, not before it. */
+static void test_insert_without_context(void **state)
+{
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, "a\nb\nc\n",
+			     "--- a/x.h\n+++ b/x.h\n@@ -2,0 +3 @@\n+new\n", 0), 0);
+	assert_string_equal(out.buf, "a\nb\nnew\nc\n");
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +260,10 @@ int main(void)
 		cmocka_unit_test(test_fuzz_only_when_allowed),
 		cmocka_unit_test(test_never_into_another_definition),
 		cmocka_unit_test(test_hunks_stay_in_order),
+		cmocka_unit_test(test_fuzz_match_on_line_one),
+		cmocka_unit_test(test_bad_headers),
+		cmocka_unit_test(test_far_hunk_is_fast),
+		cmocka_unit_test(test_insert_without_context),
 	};
 
 	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);

@@ -144,7 +144,7 @@ static const char patch[] =
 	" mm/vmscan.c | 1 +\n"
 	"--- a/mm/vmscan.c\t2024-01-01\n"
 	"+++ b/mm/vmscan.c\t2024-01-01\n"
-	"@@ -1 +1,2 @@\n"
+	"@@ -1 +1 @@\n"
 	"-- a removed line that starts with dashes\n"
 	"+++ an added line\n"
 	"--- a/arch/x86/mm/fault.c\n"
@@ -166,7 +166,7 @@ static void test_patch_files_and_objects(void **state)
 	size_t nr = 0, alloc = 0, nobj = 0, aobj = 0;
 
 	(void)state;
-	sk_kbuild_patch_files(&files, &nr, &alloc, patch);
+	assert_int_equal(sk_kbuild_patch_files(&files, &nr, &alloc, patch, "q.patch"), 0);
 	assert_int_equal(nr, 7);
 	assert_string_equal(files[0], "mm/vmscan.c");
 	assert_string_equal(files[3], "mm/new.c");

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <git2.h>
 
 #include "error.h"
 #include "patch.h"
@@ -101,6 +102,73 @@ static void test_diff_check_unsafe_paths(void **state)
 	}
 }
 
+/* #16.10: "rename from /etc/passwd" passed; symlink diffs failed late */
+static void test_diff_check_rename_and_symlink(void **state)
+{
+	static const char rename[] =
+		"diff --git a/mm/a.c b/mm/b.c\n"
+		"similarity index 100%\n"
+		"rename from /etc/passwd\n"
+		"rename to mm/b.c\n";
+	static const char link[] =
+		"diff --git a/mm/l b/mm/l\n"
+		"new file mode 120000\n"
+		"index 0000000..1111111\n"
+		"--- /dev/null\n"
+		"+++ b/mm/l\n"
+		"@@ -0,0 +1 @@\n"
+		"+/etc/passwd\n"
+		"\\ No newline at end of file\n";
+	char **files = NULL;
+	size_t nr = 0;
+
+	(void)state;
+	assert_int_equal(sk_diff_check(rename, "r.mbox", 40, &files, &nr), SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(), "r.mbox:42: unsafe path '/etc/passwd'"));
+	assert_int_equal(sk_diff_check(link, "l.mbox", 10, &files, &nr), SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(),
+			       "l.mbox:11: 'mm/l' is a symbolic link (mode 120000)"));
+	sk_strv_free(files, nr);
+}
+
+/* #14.1: a stable review mail's diff has no "diff --git" line */
+static void test_quilt_style_mail(void **state)
+{
+	static const char mbox[] =
+		"From stable Mon Sep 17 00:00:00 2001\n"
+		"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n"
+		"Date: Mon, 5 Jan 2026 10:00:00 +0000\n"
+		"Subject: [PATCH 6.12 041/120] mm: fix x\n"
+		"Message-Id: <r@example.org>\n"
+		"\n"
+		"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n"
+		"\n"
+		"Signed-off-by: A U Thor <author@example.org>\n"
+		"---\n"
+		" mm/x.c | 2 +-\n"
+		"\n"
+		"--- a/mm/x.c\n"
+		"+++ b/mm/x.c\n"
+		"@@ -1,3 +1,3 @@\n"
+		" a\n"
+		"-b\n"
+		"+B\n"
+		" c\n";
+	struct sk_mbox mb = SK_MBOX_INIT;
+	struct sk_patch p;
+
+	(void)state;
+	assert_int_equal(sk_mbox_parse_buf(&mb, "r.mbox", mbox, strlen(mbox)), 0);
+	assert_true(sk_mail_has_diff(&mb.mails[0]));
+	if (sk_patch_parse(&p, &mb.mails[0]))
+		fail_msg("%s", sk_error_last());
+	assert_int_equal(p.nr_files, 1);
+	assert_string_equal(p.files[0], "mm/x.c");
+	assert_int_equal(strlen(p.patch_id), 40);
+	sk_patch_release(&p);
+	sk_mbox_release(&mb);
+}
+
 static void test_slugify(void **state)
 {
 	char *a = sk_slugify("mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost");
@@ -123,8 +191,11 @@ int main(void)
 		cmocka_unit_test(test_diff_check_lists_files),
 		cmocka_unit_test(test_diff_check_truncated),
 		cmocka_unit_test(test_diff_check_unsafe_paths),
+		cmocka_unit_test(test_diff_check_rename_and_symlink),
+		cmocka_unit_test(test_quilt_style_mail),
 		cmocka_unit_test(test_slugify),
 	};
 
+	git_libgit2_init();
 	return cmocka_run_group_tests_name("patch", tests, NULL, NULL);
 }
