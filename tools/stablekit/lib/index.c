@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup

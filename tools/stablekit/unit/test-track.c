@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,6 +237,48 @@ static void test_commit_raw(void **state)
 	assert_int_not_equal(sk_commit_raw_parse(&raw, merge, 60), 0);
 }
 
+/* A 20-digit date does not overflow: it saturates (UBSan would say). */
+static void test_commit_raw_huge_time(void **state)
+{
+	static const char huge[] =
+		"tree 0123456789012345678901234567890123456789\n"
+		"author A <a@b> 1 +0000\n"
+		"committer A <a@b> 99999999999999999999 +0000\n\nx\n";
+	static const char edge[] =
+		"tree 0123456789012345678901234567890123456789\n"
+		"author A <a@b> 1 +0000\n"
+		"committer A <a@b> 9223372036854775807 +0000\n\nx\n";
+	struct sk_commit_raw raw;
+
+	(void)state;
+	assert_int_equal(sk_commit_raw_parse(&raw, huge, strlen(huge)), 0);
+	assert_true(raw.time == LLONG_MAX);
+	assert_int_equal(sk_commit_raw_parse(&raw, edge, strlen(edge)), 0);
+	assert_true(raw.time == LLONG_MAX);
+}
+
+static void test_commit_facts_revert(void **state)
+{
+	struct sk_commit_facts f;
+	const char *msg =
+		"Revert \"fs: gamma: fix the race\"\n\n"
+		"This reverts commit 0123456789abcdef0123456789abcdef01234567.\n"
+		"\n"
+		"(cherry picked from commit 1111111111112222222222223333333333334444)\n";
+
+	(void)state;
+	assert_int_equal(sk_commit_facts_parse(&f, msg), 0);
+	assert_int_equal(f.nr_uprefs, 2);
+	assert_string_equal(f.uprefs[0].sha,
+			    "0123456789abcdef0123456789abcdef01234567");
+	assert_int_equal(f.uprefs[0].kind, SK_UPREF_REVERT);
+	assert_false(SK_UPREF_IS_COPY(f.uprefs[0].kind));
+	assert_true(SK_UPREF_IS_COPY(f.uprefs[1].kind));
+	assert_string_equal(sk_upref_kind_name(SK_UPREF_REVERT),
+			    "This reverts commit <sha>.");
+	sk_commit_facts_release(&f);
+}
+
 static void test_kernel_version(void **state)
 {
 	char *v = NULL;
@@ -265,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_subject_norm),
 		cmocka_unit_test(test_commit_summary),
 		cmocka_unit_test(test_commit_raw),
+		cmocka_unit_test(test_commit_raw_huge_time),
+		cmocka_unit_test(test_commit_facts_revert),
 		cmocka_unit_test(test_kernel_version),
 	};
 
