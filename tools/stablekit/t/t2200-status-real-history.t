@@ -169,7 +169,8 @@ test_expect_success 'an unrelated commit of the same author in the same merge is
 
 test_expect_success 'port writes only a proven upstream sha' '
 	test "$(state $(slug topic):2 linux-1.0.y)" = needed &&
-	(cd p && stablekit port $(slug topic) --branch linux-1.0.y) >out &&
+	t=$(slug topic) &&
+	(cd p && stablekit port $t --branch linux-1.0.y) >out &&
 	f=$(ls p/stable/linux-1.0.y/*teardown*.patch) &&
 	grep "^commit $T2 upstream\.$" $f &&
 	! grep "^commit $U" $f
