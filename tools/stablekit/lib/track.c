@@ -191,6 +191,14 @@ struct run {
 	struct pinfo *pi;
 	size_t nr_pi, alloc_pi;
 	struct sk_track_branch *mainline;
+	/* where the branch being looked at lives */
+	git_repository *repo;
+	struct sk_index *idx;
+	struct where {
+		git_repository *repo;
+		struct sk_index *idx;
+		char *path;		/* br->repo, resolved; NULL: o's */
+	} *where;		/* one per branch */
 	struct cached_lines {
 		char oid[41];
 		struct sk_lines l;
@@ -250,7 +258,7 @@ static void add_file(struct pinfo *pi, size_t *alloc, const char *f)
 
 static void resolve_fix(struct run *r, struct fix_target *fx)
 {
-	git_repository *repo = r->o->repo;
+	git_repository *repo = r->repo;
 	struct sk_index_list hits = { 0 };
 	git_object *obj = NULL;
 	git_oid oid;
@@ -277,13 +285,13 @@ static void resolve_fix(struct run *r, struct fix_target *fx)
 		free(cnorm);
 		goto out;
 	}
-	if (qnorm && !sk_index_by_subject(&hits, r->o->idx, 0, qnorm) &&
+	if (qnorm && !sk_index_by_subject(&hits, r->idx, 0, qnorm) &&
 	    hits.nr) {
 		size_t pick = 0;
 
 		/* Prefer the mainline commit to a backport of it. */
 		for (i = 0; r->mainline && i < hits.nr; i++)
-			if (sk_index_in_range(r->o->idx, r->mainline->range,
+			if (sk_index_in_range(r->idx, r->mainline->range,
 					      hits.items[i].oid)) {
 				pick = i;
 				break;
@@ -434,6 +442,66 @@ static int load_series(struct run *r)
 
 /* ---- branches and the index ---- */
 
+/* The repository of a branch with repo = (relative to the project). */
+static int open_where(struct run *r, size_t bi)
+{
+	const struct sk_branch *br = r->t->branches[bi].br;
+	struct where *w = &r->where[bi];
+	char *path, *index_path;
+	size_t i;
+	int ret;
+
+	w->repo = r->o->repo;
+	w->idx = r->o->idx;
+	if (!br->repo)
+		return 0;
+	path = br->repo[0] == '/' ? sk_xstrdup(br->repo) :
+	       sk_path_join(r->o->top, br->repo);
+	for (i = 0; i < bi; i++)
+		if (r->where[i].path && !strcmp(r->where[i].path, path)) {
+			w->repo = r->where[i].repo;
+			w->idx = r->where[i].idx;
+			free(path);
+			return 0;
+		}
+	w->path = path;
+	w->idx = NULL;
+	if (sk_repo_open(&w->repo, path)) {
+		w->repo = NULL;
+		return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': no "
+				    "repository at '%s'",
+				    r->o->branches->path, br->line, br->name,
+				    br->repo);
+	}
+	index_path = sk_repo_index_path(w->repo);
+	ret = sk_index_open(&w->idx, index_path);
+	free(index_path);
+	if (ret)
+		w->idx = NULL;
+	return ret;
+}
+
+static void close_where(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; r->where && i < r->t->nr_branches; i++)
+		if (r->where[i].path) {
+			sk_index_close(r->where[i].idx);
+			git_repository_free(r->where[i].repo);
+			free(r->where[i].path);
+		}
+	free(r->where);
+}
+
+static void use_where(struct run *r, const struct sk_track_branch *tb)
+{
+	struct where *w = &r->where[tb - r->t->branches];
+
+	r->repo = w->repo;
+	r->idx = w->idx;
+}
+
 static int prepare_branches(struct run *r)
 {
 	struct sk_track *t = r->t;
@@ -442,11 +510,12 @@ static int prepare_branches(struct run *r)
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r->where = sk_xcalloc(t->nr_branches ? t->nr_branches : 1,
+			      sizeof(*r->where));
 	for (i = 0; i < t->nr_branches; i++) {
 		struct sk_track_branch *tb = &t->branches[i];
 		const struct sk_branch *br = tb->br;
 		git_oid tip, base;
-		int have_base = 0;
 		char *qpath;
 
 		sk_strbuf_init(&tb->queue);
@@ -454,29 +523,35 @@ static int prepare_branches(struct run *r)
 		if (sk_path_exists(qpath))
 			sk_read_file(&tb->queue, qpath);
 		free(qpath);
-		if (sk_repo_resolve_commit(&tip, r->o->repo, br->ref)) {
+		ret = open_where(r, i);
+		if (ret)
+			return ret;
+		use_where(r, tb);
+		if (sk_repo_resolve_commit(&tip, r->repo, br->ref)) {
 			tb->problem = sk_xstrfmt("ref '%s' is not in the "
 						 "repository", br->ref);
 			continue;
 		}
 		git_oid_tostr(tb->tip, sizeof(tb->tip), &tip);
-		if (br->base &&
-		    !sk_repo_resolve_commit(&base, r->o->repo, br->base)) {
-			have_base = 1;
-			git_oid_tostr(tb->base, sizeof(tb->base), &base);
-		}
-		ret = sk_index_update_range(&tb->range, &tb->stats, r->o->idx,
-					    r->o->repo, br->name, &tip,
-					    have_base ? &base : NULL);
+		if (sk_repo_resolve_commit(&base, r->repo, br->base))
+			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': "
+					    "base '%s' is not in the "
+					    "repository", r->o->branches->path,
+					    br->base_line, br->name, br->base);
+		git_oid_tostr(tb->base, sizeof(tb->base), &base);
+		ret = sk_index_update_range(&tb->range, &tb->stats, r->idx,
+					    r->repo, br->name, &tip, &base);
 		if (ret)
 			return sk_error_prefix(ret, "branch '%s'", br->name);
 		if (br->kind == SK_BRANCH_MAINLINE && !r->mainline)
 			r->mainline = tb;
 	}
 	sk_error_clear();
-	ret = sk_index_finish(r->o->idx);
-	if (ret)
-		return ret;
+	for (i = 0; i < t->nr_branches; i++) {
+		ret = sk_index_finish(r->where[i].idx);
+		if (ret)
+			return ret;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	t->index_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	return 0;
@@ -491,7 +566,7 @@ static const char *same_patchid(struct run *r, struct pinfo *pi,
 	char id[41];
 	size_t i;
 
-	if (sk_index_patchid(id, r->o->idx, r->o->repo, oid))
+	if (sk_index_patchid(id, r->idx, r->repo, oid))
 		return NULL;
 	if (pi->p->patch_id[0] && !strcmp(id, pi->p->patch_id))
 		return "the patch-id of the patch";
@@ -547,7 +622,7 @@ static const char *author_patchid(struct run *r, struct pinfo *pi,
 	size_t nr = 0, i;
 	int maybe;
 
-	if (sk_index_files(&files, &nr, r->o->idx, r->o->repo, oid))
+	if (sk_index_files(&files, &nr, r->idx, r->repo, oid))
 		return NULL;
 	maybe = same_files(files, nr, pi->p->files, pi->p->nr_files);
 	for (i = 0; !maybe && i < pi->p->nr_fixlets; i++)
@@ -568,7 +643,7 @@ static const struct sk_lines *commit_lines(struct run *r, const char *oid)
 			return &r->lines[i].l;
 	c = SK_ARRAY_PUSH(r->lines, r->nr_lines, r->alloc_lines);
 	snprintf(c->oid, sizeof(c->oid), "%s", oid);
-	if (sk_lines_from_commit(&c->l, r->o->repo, oid))
+	if (sk_lines_from_commit(&c->l, r->repo, oid))
 		sk_error_clear();
 	return &c->l;
 }
@@ -599,11 +674,11 @@ static int find_revert(char out[41], struct run *r, long long range,
 	size_t i;
 	int found = 0;
 
-	sk_index_by_upstream(&l, r->o->idx, range, oid);
+	sk_index_by_upstream(&l, r->idx, range, oid);
 	for (i = 0; i < l.nr && !found; i++) {
 		if (l.items[i].kind != SK_UPREF_REVERT)
 			continue;
-		if (after && sk_index_is_ancestor(r->o->idx, r->o->repo, after,
+		if (after && sk_index_is_ancestor(r->idx, r->repo, after,
 						  l.items[i].oid) != 1)
 			continue;
 		memcpy(out, l.items[i].oid, 41);
@@ -620,7 +695,7 @@ static char *commit_subject(struct run *r, const char *oid)
 	struct sk_index_list l = { 0 };
 	char *s;
 
-	sk_index_by_prefix(&l, r->o->idx, 0, oid);
+	sk_index_by_prefix(&l, r->idx, 0, oid);
 	s = sk_xstrdup(l.nr ? l.items[0].subject : "");
 	sk_index_list_release(&l);
 	return s;
@@ -689,7 +764,7 @@ static void author_commits(struct sk_index_list *out, struct run *r,
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	if (!*email || sk_index_by_email(out, r->o->idx, range, email))
+	if (!*email || sk_index_by_email(out, r->idx, range, email))
 		return;
 	/* newest first */
 	for (i = 0; i < out->nr / 2; i++) {
@@ -717,7 +792,7 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 	size_t i, j;
 
 	if (pi->msgid[0]) {
-		sk_index_by_msgid(&l, r->o->idx, range, pi->msgid);
+		sk_index_by_msgid(&l, r->idx, range, pi->msgid);
 		for (i = 0; i < l.nr; i++) {
 			sk_strbuf_reset(&r->sb);
 			sk_strbuf_addf(&r->sb, "explicit reference: its "
@@ -728,11 +803,11 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 		}
 		sk_index_list_release(&l);
 	}
-	sk_index_by_subject(&l, r->o->idx, range, pi->norm);
+	sk_index_by_subject(&l, r->idx, range, pi->norm);
 	for (j = 0; j < pi->p->nr_fixlets; j++) {
 		char *n = norm_dup(r, pi->p->fixlets[j].subject);
 
-		sk_index_by_subject(&l, r->o->idx, range, n);
+		sk_index_by_subject(&l, r->idx, range, n);
 		free(n);
 	}
 	for (i = 0; i < l.nr; i++) {
@@ -818,7 +893,7 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 		      lines_cmp);
 	/* a cover letter that is patch 1's mail is no series evidence */
 	if (cover && *cover && strcmp(cover, r->pi[first].msgid))
-		sk_index_by_msgid(&linked, r->o->idx, range, cover);
+		sk_index_by_msgid(&linked, r->idx, range, cover);
 	for (k = first; k < end; k++) {
 		struct pinfo *pi = &r->pi[k];
 		const struct sk_lines *pl = patch_lines(pi);
@@ -839,7 +914,7 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 			char **files = NULL;
 			size_t nr = 0;
 
-			if (sk_index_files(&files, &nr, r->o->idx, r->o->repo,
+			if (sk_index_files(&files, &nr, r->idx, r->repo,
 					   a.items[i].oid))
 				continue;
 			if (file_overlap(pi, files, nr))
@@ -956,6 +1031,7 @@ static void map_upstream(struct run *r)
 	if (!r->mainline || r->mainline->problem)
 		return;
 	range = r->mainline->range;
+	use_where(r, r->mainline);
 	for (k = 0; k < r->nr_pi; k++)
 		map_direct(r, &r->pi[k], range);
 	for (k = 0; k < r->nr_pi;) {
@@ -990,7 +1066,7 @@ static int find_backport(struct sk_index_commit *out, struct run *r,
 	size_t i;
 	int found = 0;
 
-	sk_index_by_upstream(&l, r->o->idx, range, oid);
+	sk_index_by_upstream(&l, r->idx, range, oid);
 	for (i = 0; i < l.nr && !found; i++)
 		if (SK_UPREF_IS_COPY(l.items[i].kind)) {
 			memcpy(out->oid, l.items[i].oid, sizeof(out->oid));
@@ -1007,12 +1083,12 @@ static int contains(struct run *r, struct sk_track_branch *tb,
 {
 	struct sk_index_commit b;
 
-	if (sk_index_in_range(r->o->idx, tb->range, oid)) {
+	if (sk_index_in_range(r->idx, tb->range, oid)) {
 		cell_say(c, "%s %.12s is in %s", what, oid, tb->br->name);
 		return 1;
 	}
 	if (tb->base[0] &&
-	    sk_index_is_ancestor(r->o->idx, r->o->repo, oid, tb->base) == 1) {
+	    sk_index_is_ancestor(r->idx, r->repo, oid, tb->base) == 1) {
 		cell_say(c, "%s %.12s is in the base %s", what, oid,
 			 tb->br->base);
 		return 1;
@@ -1071,12 +1147,12 @@ static void landing_reverts(struct run *r, struct sk_track_branch *tb,
 		struct sk_index_list rl = { 0 };
 		size_t i;
 
-		sk_index_by_upstream(&rl, r->o->idx, 0, l->oid);
+		sk_index_by_upstream(&rl, r->idx, 0, l->oid);
 		for (i = 0; i < rl.nr && !l->reverted_by[0]; i++)
 			if (rl.items[i].kind == SK_UPREF_REVERT &&
-			    (sk_index_in_range(r->o->idx, tb->range,
+			    (sk_index_in_range(r->idx, tb->range,
 					       rl.items[i].oid) ||
-			     sk_index_is_ancestor(r->o->idx, r->o->repo,
+			     sk_index_is_ancestor(r->idx, r->repo,
 						  rl.items[i].oid,
 						  tb->base) == 1))
 				memcpy(l->reverted_by, rl.items[i].oid, 41);
@@ -1110,14 +1186,14 @@ static void branch_landings(struct landings *ls, struct run *r,
 	for (i = 0; i < tp->nr_upstream; i++) {
 		const char *up = tp->upstream[i].commit;
 
-		if (sk_index_in_range(r->o->idx, tb->range, up)) {
+		if (sk_index_in_range(r->idx, tb->range, up)) {
 			x = add_landing(ls, up, sk_xstrfmt("explicit reference:"
 					" the upstream commit %s is in %s", up,
 					tb->br->name));
 			if (x)
 				landing_reverts(r, tb, x, NULL, 0);
 		} else if (tb->base[0] &&
-			   sk_index_is_ancestor(r->o->idx, r->o->repo, up,
+			   sk_index_is_ancestor(r->idx, r->repo, up,
 						tb->base) == 1) {
 			x = add_landing(ls, up, sk_xstrfmt("explicit reference:"
 					" the upstream commit %s is in the "
@@ -1126,7 +1202,7 @@ static void branch_landings(struct landings *ls, struct run *r,
 				landing_reverts(r, tb, x, NULL, 1);
 		}
 		sk_error_clear();
-		sk_index_by_upstream(&l, r->o->idx, tb->range, up);
+		sk_index_by_upstream(&l, r->idx, tb->range, up);
 		while (l.nr) {
 			struct sk_index_commit *c = &l.items[--l.nr];
 
@@ -1144,7 +1220,7 @@ static void branch_landings(struct landings *ls, struct run *r,
 		}
 	}
 	(void)b;
-	sk_index_by_subject(&l, r->o->idx, tb->range, pi->norm);
+	sk_index_by_subject(&l, r->idx, tb->range, pi->norm);
 	for (i = 0; i < l.nr; i++) {
 		if ((pid = same_patchid(r, pi, l.items[i].oid))) {
 			x = add_landing(ls, l.items[i].oid, sk_xstrfmt(
@@ -1440,6 +1516,7 @@ static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 		cell_say(c, "%s", tb->problem);
 		return;
 	}
+	use_where(r, tb);
 	f.kind = br->kind;
 	f.major = br->major;
 	f.minor = br->minor;
@@ -1540,6 +1617,8 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 
 	r.o = o;
 	r.t = t;
+	r.repo = o->repo;
+	r.idx = o->idx;
 	sk_strbuf_init(&r.sb);
 	t->nr_branches = o->branches->nr;
 	t->branches = sk_xcalloc(t->nr_branches ? t->nr_branches : 1,
@@ -1553,6 +1632,8 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	ret = load_series(&r);
 	if (ret)
 		goto out;
+	r.repo = o->repo;
+	r.idx = o->idx;
 	for (k = 0; k < r.nr_pi; k++)
 		for (i = 0; i < r.pi[k].nr_fixes; i++)
 			resolve_fix(&r, &r.pi[k].fixes[i]);
@@ -1581,6 +1662,7 @@ out:
 	for (i = 0; i < r.nr_series; i++)
 		sk_series_free(r.series[i]);
 	free(r.series);
+	close_where(&r);
 	for (i = 0; i < r.nr_lines; i++)
 		sk_lines_release(&r.lines[i].l);
 	free(r.lines);
