@@ -222,6 +222,7 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 	struct sk_session s;
 	const char *repo_opt = NULL, *series = NULL;
 	int json = ctx->json, why = 0, stats = 0, no_colour = 0, ret;
+	size_t i;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_(0, "repo", &repo_opt, "path",
 			       "the kernel repository (default: see below)"),
@@ -248,6 +249,8 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		sk_session_close(&s);
 		return sk_die_lib(ret);
 	}
+	for (i = 0; i < s.track->nr_warnings; i++)
+		fprintf(stderr, "warning: %s\n", s.track->warnings[i]);
 	if (stats)
 		print_stats(s.track, s.index_path);
 	if (why) {

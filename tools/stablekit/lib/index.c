@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SCHEMA_VERSION 5
 
@@ -46,7 +48,8 @@ static const char schema[] =
 	" PRIMARY KEY (sha, id)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS ranges ("
 	" id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, base TEXT,"
-	" tip TEXT, next_pos INTEGER NOT NULL DEFAULT 1);"
+	" tip TEXT, next_pos INTEGER NOT NULL DEFAULT 1,"
+	" used INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE IF NOT EXISTS range_commits ("
 	" range_id INTEGER NOT NULL, commit_id INTEGER NOT NULL,"
 	" pos INTEGER NOT NULL, PRIMARY KEY (range_id, commit_id))"
@@ -95,7 +98,13 @@ static const char *const stmt_sql[ST_NR] = {
 		" VALUES (?1, ?2, ?3, ?4)",
 	[ST_GET_RANGE] = "SELECT id, base, tip, next_pos FROM ranges"
 		" WHERE name = ?1",
-	[ST_INSERT_RANGE] = "INSERT INTO ranges (name) VALUES (?1)",
+	[ST_INSERT_RANGE] = "INSERT INTO ranges (name, used) VALUES (?1,"
+		" (SELECT coalesce(max(used), 0) + 1 FROM ranges))",
+	[ST_TOUCH_RANGE] = "UPDATE ranges SET used ="
+		" (SELECT max(used) + 1 FROM ranges) WHERE id = ?1"
+		" AND used < (SELECT max(used) FROM ranges)",
+	[ST_OLD_RANGES] = "SELECT id FROM ranges ORDER BY used DESC"
+		" LIMIT -1 OFFSET ?1",
 	[ST_UPDATE_RANGE] = "UPDATE ranges SET base = ?2, tip = ?3,"
 		" next_pos = ?4 WHERE id = ?1",
 	[ST_CLEAR_RANGE] = "DELETE FROM range_commits WHERE range_id = ?1",
@@ -184,6 +193,63 @@ static int commits_empty(struct sk_index *idx)
 }
 
 
+/* A PRAGMA's integer, or -1. */
+static long long pragma_int(struct sk_index *idx, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/*
+ * Is the file whole: a database (not a foreign file), with as many pages
+ * as its header says (not truncated)?  Cheap: no page is read but the
+ * first.
+ */
+static int file_whole(struct sk_index *idx, const char *path)
+{
+	struct stat st;
+	long long pages, size;
+
+	if (exec(idx, "SELECT count(*) FROM sqlite_master")) {
+		sk_error_clear();
+		return 0;
+	}
+	pages = pragma_int(idx, "PRAGMA page_count");
+	size = pragma_int(idx, "PRAGMA page_size");
+	if (pages < 0 || size <= 0 || stat(path, &st))
+		return 0;
+	return st.st_size >= pages * size;
+}
+
+static void unlink_index(const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(*suffix); i++) {
+		char *p = sk_xstrfmt("%s%s", path, suffix[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
+static int open_db(struct sk_index *idx, const char *path)
+{
+	if (sqlite3_open_v2(path, &idx->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		return sk_error_set(SK_ERROR, "cannot open index '%s': %s",
+				    path, sqlite3_errmsg(idx->db));
+	sqlite3_busy_timeout(idx->db, 5000);
+	return 0;
+}
+
 int sk_index_open(struct sk_index **out, const char *path)
 {
 	struct sk_index *idx = sk_xcalloc(1, sizeof(*idx));
@@ -194,14 +260,21 @@ int sk_index_open(struct sk_index **out, const char *path)
 	sk_strbuf_init(&idx->summary);
 	sk_strbuf_init(&idx->msg);
 	sk_strbuf_init(&idx->email);
-	if (sqlite3_open_v2(path, &idx->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		ret = sk_error_set(SK_ERROR, "cannot open index '%s': %s", path,
-				   sqlite3_errmsg(idx->db));
+	ret = open_db(idx, path);
+	if (ret)
 		goto fail;
+	/* A cache: a torn or foreign file is rebuilt, and said so. */
+	if (!file_whole(idx, path)) {
+		sqlite3_close(idx->db);
+		idx->db = NULL;
+		unlink_index(path);
+		idx->warning = sk_xstrfmt("the index '%s' was torn or not an "
+					  "index; rebuilt", path);
+		ret = open_db(idx, path);
+		if (ret)
+			goto fail;
 	}
-	sqlite3_busy_timeout(idx->db, 5000);
-	/* A cache: speed over durability; a torn file is rebuilt. */
+	/* speed over durability */
 	ret = exec(idx, "PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;"
 		   " PRAGMA cache_size = -16384;");
 	if (ret)
@@ -289,7 +362,13 @@ void sk_index_close(struct sk_index *idx)
 	sk_strbuf_release(&idx->summary);
 	sk_strbuf_release(&idx->msg);
 	sk_strbuf_release(&idx->email);
+	free(idx->warning);
 	free(idx);
+}
+
+const char *sk_index_warning(const struct sk_index *idx)
+{
+	return idx ? idx->warning : NULL;
 }
 
 sqlite3_stmt *sk_index__stmt(struct sk_index *idx, enum stmt which)

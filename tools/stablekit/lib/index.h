@@ -40,7 +40,13 @@ struct sk_index_walk_stats {
 	int rewalked;		/* the stored range was dropped first */
 };
 
+/*
+ * Opens (creates) the index at path.  A file that is torn (shorter than
+ * its header says) or not an index is deleted and rebuilt: then
+ * sk_index_warning says so, for the command to print.
+ */
 int sk_index_open(struct sk_index **out, const char *path);
+const char *sk_index_warning(const struct sk_index *idx);
 /* Commits what is pending and closes; NULL is fine. */
 void sk_index_close(struct sk_index *idx);
 

@@ -442,6 +442,13 @@ static int load_series(struct run *r)
 
 /* ---- branches and the index ---- */
 
+static void add_warning(struct sk_track *t, const char *w)
+{
+	if (w)
+		*SK_ARRAY_PUSH(t->warnings, t->nr_warnings,
+			       t->alloc_warnings) = sk_xstrdup(w);
+}
+
 /* The repository of a branch with repo = (relative to the project). */
 static int open_where(struct run *r, size_t bi)
 {
@@ -478,6 +485,8 @@ static int open_where(struct run *r, size_t bi)
 	free(index_path);
 	if (ret)
 		w->idx = NULL;
+	else
+		add_warning(r->t, sk_index_warning(w->idx));
 	return ret;
 }
 
@@ -516,7 +525,7 @@ static int prepare_branches(struct run *r)
 		struct sk_track_branch *tb = &t->branches[i];
 		const struct sk_branch *br = tb->br;
 		git_oid tip, base;
-		char *qpath;
+		char *qpath, *key;
 
 		sk_strbuf_init(&tb->queue);
 		qpath = sk_xstrfmt("%s/stable/%s/series", r->o->top, br->name);
@@ -539,8 +548,14 @@ static int prepare_branches(struct run *r)
 					    "repository", r->o->branches->path,
 					    br->base_line, br->name, br->base);
 		git_oid_tostr(tb->base, sizeof(tb->base), &base);
+		/*
+		 * One range per name, ref and base: projects that share the
+		 * repository with other bases do not walk each other's again.
+		 */
+		key = sk_xstrfmt("%s\t%s\t%s", br->name, br->ref, tb->base);
 		ret = sk_index_update_range(&tb->range, &tb->stats, r->idx,
-					    r->repo, br->name, &tip, &base);
+					    r->repo, key, &tip, &base);
+		free(key);
 		if (ret)
 			return sk_error_prefix(ret, "branch '%s'", br->name);
 		if (br->kind == SK_BRANCH_MAINLINE && !r->mainline)
@@ -1619,6 +1634,7 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	r.t = t;
 	r.repo = o->repo;
 	r.idx = o->idx;
+	add_warning(t, sk_index_warning(o->idx));
 	sk_strbuf_init(&r.sb);
 	t->nr_branches = o->branches->nr;
 	t->branches = sk_xcalloc(t->nr_branches ? t->nr_branches : 1,
@@ -1718,6 +1734,9 @@ void sk_track_free(struct sk_track *t)
 		free(t->branches[i].problem);
 		sk_strbuf_release(&t->branches[i].queue);
 	}
+	for (i = 0; i < t->nr_warnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
 	free(t->patches);
 	free(t->branches);
 	free(t);

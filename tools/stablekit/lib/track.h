@@ -132,6 +132,8 @@ struct sk_track {
 	struct sk_track_patch *patches;
 	size_t nr_patches, alloc_patches;
 	double index_s, match_s;
+	char **warnings;		/* for the command to print */
+	size_t nr_warnings, alloc_warnings;
 };
 
 struct sk_track_opts {

@@ -263,6 +263,41 @@ test_expect_success 'a new backport is indexed incrementally' '
 	test "$(state fix-g:1 linux-7.1.y)" = present
 '
 
+test_expect_success 'two projects on one repository with other bases do not walk each other again' '
+	mkdir -p p2 &&
+	cp -R p/series p2/ && mkdir -p p2/stable &&
+	sed -e "s/base = v7.0/base = v6.12/" -e "s/base = v7.1/base = v7.0/" \
+		p/stable/branches.conf >p2/stable/branches.conf &&
+	(cd p2 && stablekit status --json --stats >../p2.json 2>../stats) &&
+	grep "mainline: walked [1-9]" stats &&
+	for i in 1 2; do
+		(cd p && stablekit status --json --stats >../p1.json 2>../stats1) &&
+		(cd p2 && stablekit status --json --stats >../p2b.json 2>../stats2) &&
+		! grep "walked [1-9]" stats1 stats2 || return 1
+	done &&
+	test_cmp p2.json p2b.json &&
+	test "$(jq -r ".patches[] | select(.id == \"fix-g:1\") | .branches[\"linux-7.1.y\"].state" p2.json)" = present
+'
+
+test_expect_success 'a torn index is rebuilt, with a warning' '
+	index=linux/.git/stablekit-index.sqlite &&
+	test -s $index && ! test -e $index-wal &&
+	size=$(wc -c <$index) &&
+	head -c $((size / 2)) $index >torn && mv torn $index &&
+	(cd p && stablekit status --json >../status.torn 2>../err) &&
+	grep "warning: the index .*stablekit-index.sqlite. was torn or not an index; rebuilt" err &&
+	(cd p && stablekit status --json >../status.again 2>../err) &&
+	test_must_be_empty err &&
+	test_cmp status.torn status.again
+'
+
+test_expect_success 'a file that is not an index is rebuilt, with a warning' '
+	echo "not a database" >linux/.git/stablekit-index.sqlite &&
+	(cd p && stablekit status --json >../status.foreign 2>../err) &&
+	grep "was torn or not an index; rebuilt" err &&
+	test_cmp status.again status.foreign
+'
+
 test_expect_success 'the table has a row per patch and a column per branch' '
 	(cd p && stablekit status >../table) &&
 	head -n1 table | grep "^PATCH *mainline *linux-7.1.y *linux-7.2.y *linux-6.12.y *vendor-7.1 *SUBJECT" &&
