@@ -52,10 +52,17 @@ static void print_table(const struct sk_track *t, int colour)
 			width[0] = strlen(id);
 		free(id);
 	}
+	/* as wide as the name and the widest state in the column */
 	for (j = 0; j < t->nr_branches; j++) {
 		width[j + 1] = strlen(t->branches[j].br->name);
-		if (width[j + 1] < strlen("reverted on this branch"))
-			width[j + 1] = strlen("reverted on this branch");
+		for (i = 0; i < t->nr_patches; i++) {
+			const struct sk_track_cell *c = &t->patches[i].cells[j];
+			size_t w = strlen(sk_state_name(c->state)) +
+				   (c->nr_deps ? 2 : 0);
+
+			if (width[j + 1] < w)
+				width[j + 1] = w;
+		}
 	}
 	printf("%-*s", (int)width[0], "PATCH");
 	for (j = 0; j < t->nr_branches; j++)

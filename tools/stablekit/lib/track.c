@@ -542,19 +542,22 @@ static int prepare_branches(struct run *r)
 			continue;
 		}
 		git_oid_tostr(tb->tip, sizeof(tb->tip), &tip);
-		if (sk_repo_resolve_commit(&base, r->repo, br->base))
+		if (!sk_repo_resolve_commit(&base, r->repo, br->base))
+			git_oid_tostr(tb->base, sizeof(tb->base), &base);
+		else if (!r->o->workspace || br->repo)
 			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': "
 					    "base '%s' is not in the "
 					    "repository", r->o->branches->path,
 					    br->base_line, br->name, br->base);
-		git_oid_tostr(tb->base, sizeof(tb->base), &base);
+		/* the workspace's branch is one commit: all of it, then */
 		/*
 		 * One range per name, ref and base: projects that share the
 		 * repository with other bases do not walk each other's again.
 		 */
 		key = sk_xstrfmt("%s\t%s\t%s", br->name, br->ref, tb->base);
 		ret = sk_index_update_range(&tb->range, &tb->stats, r->idx,
-					    r->repo, key, &tip, &base);
+					    r->repo, key, &tip,
+					    tb->base[0] ? &base : NULL);
 		free(key);
 		if (ret)
 			return sk_error_prefix(ret, "branch '%s'", br->name);

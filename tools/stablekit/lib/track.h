@@ -142,6 +142,11 @@ struct sk_track_opts {
 	struct sk_index *idx;
 	struct sk_branches *branches;
 	const char *only_series;	/* NULL: every series */
+	/*
+	 * repo is the embedded workspace, one commit per branch: a base it
+	 * does not have means that commit (elsewhere it is an error).
+	 */
+	int workspace;
 };
 
 int sk_track_run(struct sk_track **out, const struct sk_track_opts *o);
