@@ -124,11 +124,10 @@ struct conf_line {
 };
 
 struct conf_lines {
-	struct conf_line *items;
+	struct conf_line *items;	/* keys */
 	size_t nr, alloc;
-	char **sections;	/* "branch.<name>" or "stablekit", per header */
-	int *section_lines;
-	size_t nr_sections, alloc_sections, alloc_section_lines;
+	struct conf_line *sections;	/* headers: "branch.<name>" */
+	size_t nr_sections, alloc_sections;
 };
 
 static void lower(char *s)
@@ -176,13 +175,15 @@ static void scan_lines(struct conf_lines *cl, const char *text)
 		while (*q == ' ' || *q == '\t')
 			q++;
 		if (*q == '[') {
+			struct conf_line *h;
+
 			free(section);
 			section = section_of(q);
-			*SK_ARRAY_PUSH(cl->sections, cl->nr_sections,
-				       cl->alloc_sections) = sk_xstrdup(section);
-			cl->nr_sections--;
-			*SK_ARRAY_PUSH(cl->section_lines, cl->nr_sections,
-				       cl->alloc_section_lines) = line;
+			h = SK_ARRAY_PUSH(cl->sections, cl->nr_sections,
+					  cl->alloc_sections);
+			h->name = sk_xstrdup(section);
+			h->line = line;
+			h->used = 0;
 		} else if (section && isalpha((unsigned char)*q)) {
 			struct conf_line *c;
 			char *key;
@@ -209,10 +210,9 @@ static void conf_lines_release(struct conf_lines *cl)
 	for (i = 0; i < cl->nr; i++)
 		free(cl->items[i].name);
 	for (i = 0; i < cl->nr_sections; i++)
-		free(cl->sections[i]);
+		free(cl->sections[i].name);
 	free(cl->items);
 	free(cl->sections);
-	free(cl->section_lines);
 }
 
 /* The line of the next unused entry with this name; 0 if none. */
@@ -233,8 +233,8 @@ static int section_line(struct conf_lines *cl, const char *section)
 	size_t i;
 
 	for (i = 0; i < cl->nr_sections; i++)
-		if (!strcmp(cl->sections[i], section))
-			return cl->section_lines[i];
+		if (!strcmp(cl->sections[i].name, section))
+			return cl->sections[i].line;
 	return 0;
 }
 

@@ -132,6 +132,12 @@ static const char *const stmt_sql[ST_NR] = {
 		" JOIN commits c ON c.id = r.commit_id WHERE r.range_id = ?1"
 		" AND r.pos BETWEEN ?3 AND ?4 AND (?2 IS NULL OR c.email = ?2)"
 		" ORDER BY r.pos",
+	[ST_EMAIL_COUNT] = "SELECT count(*) FROM emails WHERE h = ?1",
+	/* newest first along the range, for an author with many commits */
+	[ST_EMAIL_RECENT] = "SELECT " COLS ", r.pos, -1 FROM range_commits r"
+		" INDEXED BY range_commits_pos CROSS JOIN commits c"
+		" ON c.id = r.commit_id WHERE r.range_id = ?1 AND c.email = ?2"
+		" ORDER BY r.pos DESC LIMIT ?3",
 	[ST_GET_FILES] = "SELECT c.files FROM oids o JOIN commits c"
 		" ON c.id = o.id WHERE o.oid = ?1",
 	[ST_SET_FILES] = "UPDATE commits SET files = ?2"
@@ -536,6 +542,49 @@ int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *email)
 {
 	return query2(out, idx, ST_BY_EMAIL, range, email);
+}
+
+/*
+ * An author with few commits is looked up by address; one with many, by
+ * walking the range from its newest commit until cap are found.
+ */
+int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
+			     long long range, const char *email, size_t cap)
+{
+	sqlite3_stmt *s;
+	long long n = 0;
+	size_t i, first = out->nr;
+	int ret = sk_index_finish(idx);
+
+	if (ret)
+		return ret;
+	s = sk_index__stmt(idx, ST_EMAIL_COUNT);
+	sqlite3_bind_int64(s, 1, sk_index__text_hash(email));
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	if (!range || n <= 4 * (long long)cap) {
+		ret = sk_index_by_email(out, idx, range, email);
+		if (ret)
+			return ret;
+		/* newest first, at most cap */
+		for (i = 0; i < (out->nr - first) / 2; i++) {
+			struct sk_index_commit t = out->items[first + i];
+
+			out->items[first + i] = out->items[out->nr - 1 - i];
+			out->items[out->nr - 1 - i] = t;
+		}
+		while (out->nr - first > cap) {
+			out->nr--;
+			free(out->items[out->nr].subject);
+			free(out->items[out->nr].email);
+		}
+		return 0;
+	}
+	s = sk_index__stmt(idx, ST_EMAIL_RECENT);
+	sqlite3_bind_int64(s, 1, range);
+	sk_index__bind_text(s, 2, email);
+	sqlite3_bind_int64(s, 3, (long long)cap);
+	return collect(out, idx, s, NULL);
 }
 
 int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,

@@ -76,6 +76,9 @@ int sk_index_by_subject(struct sk_index_list *out, struct sk_index *idx,
 			long long range, const char *subject_norm);
 int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *email);
+/* The newest cap commits of the author in the range, newest first. */
+int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
+			     long long range, const char *email, size_t cap);
 int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid);
 int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,

@@ -194,7 +194,7 @@ static size_t path_len(const char *item)
 	return strchr(item, '\t') - item;
 }
 
-/* The count of each sign of the items [from, to) of l with this path. */
+/* "+N -M only in the <label>", after a comma unless first. */
 static void only_one(struct sk_strbuf *out, const char *label,
 		     const int count[2])
 {
@@ -217,7 +217,6 @@ void sk_lines_difference(struct sk_strbuf *out, const struct sk_lines *a,
 			a->items[i] : b->items[j];
 		size_t pl = path_len(cur);
 		int ca[2] = { 0, 0 }, cb[2] = { 0, 0 };
-		size_t start = out->len;
 
 		while (i < a->nr || j < b->nr) {
 			int ina = i < a->nr && path_len(a->items[i]) == pl &&
@@ -245,7 +244,6 @@ void sk_lines_difference(struct sk_strbuf *out, const struct sk_lines *a,
 			continue;
 		sk_strbuf_addf(out, "%s%.*s: ", files++ ? "; " : "", (int)pl,
 			       cur);
-		(void)start;
 		only_one(out, "patch", ca);
 		only_one(out, "commit", cb);
 	}

@@ -779,23 +779,9 @@ static void add_similar(struct run *r, struct pinfo *pi,
 static void author_commits(struct sk_index_list *out, struct run *r,
 			   const char *email, long long range, size_t cap)
 {
-	size_t i;
-
 	memset(out, 0, sizeof(*out));
-	if (!*email || sk_index_by_email(out, r->idx, range, email))
-		return;
-	/* newest first */
-	for (i = 0; i < out->nr / 2; i++) {
-		struct sk_index_commit t = out->items[i];
-
-		out->items[i] = out->items[out->nr - 1 - i];
-		out->items[out->nr - 1 - i] = t;
-	}
-	while (out->nr > cap) {
-		out->nr--;
-		free(out->items[out->nr].subject);
-		free(out->items[out->nr].email);
-	}
+	if (*email && sk_index_by_email_recent(out, r->idx, range, email, cap))
+		sk_error_clear();
 }
 
 /*
@@ -1196,7 +1182,6 @@ static void branch_landings(struct landings *ls, struct run *r,
 {
 	struct sk_track_patch *tp = pi->tp;
 	struct sk_index_list l = { 0 }, a;
-	struct sk_index_commit b;
 	struct landing *x;
 	const char *pid;
 	size_t i;
@@ -1237,7 +1222,6 @@ static void branch_landings(struct landings *ls, struct run *r,
 			free(c->email);
 		}
 	}
-	(void)b;
 	sk_index_by_subject(&l, r->idx, tb->range, pi->norm);
 	for (i = 0; i < l.nr; i++) {
 		if ((pid = same_patchid(r, pi, l.items[i].oid))) {
