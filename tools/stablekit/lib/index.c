@@ -128,10 +128,6 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_BY_MSGID_IN] = LOOKUP_IN("-1", "msgids", "m", MSGID),
 	[ST_BY_UPSTREAM] = LOOKUP("u.kind", "uprefs", "u", UPSTREAM),
 	[ST_BY_UPSTREAM_IN] = LOOKUP_IN("u.kind", "uprefs", "u", UPSTREAM),
-	[ST_WINDOW] = "SELECT " COLS ", r.pos, -1 FROM range_commits r"
-		" JOIN commits c ON c.id = r.commit_id WHERE r.range_id = ?1"
-		" AND r.pos BETWEEN ?3 AND ?4 AND (?2 IS NULL OR c.email = ?2)"
-		" ORDER BY r.pos",
 	[ST_EMAIL_COUNT] = "SELECT count(*) FROM emails WHERE h = ?1",
 	/* newest first along the range, for an author with many commits */
 	[ST_EMAIL_RECENT] = "SELECT " COLS ", r.pos, -1 FROM range_commits r"
@@ -597,23 +593,6 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid)
 {
 	return query2(out, idx, ST_BY_UPSTREAM, range, oid);
-}
-
-int sk_index_window(struct sk_index_list *out, struct sk_index *idx,
-		    long long range, const char *email, long long lo,
-		    long long hi)
-{
-	sqlite3_stmt *s;
-	int ret = sk_index_finish(idx);
-
-	if (ret)
-		return ret;
-	s = sk_index__stmt(idx, ST_WINDOW);
-	sqlite3_bind_int64(s, 1, range);
-	sk_index__bind_text(s, 2, email);
-	sqlite3_bind_int64(s, 3, lo);
-	sqlite3_bind_int64(s, 4, hi);
-	return collect(out, idx, s, NULL);
 }
 
 void sk_index_list_release(struct sk_index_list *l)

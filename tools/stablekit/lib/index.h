@@ -83,10 +83,6 @@ int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid);
 int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid);
-/* Commits of the range with lo <= pos <= hi, by this author (NULL: any). */
-int sk_index_window(struct sk_index_list *out, struct sk_index *idx,
-		    long long range, const char *email, long long lo,
-		    long long hi);
 void sk_index_list_release(struct sk_index_list *l);
 
 /* Lazily computed and cached: the paths a commit touches, its patch-id. */

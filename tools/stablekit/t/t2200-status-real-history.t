@@ -7,7 +7,9 @@ squashed, split and reworded series and an unrelated topic of the same
 author in the same merge, and linux-1.0.y with cherry-pick -x, plain
 and reworded picks, a revert, and a revert followed by a re-landing.
 Each state is checked against what git itself says of the same commits
-(git cherry, git patch-id --stable, git merge-base --is-ancestor).
+(git cherry, git patch-id --stable, git merge-base --is-ancestor).  The
+author of most cases has over 1200 commits, so that her newest are found
+by walking the range, not by her address.
 '
 
 . ./lib-stablekit.sh
@@ -39,7 +41,8 @@ spid() { git config -f "p/series/$1/series.conf" "patch.1.$2.patch-id"; }
 slug() { ls p/series | grep "$1" | head -n 1; }
 
 test_expect_success 'setup: history, project, every series pulled' '
-	history_generate "$PWD/linux" 400 &&
+	history_generate "$PWD/linux" 5000 &&
+	test $(git -C linux rev-list --count --author=ann@example.org master) -gt 1200 &&
 	. ./linux.shas &&
 	git -C linux tag v0.1 "$(git -C linux rev-list --max-parents=0 master)" &&
 	sk_new_project p &&
