@@ -89,7 +89,4 @@ void sk_subject_norm(struct sk_strbuf *out, const char *subject);
 /* "Name <Addr@Host>" -> "addr@host" (lowercase), or the whole string. */
 char *sk_author_email(const char *author);
 
-/* Word overlap of two subjects after the "area:" prefix, 0..100. */
-int sk_subject_similarity(const char *a, const char *b);
-
 #endif
