@@ -1027,6 +1027,23 @@ static void map_reverts(struct run *r, struct pinfo *pi, long long range)
 	}
 }
 
+/* A similar commit that a reshaped landing proved is upstream. */
+static void drop_similar_upstream(struct pinfo *pi)
+{
+	struct sk_track_patch *tp = pi->tp;
+	size_t i, n = 0;
+
+	for (i = 0; i < tp->nr_similar; i++) {
+		if (is_upstream(pi, tp->similar[i].commit)) {
+			free(tp->similar[i].subject);
+			free(tp->similar[i].difference);
+			continue;
+		}
+		tp->similar[n++] = tp->similar[i];
+	}
+	tp->nr_similar = n;
+}
+
 static void map_upstream(struct run *r)
 {
 	long long range;
@@ -1046,8 +1063,10 @@ static void map_upstream(struct run *r)
 		map_reshaped(r, k, end, range);
 		k = end;
 	}
-	for (k = 0; k < r->nr_pi; k++)
+	for (k = 0; k < r->nr_pi; k++) {
 		map_reverts(r, &r->pi[k], range);
+		drop_similar_upstream(&r->pi[k]);
+	}
 }
 
 /* ---- per-branch checks ---- */

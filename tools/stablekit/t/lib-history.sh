@@ -26,6 +26,9 @@
 #           another change; the series is not merged
 #   Q       series squash (two patches) squashed into one commit, no Link:
 #   SP1 SP2 series split (one patch, two hunks) split into two commits
+#   E1 E2   series edited (two patches): E1 patch 1 as posted (Link:), E2
+#           patch 2 edited on the way (both its added lines differ), with
+#           the Link: of the series' cover letter
 #   T1 U T2 MT  on a topic branch merged by MT: series topic (Bob, two
 #           patches, Link:) with U, an unrelated rework by Bob of 14 files,
 #           one of them a file of T2, in between
@@ -221,6 +224,16 @@ history_cases() {
 	hcommit "$ANN" "mm: gamma: check the squash output" "" \
 		"Check it." "" "$(trailers squash-2)" &&
 	P_SQUASH2=$(git rev-parse HEAD) &&
+	posted edited "$V10" &&
+	htick && hedit fs/delta.c 15 "delta: edited one" &&
+	hcommit "$ANN" "fs: delta: prepare the edited path" "" \
+		"Prepare." "" "$(trailers edited-1)" &&
+	P_EDITED1=$(git rev-parse HEAD) &&
+	htick && hedit fs/delta.c 20 "delta: edited two" &&
+	hedit fs/delta.c 25 "delta: edited three" &&
+	hcommit "$ANN" "fs: delta: fix the edited path" "" \
+		"Fix." "" "$(trailers edited-2)" &&
+	P_EDITED2=$(git rev-parse HEAD) &&
 	posted split "$V10" &&
 	htick && hedit fs/delta.c 5 "delta: split part one" &&
 	hedit fs/delta.c 30 "delta: split part two" &&
@@ -242,6 +255,17 @@ history_cases() {
 	hcommit "$ANN" "fs: delta: account the split in the second place" "" \
 		"And here." "" "Signed-off-by: $ANN" &&
 	SP2=$(git rev-parse HEAD) &&
+	htick && hedit fs/delta.c 15 "delta: edited one" &&
+	hcommit "$ANN" "fs: delta: prepare the edited path" "" \
+		"Prepare." "" "$(trailers edited-1)" &&
+	E1=$(git rev-parse HEAD) &&
+	htick && hedit fs/delta.c 20 "delta: edited two, reworked" &&
+	hedit fs/delta.c 25 "delta: edited three, as the maintainer wanted" &&
+	hcommit "$ANN" "fs: delta: fix the edited path" "" \
+		"Fix (edited on the way)." "" \
+		"Link: https://lore.kernel.org/r/edited-0@example.org" \
+		"Signed-off-by: $ANN" &&
+	E2=$(git rev-parse HEAD) &&
 
 	# the topic branch: series topic and an unrelated rework by Bob
 	git checkout -q -b topic &&
@@ -299,11 +323,14 @@ history_cases() {
 	history_mbox squash "mm: check the squash input and output" \
 		"$P_SQUASH1" "$P_SQUASH2" >"$out.mbox/squash.mbox" &&
 	history_mbox split "" "$P_SPLIT" >"$out.mbox/split.mbox" &&
+	history_mbox edited "fs: delta: the edited path" "$P_EDITED1" \
+		"$P_EDITED2" >"$out.mbox/edited.mbox" &&
 	history_mbox topic "net: epsilon: topic fixes" "$T1" "$T2" \
 		>"$out.mbox/topic.mbox" &&
 	for v in S1 RS1 V10 L_PICKX L_PLAIN L_REWORD L_BREVERT L_RELAND \
 		 L_UPREV RUP SIM MAIN P_SAMESUB P_SIMILAR P_SQUASH1 P_SQUASH2 \
-		 P_SPLIT Q SP1 SP2 T1 U T2 MT B_PICKX B_PLAIN B_REWORD \
+		 P_SPLIT P_EDITED1 P_EDITED2 Q SP1 SP2 E1 E2 T1 U T2 MT \
+		 B_PICKX B_PLAIN B_REWORD \
 		 B_BREVERT BR_BREVERT B_RELAND BR_RELAND B_RELAND2; do
 		eval "echo $v=\$$v"
 	done >"$out.shas"

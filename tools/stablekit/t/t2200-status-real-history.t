@@ -58,12 +58,12 @@ test_expect_success 'setup: history, project, every series pulled' '
 		base = v1.0
 	EOF
 	for s in pickx plain reword brevert reland uprev samesub similar \
-		 squash split topic; do
+		 squash split edited topic; do
 		(cd p && stablekit pull -m "../linux.mbox/$s.mbox") >/dev/null 2>&1 ||
 		return 1
 	done &&
 	ls p/series >series &&
-	test $(wc -l <series) = 11 &&
+	test $(wc -l <series) = 12 &&
 	for s in pickx plain reword brevert reland uprev; do
 		S=$(echo $s | tr a-z A-Z) &&
 		eval "l=\$L_$S" &&
@@ -156,6 +156,17 @@ test_expect_success 'one patch split into two commits: upstream as both' '
 	test_cmp expect actual &&
 	why $(slug split):1 mainline &&
 	grep "reshaped landing: the hunks of the patch are covered by" why
+'
+
+test_expect_success 'a patch edited on the way, with the series Link: upstream, the evidence listed' '
+	test "$(gpid $E2)" != "$(spid $(slug edited) 2)" &&
+	git -C linux log -1 --format=%B $E2 |
+		grep "^Link: https://lore.kernel.org/r/edited-0@example.org" &&
+	test "$(upstream $(slug edited):1)" = $E1 &&
+	test "$(upstream $(slug edited):2)" = $E2 &&
+	why $(slug edited):2 mainline &&
+	grep "reshaped landing: the series. Link: <edited-0@example.org>; the hunks of the patch are covered by $E2 (2 of its 4 changed lines" why &&
+	jq -e ".patches[] | select(.id == \"$(slug edited):2\") | .similar == []" status.json
 '
 
 test_expect_success 'an unrelated commit of the same author in the same merge is not attached' '
