@@ -210,18 +210,29 @@ static long long pragma_int(struct sk_index *idx, const char *sql)
 
 /*
  * Is the file whole: a database (not a foreign file), with as many pages
- * as its header says (not truncated)?  Cheap: no page is read but the
- * first.
+ * as its header says (not truncated)?  1, 0, or an error (the file busy:
+ * another run holds it, which is no reason to delete it).  Cheap: no page
+ * is read but the first.  With a write-ahead log the database may be
+ * longer than the file: then sqlite's word is taken.
  */
 static int file_whole(struct sk_index *idx, const char *path)
 {
 	struct stat st;
 	long long pages, size;
+	char *wal;
+	int rc, has_wal;
 
-	if (exec(idx, "SELECT count(*) FROM sqlite_master")) {
-		sk_error_clear();
+	rc = sqlite3_exec(idx->db, "SELECT count(*) FROM sqlite_master", NULL,
+			  NULL, NULL);
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
 		return 0;
-	}
+	if (rc != SQLITE_OK)
+		return sk_index__db_error(idx, path);
+	wal = sk_xstrfmt("%s-wal", path);
+	has_wal = !stat(wal, &st) && st.st_size > 0;
+	free(wal);
+	if (has_wal)
+		return 1;
 	pages = pragma_int(idx, "PRAGMA page_count");
 	size = pragma_int(idx, "PRAGMA page_size");
 	if (pages < 0 || size <= 0 || stat(path, &st))
@@ -266,7 +277,10 @@ int sk_index_open(struct sk_index **out, const char *path)
 	if (ret)
 		goto fail;
 	/* A cache: a torn or foreign file is rebuilt, and said so. */
-	if (!file_whole(idx, path)) {
+	ret = file_whole(idx, path);
+	if (ret < 0)
+		goto fail;
+	if (!ret) {
 		sqlite3_close(idx->db);
 		idx->db = NULL;
 		unlink_index(path);
