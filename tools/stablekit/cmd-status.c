@@ -29,6 +29,9 @@ static const char *const colours[] = {
 	[SK_STATE_NEEDED] = "\033[1;31m",
 	[SK_STATE_NOT_AFFECTED] = "\033[2m",
 	[SK_STATE_NOT_ELIGIBLE] = "\033[2m",
+	[SK_STATE_SIMILAR] = "\033[33m",
+	[SK_STATE_REVERTED_UPSTREAM] = "\033[35m",
+	[SK_STATE_REVERTED_HERE] = "\033[35m",
 };
 
 static char *patch_id(const struct sk_track_patch *tp)
@@ -49,10 +52,17 @@ static void print_table(const struct sk_track *t, int colour)
 			width[0] = strlen(id);
 		free(id);
 	}
+	/* as wide as the name and the widest state in the column */
 	for (j = 0; j < t->nr_branches; j++) {
 		width[j + 1] = strlen(t->branches[j].br->name);
-		if (width[j + 1] < strlen("not eligible"))
-			width[j + 1] = strlen("not eligible");
+		for (i = 0; i < t->nr_patches; i++) {
+			const struct sk_track_cell *c = &t->patches[i].cells[j];
+			size_t w = strlen(sk_state_name(c->state)) +
+				   (c->nr_deps ? 2 : 0);
+
+			if (width[j + 1] < w)
+				width[j + 1] = w;
+		}
 	}
 	printf("%-*s", (int)width[0], "PATCH");
 	for (j = 0; j < t->nr_branches; j++)
@@ -124,23 +134,41 @@ static json_t *track_json(const struct sk_track *t, const char *repo)
 	for (i = 0; i < t->nr_patches; i++) {
 		const struct sk_track_patch *tp = &t->patches[i];
 		json_t *up = json_array(), *cells = json_object();
+		json_t *similar = json_array();
 
-		for (j = 0; j < tp->nr_upstream; j++)
-			json_array_append_new(up, json_pack(
-				"{s:s, s:s, s:s}", "commit",
-				tp->upstream[j].commit, "subject",
-				tp->upstream[j].subject, "match",
-				tp->upstream[j].how));
+		for (j = 0; j < tp->nr_upstream; j++) {
+			const struct sk_track_upstream *u = &tp->upstream[j];
+			json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "commit",
+					      u->commit, "subject", u->subject,
+					      "match", u->how, "proof",
+					      sk_proof_name(u->proof));
+
+			json_object_set_new(o, "reverted_by", u->reverted_by[0] ?
+					    json_string(u->reverted_by) :
+					    json_null());
+			json_array_append_new(up, o);
+		}
+		for (j = 0; j < tp->nr_similar; j++) {
+			const struct sk_track_similar *sm = &tp->similar[j];
+			json_t *o = json_pack("{s:s, s:s, s:s}", "commit",
+					      sm->commit, "subject", sm->subject,
+					      "difference", sm->difference);
+
+			json_object_set_new(o, "reverted_by", sm->reverted_by[0] ?
+					    json_string(sm->reverted_by) :
+					    json_null());
+			json_array_append_new(similar, o);
+		}
 		for (j = 0; j < t->nr_branches; j++)
 			json_object_set_new(cells, t->branches[j].br->name,
 					    cell_json(tp, &tp->cells[j]));
 		json_array_append_new(patches, json_pack(
-			"{s:o, s:s, s:i, s:i, s:s, s:s, s:o, s:o}",
+			"{s:o, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
 			"id", json_sprintf("%s:%d", tp->slug, tp->nr),
 			"series", tp->slug, "version", tp->version,
 			"nr", tp->nr, "subject", tp->subject,
 			"author", tp->author, "upstream", up,
-			"branches", cells));
+			"similar", similar, "branches", cells));
 	}
 	return json_pack("{s:s, s:o, s:o}", "repository", repo,
 			 "branches", branches, "patches", patches);
@@ -201,6 +229,7 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 	struct sk_session s;
 	const char *repo_opt = NULL, *series = NULL;
 	int json = ctx->json, why = 0, stats = 0, no_colour = 0, ret;
+	size_t i;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_(0, "repo", &repo_opt, "path",
 			       "the kernel repository (default: see below)"),
@@ -227,6 +256,8 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		sk_session_close(&s);
 		return sk_die_lib(ret);
 	}
+	for (i = 0; i < s.track->nr_warnings; i++)
+		fprintf(stderr, "warning: %s\n", s.track->warnings[i]);
 	if (stats)
 		print_stats(s.track, s.index_path);
 	if (why) {

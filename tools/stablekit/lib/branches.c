@@ -1,6 +1,8 @@
 #include "branches.h"
 #include "error.h"
 #include "fsutil.h"
+#include "kbuild.h"
+#include "names.h"
 #include "strbuf.h"
 
 #include <ctype.h>
@@ -96,6 +98,7 @@ static void branch_release(struct sk_branch *br)
 		free(br->selects[i]);
 	free(br->arches);
 	free(br->selects);
+	free(br->repo);
 }
 
 void sk_branches_release(struct sk_branches *b)
@@ -108,10 +111,137 @@ void sk_branches_release(struct sk_branches *b)
 		branch_release(&b->items[i]);
 	free(b->items);
 	free(b->repo);
+	free(b->path);
 	memset(b, 0, sizeof(*b));
 }
 
-static struct sk_branch *branch_get(struct sk_branches *b, const char *name)
+/* ---- where each entry is: libgit2 does not keep line numbers ---- */
+
+struct conf_line {
+	char *name;		/* section[.subsection].key, as libgit2 names it */
+	int line;
+	int used;
+};
+
+struct conf_lines {
+	struct conf_line *items;	/* keys */
+	size_t nr, alloc;
+	struct conf_line *sections;	/* headers: "branch.<name>" */
+	size_t nr_sections, alloc_sections;
+};
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = tolower((unsigned char)*s);
+}
+
+/* "[section "sub"]" or "[section]" (also the old "[section.sub]"). */
+static char *section_of(const char *p)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	const char *e = p + 1;
+	char *name;
+
+	while (*e && *e != ']' && *e != ' ' && *e != '\t' && *e != '"')
+		e++;
+	name = sk_xstrndup(p + 1, e - p - 1);
+	lower(name);
+	sk_strbuf_adds(&sb, name);
+	free(name);
+	while (*e == ' ' || *e == '\t')
+		e++;
+	if (*e == '"') {
+		sk_strbuf_addch(&sb, '.');
+		for (e++; *e && *e != '"'; e++) {
+			if (*e == '\\' && e[1])
+				e++;
+			sk_strbuf_addch(&sb, *e);
+		}
+	}
+	return sk_strbuf_detach(&sb);
+}
+
+static void scan_lines(struct conf_lines *cl, const char *text)
+{
+	const char *p = text;
+	char *section = NULL;
+	int line = 0;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n'), *q = p, *e;
+
+		line++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q == '[') {
+			struct conf_line *h;
+
+			free(section);
+			section = section_of(q);
+			h = SK_ARRAY_PUSH(cl->sections, cl->nr_sections,
+					  cl->alloc_sections);
+			h->name = sk_xstrdup(section);
+			h->line = line;
+			h->used = 0;
+		} else if (section && isalpha((unsigned char)*q)) {
+			struct conf_line *c;
+			char *key;
+
+			for (e = q; isalnum((unsigned char)*e) || *e == '-'; e++)
+				;
+			key = sk_xstrndup(q, e - q);
+			lower(key);
+			c = SK_ARRAY_PUSH(cl->items, cl->nr, cl->alloc);
+			c->name = sk_xstrfmt("%s.%s", section, key);
+			c->line = line;
+			c->used = 0;
+			free(key);
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	free(section);
+}
+
+static void conf_lines_release(struct conf_lines *cl)
+{
+	size_t i;
+
+	for (i = 0; i < cl->nr; i++)
+		free(cl->items[i].name);
+	for (i = 0; i < cl->nr_sections; i++)
+		free(cl->sections[i].name);
+	free(cl->items);
+	free(cl->sections);
+}
+
+/* The line of the next unused entry with this name; 0 if none. */
+static int take_line(struct conf_lines *cl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cl->nr; i++)
+		if (!cl->items[i].used && !strcmp(cl->items[i].name, name)) {
+			cl->items[i].used = 1;
+			return cl->items[i].line;
+		}
+	return 0;
+}
+
+static int section_line(struct conf_lines *cl, const char *section)
+{
+	size_t i;
+
+	for (i = 0; i < cl->nr_sections; i++)
+		if (!strcmp(cl->sections[i].name, section))
+			return cl->sections[i].line;
+	return 0;
+}
+
+/* ---- the branches ---- */
+
+static struct sk_branch *branch_get(struct sk_branches *b, const char *name,
+				    int line)
 {
 	struct sk_branch *br = sk_branches_find(b, name);
 
@@ -121,6 +251,7 @@ static struct sk_branch *branch_get(struct sk_branches *b, const char *name)
 	memset(br, 0, sizeof(*br));
 	br->name = sk_xstrdup(name);
 	br->kind = SK_BRANCH_STABLE;
+	br->line = line;
 	return br;
 }
 
@@ -130,27 +261,53 @@ static void push_str(char ***arr, size_t *nr, const char *v)
 	(*arr)[(*nr)++] = sk_xstrdup(v);
 }
 
+static int arch_known(const char *v)
+{
+	size_t i;
+
+	for (i = 0; sk_kbuild_arch_names[i]; i++)
+		if (!strcmp(sk_kbuild_arch_names[i], v))
+			return 1;
+	return 0;
+}
+
 static int set_key(struct sk_branch *br, const char *key, const char *v,
-		   const char *path)
+		   const char *where)
 {
 	if (!strcmp(key, "ref")) {
+		if (!*v)
+			return sk_error_set(SK_EINVALID, "%s: branch '%s': "
+					    "empty ref", where, br->name);
 		free(br->ref);
 		br->ref = sk_xstrdup(v);
 	} else if (!strcmp(key, "base")) {
 		free(br->base);
 		br->base = *v ? sk_xstrdup(v) : NULL;
+	} else if (!strcmp(key, "repo")) {
+		if (!*v)
+			return sk_error_set(SK_EINVALID, "%s: branch '%s': "
+					    "empty repo", where, br->name);
+		free(br->repo);
+		br->repo = sk_xstrdup(v);
 	} else if (!strcmp(key, "kind")) {
 		if (sk_branch_kind_parse(&br->kind, v))
 			return sk_error_prefix(SK_EINVALID, "%s: branch '%s'",
-					       path, br->name);
+					       where, br->name);
 	} else if (!strcmp(key, "version")) {
 		if (sk_version_parse(&br->major, &br->minor, v))
 			return sk_error_prefix(SK_EINVALID, "%s: branch '%s'",
-					       path, br->name);
+					       where, br->name);
 	} else if (!strcmp(key, "arch")) {
+		if (!arch_known(v))
+			return sk_error_set(SK_EINVALID, "%s: branch '%s': "
+					    "unknown arch '%s' (x86_64, arm64, "
+					    "i386)", where, br->name, v);
 		push_str(&br->arches, &br->nr_arches, v);
 	} else if (!strcmp(key, "select")) {
 		push_str(&br->selects, &br->nr_selects, v);
+	} else {
+		return sk_error_set(SK_EINVALID, "%s: branch '%s': unknown key "
+				    "'%s'", where, br->name, key);
 	}
 	return 0;
 }
@@ -165,23 +322,65 @@ static int finish(struct sk_branches *b, const char *path)
 
 		if (!br->ref)
 			br->ref = sk_xstrdup(br->name);
+		if (!br->base)
+			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s' "
+					    "has no base (the release tag it "
+					    "starts from)", path, br->line,
+					    br->name);
 		if (br->selects && br->kind != SK_BRANCH_DOWNSTREAM)
 			return sk_error_set(SK_EINVALID,
-					    "%s: branch '%s': select is for "
+					    "%s:%d: branch '%s': select is for "
 					    "downstream branches", path,
-					    br->name);
+					    br->line, br->name);
 		if (br->major || br->kind == SK_BRANCH_MAINLINE)
 			continue;
-		if ((!br->base ||
-		     sk_version_parse(&br->major, &br->minor, br->base)) &&
+		if (sk_version_parse(&br->major, &br->minor, br->base) &&
 		    sk_version_parse(&br->major, &br->minor, br->name))
 			return sk_error_set(SK_EINVALID,
-					    "%s: branch '%s' has no version "
+					    "%s:%d: branch '%s' has no version "
 					    "(set version = X.Y)", path,
-					    br->name);
+					    br->line, br->name);
 	}
 	sk_error_clear();
 	return 0;
+}
+
+static int load_entry(struct sk_branches *out, struct conf_lines *cl,
+		      const git_config_entry *e, const char *path)
+{
+	const char *name = e->name, *last = strrchr(name, '.');
+	char *where = sk_xstrfmt("%s:%d", path, take_line(cl, name));
+	int ret = 0;
+
+	if (!strcmp(name, "stablekit.repo")) {
+		free(out->repo);
+		out->repo = sk_xstrdup(e->value ? e->value : "");
+	} else if (!strcmp(name, "stablekit.signoff")) {
+		/* read by identity.c */
+	} else if (!strncmp(name, "branch.", 7) && last > name + 6) {
+		char *bname = sk_xstrndup(name + 7, last - name - 7);
+		char *section = sk_xstrfmt("branch.%s", bname);
+		struct sk_branch *br;
+
+		ret = sk_name_check("branch", bname);
+		if (ret) {
+			ret = sk_error_prefix(ret, "%s", where);
+		} else {
+			br = branch_get(out, bname, section_line(cl, section));
+			if (!strcmp(last + 1, "base"))
+				br->base_line = atoi(strrchr(where, ':') + 1);
+			ret = set_key(br, last + 1, e->value ? e->value : "",
+				      where);
+		}
+		free(section);
+		free(bname);
+	} else {
+		ret = sk_error_set(SK_EINVALID, "%s: unknown key '%s' (sections"
+				   " are [stablekit] and [branch \"<name>\"])",
+				   where, name);
+	}
+	free(where);
+	return ret;
 }
 
 int sk_branches_load(struct sk_branches *out, const char *path)
@@ -189,42 +388,27 @@ int sk_branches_load(struct sk_branches *out, const char *path)
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
+	struct conf_lines cl = { 0 };
+	struct sk_strbuf text = SK_STRBUF_INIT;
 	int ret = 0, err;
 
 	memset(out, 0, sizeof(*out));
 	if (!sk_path_exists(path))
 		return sk_error_set(SK_ENOTFOUND, "'%s' not found", path);
-	if (git_config_new(&cfg) ||
+	out->path = sk_xstrdup(path);
+	if (sk_read_file(&text, path) ||
+	    git_config_new(&cfg) ||
 	    git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_LOCAL, NULL,
 				       0) ||
 	    git_config_iterator_new(&it, cfg)) {
 		ret = sk_error_git(SK_EINVALID, path);
 		goto out;
 	}
+	scan_lines(&cl, text.buf);
 	while (!(err = git_config_next(&e, it))) {
-		const char *name = e->name, *dot, *last;
-
-		if (!strcmp(name, "stablekit.repo")) {
-			free(out->repo);
-			out->repo = sk_xstrdup(e->value);
-			continue;
-		}
-		if (strncmp(name, "branch.", 7))
-			continue;
-		last = strrchr(name, '.');
-		dot = name + 6;
-		if (last == dot)
-			continue;
-		{
-			char *bname = sk_xstrndup(dot + 1, last - dot - 1);
-			struct sk_branch *br = branch_get(out, bname);
-
-			free(bname);
-			ret = set_key(br, last + 1, e->value ? e->value : "",
-				      path);
-			if (ret)
-				goto out;
-		}
+		ret = load_entry(out, &cl, e, path);
+		if (ret)
+			goto out;
 	}
 	if (err != GIT_ITEROVER) {
 		ret = sk_error_git(SK_EINVALID, path);
@@ -234,6 +418,8 @@ int sk_branches_load(struct sk_branches *out, const char *path)
 out:
 	git_config_iterator_free(it);
 	git_config_free(cfg);
+	conf_lines_release(&cl);
+	sk_strbuf_release(&text);
 	if (ret)
 		sk_branches_release(out);
 	return ret;

@@ -9,15 +9,21 @@
  *
  *   [stablekit]
  *           repo = ../linux          the kernel repository (optional)
+ *           signoff = Name <addr>    the backporter (see identity.h)
  *   [branch "linux-7.1.y"]
- *           ref = linux-7.1.y        ref in that repository
+ *           repo = ../linux-stable   this branch's repository (optional,
+ *                                    relative to the project)
+ *           ref = linux-7.1.y        ref in that repository (default: name)
  *           base = v7.1              release tag the branch starts from
+ *                                    (required)
  *           kind = stable            mainline | stable | downstream
  *           version = 7.1            default: from base, else from the name
  *           arch = x86_64            one line per arch
  *           select = <series slug>   downstream only: series it takes
  *
- * Branches keep the order of the file.
+ * Branches keep the order of the file.  An unknown section or key, a bad
+ * value (kind, version, arch), a branch without base or whose name is not
+ * a valid name (sk_name_check) is an error naming file:line.
  */
 
 enum sk_branch_kind {
@@ -36,12 +42,15 @@ struct sk_branch {
 	size_t nr_arches;
 	char **selects;
 	size_t nr_selects;
+	char *repo;		/* NULL: the project's repository */
+	int line, base_line;	/* of its section header, of base = */
 };
 
 struct sk_branches {
 	struct sk_branch *items;
 	size_t nr, alloc;
 	char *repo;		/* [stablekit] repo, as written, or NULL */
+	char *path;		/* the file they were read from */
 };
 
 #define SK_BRANCHES_CONF "stable/branches.conf"

@@ -1,6 +1,7 @@
 #include "commitfacts.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@ static const char *const kind_names[] = {
 	[SK_UPREF_COMMIT_UPSTREAM] = "commit <sha> upstream.",
 	[SK_UPREF_UPSTREAM_COMMIT] = "[ Upstream commit <sha> ]",
 	[SK_UPREF_CHERRY_PICK] = "(cherry picked from commit <sha>)",
+	[SK_UPREF_REVERT] = "This reverts commit <sha>.",
 };
 
 const char *sk_upref_kind_name(enum sk_upref_kind kind)
@@ -124,6 +126,9 @@ static void parse_line(struct sk_commit_facts *f, const char *l, size_t len)
 	} else if (starts_ci(l, "(cherry picked from commit ")) {
 		p = l + 27;
 		add_upref(f, p, hex_run(p), SK_UPREF_CHERRY_PICK);
+	} else if (starts_ci(l, "This reverts commit ")) {
+		p = l + 20;
+		add_upref(f, p, hex_run(p), SK_UPREF_REVERT);
 	} else if (starts_ci(l, "Link:")) {
 		parse_link(f, l + 5, len - 5);
 	} else if (starts_ci(l, "Message-Id:")) {
@@ -222,8 +227,10 @@ int sk_commit_raw_parse(struct sk_commit_raw *out, const char *data,
 			committer = 1;
 			for (gt = gt ? gt + 1 : eol; gt < eol && *gt == ' '; gt++)
 				;
+			/* a date past what 64 bits hold is the latest one */
 			for (; gt < eol && isdigit((unsigned char)*gt); gt++)
-				t = t * 10 + (*gt - '0');
+				t = t > (LLONG_MAX - (*gt - '0')) / 10 ?
+				    LLONG_MAX : t * 10 + (*gt - '0');
 			out->time = t;
 		}
 		p = eol + 1;
@@ -352,54 +359,4 @@ char *sk_author_email(const char *author)
 	for (i = 0; e[i]; i++)
 		e[i] = tolower((unsigned char)e[i]);
 	return e;
-}
-
-/* Words of three letters or more after the "area:" prefix. */
-static size_t words(char ***out, const char *subject)
-{
-	struct sk_strbuf sb = SK_STRBUF_INIT;
-	const char *p, *colon;
-	size_t nr = 0, alloc = 0;
-
-	sk_subject_norm(&sb, subject);
-	colon = strrchr(sb.buf, ':');
-	p = colon ? colon + 1 : sb.buf;
-	*out = NULL;
-	while (*p) {
-		const char *e;
-
-		while (*p && !isalnum((unsigned char)*p) && *p != '_')
-			p++;
-		e = p;
-		while (*e && (isalnum((unsigned char)*e) || *e == '_' ||
-			      *e == '-'))
-			e++;
-		if (e - p >= 3)
-			*SK_ARRAY_PUSH(*out, nr, alloc) = sk_xstrndup(p, e - p);
-		p = e;
-	}
-	sk_strbuf_release(&sb);
-	return nr;
-}
-
-int sk_subject_similarity(const char *a, const char *b)
-{
-	char **wa, **wb;
-	size_t na = words(&wa, a), nb = words(&wb, b), i, j, common = 0;
-	int ret;
-
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (!strcmp(wa[i], wb[j])) {
-				common++;
-				break;
-			}
-	ret = na + nb - common ? (int)(100 * common / (na + nb - common)) : 0;
-	for (i = 0; i < na; i++)
-		free(wa[i]);
-	for (j = 0; j < nb; j++)
-		free(wb[j]);
-	free(wa);
-	free(wb);
-	return ret;
 }

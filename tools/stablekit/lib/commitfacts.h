@@ -6,15 +6,20 @@
 
 /*
  * What the tracker needs from a commit message, read without a diff:
- * the references a backport carries to its upstream commit, the mail it
- * came from (Link:, Message-Id:) and its Fixes: targets.
+ * the references a backport carries to its upstream commit, the commit a
+ * revert reverts, the mail it came from (Link:, Message-Id:) and its
+ * Fixes: targets.
  */
 
 enum sk_upref_kind {
 	SK_UPREF_COMMIT_UPSTREAM,	/* "commit <sha> upstream." */
 	SK_UPREF_UPSTREAM_COMMIT,	/* "[ Upstream commit <sha> ]" */
 	SK_UPREF_CHERRY_PICK,		/* "(cherry picked from commit <sha>)" */
+	SK_UPREF_REVERT,		/* "This reverts commit <sha>." */
 };
+
+/* A reference that says the commit carries <sha>'s change (not a revert). */
+#define SK_UPREF_IS_COPY(kind) ((kind) >= 0 && (kind) != SK_UPREF_REVERT)
 
 struct sk_upref {
 	char sha[41];
@@ -83,8 +88,5 @@ void sk_subject_norm(struct sk_strbuf *out, const char *subject);
 
 /* "Name <Addr@Host>" -> "addr@host" (lowercase), or the whole string. */
 char *sk_author_email(const char *author);
-
-/* Word overlap of two subjects after the "area:" prefix, 0..100. */
-int sk_subject_similarity(const char *a, const char *b);
 
 #endif

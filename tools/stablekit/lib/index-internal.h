@@ -20,13 +20,13 @@
 
 enum stmt {
 	ST_FIND_ID, ST_INSERT_COMMIT, ST_INSERT_COMMIT_ID, ST_GET_RANGE,
-	ST_INSERT_RANGE, ST_UPDATE_RANGE, ST_CLEAR_RANGE, ST_INSERT_MEMBER,
+	ST_INSERT_RANGE, ST_TOUCH_RANGE, ST_OLD_RANGES, ST_UPDATE_RANGE, ST_CLEAR_RANGE, ST_INSERT_MEMBER,
 	ST_IN_RANGE,
 	/* each lookup, then the same within a range */
 	ST_BY_PREFIX, ST_BY_PREFIX_IN, ST_BY_SUBJECT, ST_BY_SUBJECT_IN,
 	ST_BY_EMAIL, ST_BY_EMAIL_IN, ST_BY_MSGID, ST_BY_MSGID_IN,
 	ST_BY_UPSTREAM, ST_BY_UPSTREAM_IN,
-	ST_WINDOW, ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
+	ST_EMAIL_COUNT, ST_EMAIL_RECENT, ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
 	ST_GET_ANC, ST_SET_ANC, ST_NR
 };
 
@@ -92,6 +92,7 @@ struct sk_index {
 	struct store *store;	/* cold fill: while a walk runs */
 	struct side_rows side[SIDE_NR];
 	struct arena_block *side_text;	/* their keys and subjects */
+	char *warning;		/* the file was rebuilt: why */
 };
 
 /* index.c: the prepared statements */

@@ -26,6 +26,8 @@ enum {
 #define GIT_COMMIT_CACHE_LIMIT 4096
 /* Range members per INSERT. */
 #define MEMBER_BATCH 64
+/* (name, base) ranges kept in one index. */
+#define RANGES_KEPT 32
 
 /* ---- the commit graph ---- */
 
@@ -508,6 +510,42 @@ int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
 	return yes;
 }
 
+/*
+ * Ranges are kept for RANGES_KEPT (name, base) pairs, the least recently
+ * used dropped first: projects that share a repository with other bases
+ * each keep theirs.
+ */
+static int drop_old_ranges(struct sk_index *idx)
+{
+	sqlite3_stmt *s = sk_index__stmt(idx, ST_OLD_RANGES);
+	long long *ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = 0;
+
+	sqlite3_bind_int(s, 1, RANGES_KEPT);
+	while (sqlite3_step(s) == SQLITE_ROW)
+		*SK_ARRAY_PUSH(ids, nr, alloc) = sqlite3_column_int64(s, 0);
+	for (i = 0; i < nr && !ret; i++) {
+		sqlite3_stmt *d;
+
+		s = sk_index__stmt(idx, ST_CLEAR_RANGE);
+		sqlite3_bind_int64(s, 1, ids[i]);
+		ret = sk_index__step_done(idx, s, "drop range");
+		if (ret)
+			break;
+		if (sqlite3_prepare_v2(idx->db, "DELETE FROM ranges WHERE id = ?1",
+				       -1, &d, NULL) != SQLITE_OK) {
+			ret = sk_index__db_error(idx, "drop range");
+			break;
+		}
+		sqlite3_bind_int64(d, 1, ids[i]);
+		ret = sk_index__step_done(idx, d, "drop range");
+		sqlite3_finalize(d);
+	}
+	free(ids);
+	return ret;
+}
+
 int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 			  struct sk_index *idx, git_repository *repo,
 			  const char *name, const git_oid *tip,
@@ -534,6 +572,11 @@ int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 		if (old_base && !strcmp(old_base, base_hex) && old_tip_hex &&
 		    !git_oid_fromstr(&old_tip, old_tip_hex))
 			have_old = 1;
+		s = sk_index__stmt(idx, ST_TOUCH_RANGE);
+		sqlite3_bind_int64(s, 1, *range_id);
+		ret = sk_index__step_done(idx, s, "use range");
+		if (ret)
+			return ret;
 	} else {
 		s = sk_index__stmt(idx, ST_INSERT_RANGE);
 		sk_index__bind_text(s, 1, name);
@@ -541,6 +584,9 @@ int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 		if (ret)
 			return ret;
 		*range_id = sqlite3_last_insert_rowid(idx->db);
+		ret = drop_old_ranges(idx);
+		if (ret)
+			return ret;
 	}
 	if (have_old && git_oid_equal(&old_tip, tip))
 		return 0;

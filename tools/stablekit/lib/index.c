@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup
@@ -46,7 +48,8 @@ static const char schema[] =
 	" PRIMARY KEY (sha, id)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS ranges ("
 	" id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, base TEXT,"
-	" tip TEXT, next_pos INTEGER NOT NULL DEFAULT 1);"
+	" tip TEXT, next_pos INTEGER NOT NULL DEFAULT 1,"
+	" used INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE IF NOT EXISTS range_commits ("
 	" range_id INTEGER NOT NULL, commit_id INTEGER NOT NULL,"
 	" pos INTEGER NOT NULL, PRIMARY KEY (range_id, commit_id))"
@@ -95,7 +98,13 @@ static const char *const stmt_sql[ST_NR] = {
 		" VALUES (?1, ?2, ?3, ?4)",
 	[ST_GET_RANGE] = "SELECT id, base, tip, next_pos FROM ranges"
 		" WHERE name = ?1",
-	[ST_INSERT_RANGE] = "INSERT INTO ranges (name) VALUES (?1)",
+	[ST_INSERT_RANGE] = "INSERT INTO ranges (name, used) VALUES (?1,"
+		" (SELECT coalesce(max(used), 0) + 1 FROM ranges))",
+	[ST_TOUCH_RANGE] = "UPDATE ranges SET used ="
+		" (SELECT max(used) + 1 FROM ranges) WHERE id = ?1"
+		" AND used < (SELECT max(used) FROM ranges)",
+	[ST_OLD_RANGES] = "SELECT id FROM ranges ORDER BY used DESC"
+		" LIMIT -1 OFFSET ?1",
 	[ST_UPDATE_RANGE] = "UPDATE ranges SET base = ?2, tip = ?3,"
 		" next_pos = ?4 WHERE id = ?1",
 	[ST_CLEAR_RANGE] = "DELETE FROM range_commits WHERE range_id = ?1",
@@ -119,10 +128,12 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_BY_MSGID_IN] = LOOKUP_IN("-1", "msgids", "m", MSGID),
 	[ST_BY_UPSTREAM] = LOOKUP("u.kind", "uprefs", "u", UPSTREAM),
 	[ST_BY_UPSTREAM_IN] = LOOKUP_IN("u.kind", "uprefs", "u", UPSTREAM),
-	[ST_WINDOW] = "SELECT " COLS ", r.pos, -1 FROM range_commits r"
-		" JOIN commits c ON c.id = r.commit_id WHERE r.range_id = ?1"
-		" AND r.pos BETWEEN ?3 AND ?4 AND (?2 IS NULL OR c.email = ?2)"
-		" ORDER BY r.pos",
+	[ST_EMAIL_COUNT] = "SELECT count(*) FROM emails WHERE h = ?1",
+	/* newest first along the range, for an author with many commits */
+	[ST_EMAIL_RECENT] = "SELECT " COLS ", r.pos, -1 FROM range_commits r"
+		" INDEXED BY range_commits_pos CROSS JOIN commits c"
+		" ON c.id = r.commit_id WHERE r.range_id = ?1 AND c.email = ?2"
+		" ORDER BY r.pos DESC LIMIT ?3",
 	[ST_GET_FILES] = "SELECT c.files FROM oids o JOIN commits c"
 		" ON c.id = o.id WHERE o.oid = ?1",
 	[ST_SET_FILES] = "UPDATE commits SET files = ?2"
@@ -184,6 +195,74 @@ static int commits_empty(struct sk_index *idx)
 }
 
 
+/* A PRAGMA's integer, or -1. */
+static long long pragma_int(struct sk_index *idx, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/*
+ * Is the file whole: a database (not a foreign file), with as many pages
+ * as its header says (not truncated)?  1, 0, or an error (the file busy:
+ * another run holds it, which is no reason to delete it).  Cheap: no page
+ * is read but the first.  With a write-ahead log the database may be
+ * longer than the file: then sqlite's word is taken.
+ */
+static int file_whole(struct sk_index *idx, const char *path)
+{
+	struct stat st;
+	long long pages, size;
+	char *wal;
+	int rc, has_wal;
+
+	rc = sqlite3_exec(idx->db, "SELECT count(*) FROM sqlite_master", NULL,
+			  NULL, NULL);
+	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+		return 0;
+	if (rc != SQLITE_OK)
+		return sk_index__db_error(idx, path);
+	wal = sk_xstrfmt("%s-wal", path);
+	has_wal = !stat(wal, &st) && st.st_size > 0;
+	free(wal);
+	if (has_wal)
+		return 1;
+	pages = pragma_int(idx, "PRAGMA page_count");
+	size = pragma_int(idx, "PRAGMA page_size");
+	if (pages < 0 || size <= 0 || stat(path, &st))
+		return 0;
+	return st.st_size >= pages * size;
+}
+
+static void unlink_index(const char *path)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(*suffix); i++) {
+		char *p = sk_xstrfmt("%s%s", path, suffix[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
+static int open_db(struct sk_index *idx, const char *path)
+{
+	if (sqlite3_open_v2(path, &idx->db, SQLITE_OPEN_READWRITE |
+			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		return sk_error_set(SK_ERROR, "cannot open index '%s': %s",
+				    path, sqlite3_errmsg(idx->db));
+	sqlite3_busy_timeout(idx->db, 5000);
+	return 0;
+}
+
 int sk_index_open(struct sk_index **out, const char *path)
 {
 	struct sk_index *idx = sk_xcalloc(1, sizeof(*idx));
@@ -194,14 +273,24 @@ int sk_index_open(struct sk_index **out, const char *path)
 	sk_strbuf_init(&idx->summary);
 	sk_strbuf_init(&idx->msg);
 	sk_strbuf_init(&idx->email);
-	if (sqlite3_open_v2(path, &idx->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		ret = sk_error_set(SK_ERROR, "cannot open index '%s': %s", path,
-				   sqlite3_errmsg(idx->db));
+	ret = open_db(idx, path);
+	if (ret)
 		goto fail;
+	/* A cache: a torn or foreign file is rebuilt, and said so. */
+	ret = file_whole(idx, path);
+	if (ret < 0)
+		goto fail;
+	if (!ret) {
+		sqlite3_close(idx->db);
+		idx->db = NULL;
+		unlink_index(path);
+		idx->warning = sk_xstrfmt("the index '%s' was torn or not an "
+					  "index; rebuilt", path);
+		ret = open_db(idx, path);
+		if (ret)
+			goto fail;
 	}
-	sqlite3_busy_timeout(idx->db, 5000);
-	/* A cache: speed over durability; a torn file is rebuilt. */
+	/* speed over durability */
 	ret = exec(idx, "PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;"
 		   " PRAGMA cache_size = -16384;");
 	if (ret)
@@ -289,7 +378,13 @@ void sk_index_close(struct sk_index *idx)
 	sk_strbuf_release(&idx->summary);
 	sk_strbuf_release(&idx->msg);
 	sk_strbuf_release(&idx->email);
+	free(idx->warning);
 	free(idx);
+}
+
+const char *sk_index_warning(const struct sk_index *idx)
+{
+	return idx ? idx->warning : NULL;
 }
 
 sqlite3_stmt *sk_index__stmt(struct sk_index *idx, enum stmt which)
@@ -459,6 +554,49 @@ int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
 	return query2(out, idx, ST_BY_EMAIL, range, email);
 }
 
+/*
+ * An author with few commits is looked up by address; one with many, by
+ * walking the range from its newest commit until cap are found.
+ */
+int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
+			     long long range, const char *email, size_t cap)
+{
+	sqlite3_stmt *s;
+	long long n = 0;
+	size_t i, first = out->nr;
+	int ret = sk_index_finish(idx);
+
+	if (ret)
+		return ret;
+	s = sk_index__stmt(idx, ST_EMAIL_COUNT);
+	sqlite3_bind_int64(s, 1, sk_index__text_hash(email));
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	if (!range || n <= 4 * (long long)cap) {
+		ret = sk_index_by_email(out, idx, range, email);
+		if (ret)
+			return ret;
+		/* newest first, at most cap */
+		for (i = 0; i < (out->nr - first) / 2; i++) {
+			struct sk_index_commit t = out->items[first + i];
+
+			out->items[first + i] = out->items[out->nr - 1 - i];
+			out->items[out->nr - 1 - i] = t;
+		}
+		while (out->nr - first > cap) {
+			out->nr--;
+			free(out->items[out->nr].subject);
+			free(out->items[out->nr].email);
+		}
+		return 0;
+	}
+	s = sk_index__stmt(idx, ST_EMAIL_RECENT);
+	sqlite3_bind_int64(s, 1, range);
+	sk_index__bind_text(s, 2, email);
+	sqlite3_bind_int64(s, 3, (long long)cap);
+	return collect(out, idx, s, NULL);
+}
+
 int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid)
 {
@@ -469,23 +607,6 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid)
 {
 	return query2(out, idx, ST_BY_UPSTREAM, range, oid);
-}
-
-int sk_index_window(struct sk_index_list *out, struct sk_index *idx,
-		    long long range, const char *email, long long lo,
-		    long long hi)
-{
-	sqlite3_stmt *s;
-	int ret = sk_index_finish(idx);
-
-	if (ret)
-		return ret;
-	s = sk_index__stmt(idx, ST_WINDOW);
-	sqlite3_bind_int64(s, 1, range);
-	sk_index__bind_text(s, 2, email);
-	sqlite3_bind_int64(s, 3, lo);
-	sqlite3_bind_int64(s, 4, hi);
-	return collect(out, idx, s, NULL);
 }
 
 void sk_index_list_release(struct sk_index_list *l)

@@ -40,7 +40,13 @@ struct sk_index_walk_stats {
 	int rewalked;		/* the stored range was dropped first */
 };
 
+/*
+ * Opens (creates) the index at path.  A file that is torn (shorter than
+ * its header says) or not an index is deleted and rebuilt: then
+ * sk_index_warning says so, for the command to print.
+ */
 int sk_index_open(struct sk_index **out, const char *path);
+const char *sk_index_warning(const struct sk_index *idx);
 /* Commits what is pending and closes; NULL is fine. */
 void sk_index_close(struct sk_index *idx);
 
@@ -70,14 +76,13 @@ int sk_index_by_subject(struct sk_index_list *out, struct sk_index *idx,
 			long long range, const char *subject_norm);
 int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *email);
+/* The newest cap commits of the author in the range, newest first. */
+int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
+			     long long range, const char *email, size_t cap);
 int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid);
 int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid);
-/* Commits of the range with lo <= pos <= hi, by this author (NULL: any). */
-int sk_index_window(struct sk_index_list *out, struct sk_index *idx,
-		    long long range, const char *email, long long lo,
-		    long long hi);
 void sk_index_list_release(struct sk_index_list *l);
 
 /* Lazily computed and cached: the paths a commit touches, its patch-id. */

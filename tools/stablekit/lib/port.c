@@ -294,14 +294,18 @@ static int load_mail(struct sk_patch *out, struct port *p, int nr)
 static void upstream_line(struct sk_strbuf *out, const struct port *p,
 			  const struct work *w)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	if (!w->tp || !w->tp->nr_upstream)
-		return;
-	for (i = 0; i < w->tp->nr_upstream; i++)
+	/* only a commit tracking proved to carry the patch (see track.h) */
+	for (i = 0; w->tp && i < w->tp->nr_upstream; i++) {
+		if (!sk_track_upstream_proven(&w->tp->upstream[i]))
+			continue;
 		sk_strbuf_addf(out, p->o->bracket_style ? "[ Upstream commit %s ]\n" :
 			       "commit %s upstream.\n", w->tp->upstream[i].commit);
-	sk_strbuf_addch(out, '\n');
+		n++;
+	}
+	if (n)
+		sk_strbuf_addch(out, '\n');
 }
 
 static void note_line(struct sk_strbuf *out, const struct port *p,

@@ -41,6 +41,7 @@ int sk_session_open(struct sk_session *s, const char *top,
 	to.idx = idx;
 	to.branches = &s->branches;
 	to.only_series = only_series;
+	to.workspace = !strcmp(s->repo_how, "workspace");
 	ret = sk_track_run(&s->track, &to);
 	sk_index_close(idx);
 	return ret;

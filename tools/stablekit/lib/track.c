@@ -1,4 +1,5 @@
 #include "track.h"
+#include "track-lines.h"
 #include "commitfacts.h"
 #include "error.h"
 #include "fsutil.h"
@@ -13,12 +14,16 @@
 #include <string.h>
 #include <time.h>
 
-/* Commits of the same author this close to a series' landing count. */
-#define LANDING_WINDOW 50
-/* At most this many commits of one author get a patch-id computed... */
-#define AUTHOR_PATCHID_CAP 50
-/* ... and only those whose subject is at least this similar (percent). */
-#define AUTHOR_SIMILARITY 40
+/*
+ * The newest commits of the patch's author looked at for an equal
+ * patch-id under another subject, or for a reshaped landing: those that
+ * touch the patch's files (one tree diff each, cached in the index) are
+ * compared.  A stable branch is searched further back than mainline.
+ */
+#define MAINLINE_AUTHOR_CAP 300
+#define BRANCH_AUTHOR_CAP 2000
+/* A reshaped landing covers this much of the patch's changed lines (%). */
+#define RESHAPED_COVER 75
 
 static const char *const state_names[] = {
 	[SK_STATE_UNKNOWN] = "unknown",
@@ -29,7 +34,28 @@ static const char *const state_names[] = {
 	[SK_STATE_NEEDED] = "needed",
 	[SK_STATE_NOT_AFFECTED] = "not affected",
 	[SK_STATE_NOT_ELIGIBLE] = "not eligible",
+	[SK_STATE_SIMILAR] = "similar",
+	[SK_STATE_REVERTED_UPSTREAM] = "reverted upstream",
+	[SK_STATE_REVERTED_HERE] = "reverted on this branch",
 };
+
+static const char *const proof_names[] = {
+	[SK_PROOF_MSGID] = "explicit reference",
+	[SK_PROOF_PATCHID] = "equal patch-id",
+	[SK_PROOF_REAPPLIED] = "reverts the revert",
+	[SK_PROOF_SERIES] = "reshaped landing (series Link:)",
+	[SK_PROOF_HUNKS] = "reshaped landing (hunks covered)",
+};
+
+const char *sk_proof_name(enum sk_proof p)
+{
+	return proof_names[p];
+}
+
+int sk_track_upstream_proven(const struct sk_track_upstream *u)
+{
+	return u->proof <= SK_PROOF_HUNKS && !u->reverted_by[0];
+}
 
 const char *sk_state_name(enum sk_state s)
 {
@@ -45,13 +71,39 @@ enum sk_state sk_track_decide(const struct sk_track_facts *f,
 	if (!why)
 		why = &dummy;
 	if (f->kind == SK_BRANCH_MAINLINE) {
-		st = f->present ? SK_STATE_UPSTREAM : SK_STATE_PENDING;
-		if (!f->present)
-			sk_strbuf_adds(why, "no mainline commit matches it");
+		if (f->present) {
+			st = SK_STATE_UPSTREAM;
+		} else if (f->reverted_upstream) {
+			st = SK_STATE_REVERTED_UPSTREAM;
+			sk_strbuf_adds(why, "every commit that landed it was "
+				       "reverted");
+		} else if (f->similar) {
+			st = SK_STATE_SIMILAR;
+			sk_strbuf_adds(why, "a commit has its subject but not "
+				       "its patch-id, and no commit proves it");
+		} else {
+			st = SK_STATE_PENDING;
+			sk_strbuf_adds(why, "no mainline commit proves it");
+		}
+	} else if (f->reverted_here && !f->present) {
+		st = SK_STATE_REVERTED_HERE;
+		sk_strbuf_adds(why, "it landed on this branch and was reverted");
+	} else if (f->present && f->reverted_upstream) {
+		st = SK_STATE_REVERTED_UPSTREAM;
+		sk_strbuf_adds(why, "the branch has it, but it was reverted "
+			       "upstream");
 	} else if (f->present) {
 		st = SK_STATE_PRESENT;
 	} else if (f->queued) {
 		st = SK_STATE_QUEUED;
+	} else if (f->reverted_upstream) {
+		st = SK_STATE_REVERTED_UPSTREAM;
+		sk_strbuf_adds(why, "it was reverted upstream: not a stable "
+			       "candidate");
+	} else if (f->similar) {
+		st = SK_STATE_SIMILAR;
+		sk_strbuf_adds(why, "a commit of the branch has its subject but "
+			       "not its patch-id");
 	} else if (f->kind == SK_BRANCH_DOWNSTREAM && f->selected) {
 		/* a downstream branch takes what we select, and stable fixes */
 		st = SK_STATE_NEEDED;
@@ -116,7 +168,11 @@ struct fix_target {
 
 struct pinfo {
 	const struct sk_series *s;
+	const struct sk_revision *rev;
 	const struct sk_series_patch *p;
+	char *msgid;		/* without the angle brackets, or "" */
+	struct sk_lines lines;	/* its changed lines, once read */
+	int lines_read;
 	struct sk_track_patch *tp;
 	char *email;
 	char *norm;
@@ -135,10 +191,26 @@ struct run {
 	struct pinfo *pi;
 	size_t nr_pi, alloc_pi;
 	struct sk_track_branch *mainline;
-	char **claimed;
-	size_t nr_claimed, alloc_claimed;
+	/* where the branch being looked at lives */
+	git_repository *repo;
+	struct sk_index *idx;
+	struct where {
+		git_repository *repo;
+		struct sk_index *idx;
+		char *path;		/* br->repo, resolved; NULL: o's */
+	} *where;		/* one per branch */
+	struct cached_lines {
+		char oid[41];
+		struct sk_lines l;
+	} *lines;
+	size_t nr_lines, alloc_lines;
 	struct sk_strbuf sb;
 };
+
+static int lines_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void cell_say(struct sk_track_cell *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -172,16 +244,6 @@ static char *norm_dup(struct run *r, const char *subject)
 	return sk_xstrdup(r->sb.buf);
 }
 
-static int is_claimed(struct run *r, const char *oid)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_claimed; i++)
-		if (!strcmp(r->claimed[i], oid))
-			return 1;
-	return 0;
-}
-
 static void add_file(struct pinfo *pi, size_t *alloc, const char *f)
 {
 	size_t i;
@@ -196,7 +258,7 @@ static void add_file(struct pinfo *pi, size_t *alloc, const char *f)
 
 static void resolve_fix(struct run *r, struct fix_target *fx)
 {
-	git_repository *repo = r->o->repo;
+	git_repository *repo = r->repo;
 	struct sk_index_list hits = { 0 };
 	git_object *obj = NULL;
 	git_oid oid;
@@ -223,13 +285,13 @@ static void resolve_fix(struct run *r, struct fix_target *fx)
 		free(cnorm);
 		goto out;
 	}
-	if (qnorm && !sk_index_by_subject(&hits, r->o->idx, 0, qnorm) &&
+	if (qnorm && !sk_index_by_subject(&hits, r->idx, 0, qnorm) &&
 	    hits.nr) {
 		size_t pick = 0;
 
 		/* Prefer the mainline commit to a backport of it. */
 		for (i = 0; r->mainline && i < hits.nr; i++)
-			if (sk_index_in_range(r->o->idx, r->mainline->range,
+			if (sk_index_in_range(r->idx, r->mainline->range,
 					      hits.items[i].oid)) {
 				pick = i;
 				break;
@@ -273,7 +335,12 @@ static void pinfo_init(struct run *r, const struct sk_series *s,
 	tp->cells = sk_xcalloc(r->t->nr_branches ? r->t->nr_branches : 1,
 			       sizeof(*tp->cells));
 	pi->s = s;
+	pi->rev = rev;
 	pi->p = p;
+	pi->msgid = sk_xstrdup(p->message_id ? p->message_id +
+			       (p->message_id[0] == '<') : "");
+	if (*pi->msgid && pi->msgid[strlen(pi->msgid) - 1] == '>')
+		pi->msgid[strlen(pi->msgid) - 1] = '\0';
 	pi->email = sk_author_email(tp->author);
 	pi->norm = norm_dup(r, tp->subject);
 	for (i = 0; i < p->nr_files; i++)
@@ -325,6 +392,8 @@ static void pinfo_release(struct pinfo *pi)
 
 	free(pi->email);
 	free(pi->norm);
+	free(pi->msgid);
+	sk_lines_release(&pi->lines);
 	for (i = 0; i < pi->nr_fixes; i++) {
 		free(pi->fixes[i].subject);
 		free(pi->fixes[i].how);
@@ -373,6 +442,75 @@ static int load_series(struct run *r)
 
 /* ---- branches and the index ---- */
 
+static void add_warning(struct sk_track *t, const char *w)
+{
+	if (w)
+		*SK_ARRAY_PUSH(t->warnings, t->nr_warnings,
+			       t->alloc_warnings) = sk_xstrdup(w);
+}
+
+/* The repository of a branch with repo = (relative to the project). */
+static int open_where(struct run *r, size_t bi)
+{
+	const struct sk_branch *br = r->t->branches[bi].br;
+	struct where *w = &r->where[bi];
+	char *path, *index_path;
+	size_t i;
+	int ret;
+
+	w->repo = r->o->repo;
+	w->idx = r->o->idx;
+	if (!br->repo)
+		return 0;
+	path = br->repo[0] == '/' ? sk_xstrdup(br->repo) :
+	       sk_path_join(r->o->top, br->repo);
+	for (i = 0; i < bi; i++)
+		if (r->where[i].path && !strcmp(r->where[i].path, path)) {
+			w->repo = r->where[i].repo;
+			w->idx = r->where[i].idx;
+			free(path);
+			return 0;
+		}
+	w->path = path;
+	w->idx = NULL;
+	if (sk_repo_open(&w->repo, path)) {
+		w->repo = NULL;
+		return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': no "
+				    "repository at '%s'",
+				    r->o->branches->path, br->line, br->name,
+				    br->repo);
+	}
+	index_path = sk_repo_index_path(w->repo);
+	ret = sk_index_open(&w->idx, index_path);
+	free(index_path);
+	if (ret)
+		w->idx = NULL;
+	else
+		add_warning(r->t, sk_index_warning(w->idx));
+	return ret;
+}
+
+static void close_where(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; r->where && i < r->t->nr_branches; i++)
+		if (r->where[i].path) {
+			sk_index_close(r->where[i].idx);
+			git_repository_free(r->where[i].repo);
+			free(r->where[i].path);
+		}
+	free(r->where);
+}
+
+static void use_where(struct run *r, const struct sk_track_branch *tb)
+{
+	struct where *w = &r->where[tb - r->t->branches];
+
+	r->repo = w->repo;
+	r->idx = w->idx;
+}
+
 static int prepare_branches(struct run *r)
 {
 	struct sk_track *t = r->t;
@@ -381,65 +519,63 @@ static int prepare_branches(struct run *r)
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r->where = sk_xcalloc(t->nr_branches ? t->nr_branches : 1,
+			      sizeof(*r->where));
 	for (i = 0; i < t->nr_branches; i++) {
 		struct sk_track_branch *tb = &t->branches[i];
 		const struct sk_branch *br = tb->br;
 		git_oid tip, base;
-		int have_base = 0;
-		char *qpath;
+		char *qpath, *key;
 
 		sk_strbuf_init(&tb->queue);
 		qpath = sk_xstrfmt("%s/stable/%s/series", r->o->top, br->name);
 		if (sk_path_exists(qpath))
 			sk_read_file(&tb->queue, qpath);
 		free(qpath);
-		if (sk_repo_resolve_commit(&tip, r->o->repo, br->ref)) {
+		ret = open_where(r, i);
+		if (ret)
+			return ret;
+		use_where(r, tb);
+		if (sk_repo_resolve_commit(&tip, r->repo, br->ref)) {
 			tb->problem = sk_xstrfmt("ref '%s' is not in the "
 						 "repository", br->ref);
 			continue;
 		}
 		git_oid_tostr(tb->tip, sizeof(tb->tip), &tip);
-		if (br->base &&
-		    !sk_repo_resolve_commit(&base, r->o->repo, br->base)) {
-			have_base = 1;
+		if (!sk_repo_resolve_commit(&base, r->repo, br->base))
 			git_oid_tostr(tb->base, sizeof(tb->base), &base);
-		}
-		ret = sk_index_update_range(&tb->range, &tb->stats, r->o->idx,
-					    r->o->repo, br->name, &tip,
-					    have_base ? &base : NULL);
+		else if (!r->o->workspace || br->repo)
+			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': "
+					    "base '%s' is not in the "
+					    "repository", r->o->branches->path,
+					    br->base_line, br->name, br->base);
+		/* the workspace's branch is one commit: all of it, then */
+		/*
+		 * One range per name, ref and base: projects that share the
+		 * repository with other bases do not walk each other's again.
+		 */
+		key = sk_xstrfmt("%s\t%s\t%s", br->name, br->ref, tb->base);
+		ret = sk_index_update_range(&tb->range, &tb->stats, r->idx,
+					    r->repo, key, &tip,
+					    tb->base[0] ? &base : NULL);
+		free(key);
 		if (ret)
 			return sk_error_prefix(ret, "branch '%s'", br->name);
 		if (br->kind == SK_BRANCH_MAINLINE && !r->mainline)
 			r->mainline = tb;
 	}
 	sk_error_clear();
-	ret = sk_index_finish(r->o->idx);
-	if (ret)
-		return ret;
+	for (i = 0; i < t->nr_branches; i++) {
+		ret = sk_index_finish(r->where[i].idx);
+		if (ret)
+			return ret;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	t->index_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	return 0;
 }
 
-/* ---- upstream mapping ---- */
-
-static void add_upstream(struct run *r, struct pinfo *pi,
-			 const struct sk_index_commit *c, const char *how)
-{
-	struct sk_track_patch *tp = pi->tp;
-	struct sk_track_upstream *u;
-	size_t i;
-
-	for (i = 0; i < tp->nr_upstream; i++)
-		if (!strcmp(tp->upstream[i].commit, c->oid))
-			return;
-	u = SK_ARRAY_PUSH(tp->upstream, tp->nr_upstream, tp->alloc_upstream);
-	memcpy(u->commit, c->oid, sizeof(u->commit));
-	u->subject = sk_xstrdup(c->subject);
-	u->how = sk_xstrdup(how);
-	*SK_ARRAY_PUSH(r->claimed, r->nr_claimed, r->alloc_claimed) =
-		sk_xstrdup(c->oid);
-}
+/* ---- what commits say: patch-ids, changed lines, reverts ---- */
 
 /* Does commit oid carry the patch-id of the patch or one of its fixlets? */
 static const char *same_patchid(struct run *r, struct pinfo *pi,
@@ -448,10 +584,10 @@ static const char *same_patchid(struct run *r, struct pinfo *pi,
 	char id[41];
 	size_t i;
 
-	if (sk_index_patchid(id, r->o->idx, r->o->repo, oid))
+	if (sk_index_patchid(id, r->idx, r->repo, oid))
 		return NULL;
 	if (pi->p->patch_id[0] && !strcmp(id, pi->p->patch_id))
-		return "the same patch-id";
+		return "the patch-id of the patch";
 	for (i = 0; i < pi->p->nr_fixlets; i++)
 		if (pi->p->fixlets[i].patch_id[0] &&
 		    !strcmp(id, pi->p->fixlets[i].patch_id))
@@ -459,66 +595,25 @@ static const char *same_patchid(struct run *r, struct pinfo *pi,
 	return NULL;
 }
 
-static void map_direct(struct run *r, struct pinfo *pi, long long range)
+static int same_files(char **a, size_t na, char **b, size_t nb)
 {
-	struct sk_index_list l = { 0 };
-	const char *pid;
-	size_t i, j, n;
+	size_t i, j;
 
-	if (pi->p->message_id && *pi->p->message_id) {
-		char *id = sk_xstrdup(pi->p->message_id +
-				      (pi->p->message_id[0] == '<'));
-
-		if (*id && id[strlen(id) - 1] == '>')
-			id[strlen(id) - 1] = '\0';
-		sk_index_by_msgid(&l, r->o->idx, range, id);
-		for (i = 0; i < l.nr; i++) {
-			sk_strbuf_reset(&r->sb);
-			sk_strbuf_addf(&r->sb, "Link:/Message-Id: <%s>", id);
-			add_upstream(r, pi, &l.items[i], r->sb.buf);
-		}
-		free(id);
-		sk_index_list_release(&l);
+	if (!na)
+		return 0;
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && strcmp(a[i], b[j]); j++)
+			;
+		if (j == nb)
+			return 0;
 	}
-	sk_index_by_subject(&l, r->o->idx, range, pi->norm);
-	for (j = 0; j < pi->p->nr_fixlets; j++) {
-		char *n = norm_dup(r, pi->p->fixlets[j].subject);
-
-		sk_index_by_subject(&l, r->o->idx, range, n);
-		free(n);
+	for (j = 0; j < nb; j++) {
+		for (i = 0; i < na && strcmp(a[i], b[j]); i++)
+			;
+		if (i == na)
+			return 0;
 	}
-	for (i = 0; i < l.nr; i++) {
-		struct sk_index_commit *c = &l.items[i];
-		int author = !strcmp(c->email, pi->email);
-
-		pid = same_patchid(r, pi, c->oid);
-		sk_strbuf_reset(&r->sb);
-		if (pid)
-			sk_strbuf_addf(&r->sb, "%s and subject", pid);
-		else if (author)
-			sk_strbuf_adds(&r->sb, "the same subject and author "
-				       "(patch-id differs)");
-		else
-			sk_strbuf_addf(&r->sb, "the same subject (author %s, "
-				       "patch-id differs)", c->email);
-		add_upstream(r, pi, c, r->sb.buf);
-	}
-	sk_index_list_release(&l);
-	if (pi->tp->nr_upstream || !*pi->email)
-		return;
-	sk_index_by_email(&l, r->o->idx, range, pi->email);
-	for (i = l.nr, n = 0; i-- > 0 && n < AUTHOR_PATCHID_CAP;) {
-		if (sk_subject_similarity(pi->tp->subject, l.items[i].subject) <
-		    AUTHOR_SIMILARITY)
-			continue;
-		n++;
-		if ((pid = same_patchid(r, pi, l.items[i].oid))) {
-			sk_strbuf_reset(&r->sb);
-			sk_strbuf_addf(&r->sb, "%s (subject differs)", pid);
-			add_upstream(r, pi, &l.items[i], r->sb.buf);
-		}
-	}
-	sk_index_list_release(&l);
+	return 1;
 }
 
 static size_t file_overlap(struct pinfo *pi, char **files, size_t nr)
@@ -534,227 +629,732 @@ static size_t file_overlap(struct pinfo *pi, char **files, size_t nr)
 	return n;
 }
 
-static int series_author(struct run *r, size_t first, size_t end,
-			 const char *email)
+/*
+ * An equal patch-id can only be had by a commit that touches the same
+ * files as the patch (or one of its fixlets): the cheap test first.
+ */
+static const char *author_patchid(struct run *r, struct pinfo *pi,
+				  const char *oid)
 {
-	size_t k;
+	char **files = NULL;
+	size_t nr = 0, i;
+	int maybe;
 
-	for (k = first; k < end; k++)
-		if (!strcmp(r->pi[k].email, email))
+	if (sk_index_files(&files, &nr, r->idx, r->repo, oid))
+		return NULL;
+	maybe = same_files(files, nr, pi->p->files, pi->p->nr_files);
+	for (i = 0; !maybe && i < pi->p->nr_fixlets; i++)
+		maybe = same_files(files, nr, pi->p->fixlets[i].files,
+				   pi->p->fixlets[i].nr_files);
+	sk_index_files_free(files, nr);
+	return maybe ? same_patchid(r, pi, oid) : NULL;
+}
+
+/* The changed lines of a commit, read once per run. */
+static const struct sk_lines *commit_lines(struct run *r, const char *oid)
+{
+	struct cached_lines *c;
+	size_t i;
+
+	for (i = 0; i < r->nr_lines; i++)
+		if (!strcmp(r->lines[i].oid, oid))
+			return &r->lines[i].l;
+	c = SK_ARRAY_PUSH(r->lines, r->nr_lines, r->alloc_lines);
+	snprintf(c->oid, sizeof(c->oid), "%s", oid);
+	if (sk_lines_from_commit(&c->l, r->repo, oid))
+		sk_error_clear();
+	return &c->l;
+}
+
+/* The changed lines of the patch, from the stored mail. */
+static const struct sk_lines *patch_lines(struct pinfo *pi)
+{
+	struct sk_strbuf diff = SK_STRBUF_INIT;
+
+	if (!pi->lines_read) {
+		pi->lines_read = 1;
+		if (!sk_series_patch_diff(&diff, pi->s, pi->rev, pi->p->nr))
+			sk_lines_from_patch(&pi->lines, diff.buf);
+		sk_error_clear();
+		sk_strbuf_release(&diff);
+	}
+	return &pi->lines;
+}
+
+/*
+ * The first commit of range that reverts oid ("This reverts commit
+ * <oid>."); with after, only one that descends from after.  1 if found.
+ */
+static int find_revert(char out[41], struct run *r, long long range,
+		       const char *oid, const char *after)
+{
+	struct sk_index_list l = { 0 };
+	size_t i;
+	int found = 0;
+
+	sk_index_by_upstream(&l, r->idx, range, oid);
+	for (i = 0; i < l.nr && !found; i++) {
+		if (l.items[i].kind != SK_UPREF_REVERT)
+			continue;
+		if (after && sk_index_is_ancestor(r->idx, r->repo, after,
+						  l.items[i].oid) != 1)
+			continue;
+		memcpy(out, l.items[i].oid, 41);
+		found = 1;
+	}
+	sk_index_list_release(&l);
+	sk_error_clear();
+	return found;
+}
+
+/* The subject of a commit the index knows, or "". */
+static char *commit_subject(struct run *r, const char *oid)
+{
+	struct sk_index_list l = { 0 };
+	char *s;
+
+	sk_index_by_prefix(&l, r->idx, 0, oid);
+	s = sk_xstrdup(l.nr ? l.items[0].subject : "");
+	sk_index_list_release(&l);
+	return s;
+}
+
+/* ---- upstream mapping ---- */
+
+static struct sk_track_upstream *add_upstream(struct pinfo *pi,
+					      const char *oid,
+					      const char *subject,
+					      enum sk_proof proof,
+					      const char *how)
+{
+	struct sk_track_patch *tp = pi->tp;
+	struct sk_track_upstream *u;
+	size_t i;
+
+	for (i = 0; i < tp->nr_upstream; i++)
+		if (!strcmp(tp->upstream[i].commit, oid))
+			return NULL;
+	u = SK_ARRAY_PUSH(tp->upstream, tp->nr_upstream, tp->alloc_upstream);
+	memset(u, 0, sizeof(*u));
+	snprintf(u->commit, sizeof(u->commit), "%s", oid);
+	u->subject = sk_xstrdup(subject);
+	u->how = sk_xstrdup(how);
+	u->proof = proof;
+	return u;
+}
+
+static int is_upstream(struct pinfo *pi, const char *oid)
+{
+	size_t i;
+
+	for (i = 0; i < pi->tp->nr_upstream; i++)
+		if (!strcmp(pi->tp->upstream[i].commit, oid))
 			return 1;
 	return 0;
 }
 
-/*
- * A series that landed changed: commits of the same author close to the
- * ones already matched, claimed by no patch, go to the patch whose files
- * they touch most (ties: the more similar subject).
- */
-static void map_landing(struct run *r, size_t first, size_t end)
+static void add_similar(struct run *r, struct pinfo *pi,
+			const struct sk_index_commit *c, long long range)
 {
-	struct sk_index *idx = r->o->idx;
-	long long range = r->mainline->range, lo = 0, hi = 0;
+	struct sk_track_patch *tp = pi->tp;
+	struct sk_track_similar *sm;
+	size_t i;
+
+	for (i = 0; i < tp->nr_similar; i++)
+		if (!strcmp(tp->similar[i].commit, c->oid))
+			return;
+	sm = SK_ARRAY_PUSH(tp->similar, tp->nr_similar, tp->alloc_similar);
+	memset(sm, 0, sizeof(*sm));
+	memcpy(sm->commit, c->oid, sizeof(sm->commit));
+	sm->subject = sk_xstrdup(c->subject);
+	sk_lines_difference(&r->sb, patch_lines(pi), commit_lines(r, c->oid));
+	sm->difference = sk_xstrdup(r->sb.buf);
+	find_revert(sm->reverted_by, r, range, c->oid, NULL);
+}
+
+/*
+ * The commits of range by the patch's author, newest first, at most cap:
+ * where a reworded or reshaped landing is looked for.
+ */
+static void author_commits(struct sk_index_list *out, struct run *r,
+			   const char *email, long long range, size_t cap)
+{
+	memset(out, 0, sizeof(*out));
+	if (*email && sk_index_by_email_recent(out, r->idx, range, email, cap))
+		sk_error_clear();
+}
+
+/*
+ * Explicit reference (the patch's Message-Id in a Link:), then an equal
+ * patch-id among the commits with its subject, then among its author's;
+ * a commit with the subject and another patch-id is only similar.
+ */
+static void map_direct(struct run *r, struct pinfo *pi, long long range)
+{
 	struct sk_index_list l = { 0 };
-	size_t i, k;
-	int any = 0, ok;
+	const char *pid;
+	size_t i, j;
 
-	for (k = first; k < end; k++) {
-		struct sk_track_patch *tp = r->pi[k].tp;
-
-		for (i = 0; i < tp->nr_upstream; i++) {
-			struct sk_index_list one = { 0 };
-
-			sk_index_by_prefix(&one, idx, range,
-					   tp->upstream[i].commit);
-			if (one.nr) {
-				long long p = one.items[0].pos;
-
-				lo = !any || p < lo ? p : lo;
-				hi = !any || p > hi ? p : hi;
-				any = 1;
-			}
-			sk_index_list_release(&one);
+	if (pi->msgid[0]) {
+		sk_index_by_msgid(&l, r->idx, range, pi->msgid);
+		for (i = 0; i < l.nr; i++) {
+			sk_strbuf_reset(&r->sb);
+			sk_strbuf_addf(&r->sb, "explicit reference: its "
+				       "Link:/Message-Id: is the patch's <%s>",
+				       pi->msgid);
+			add_upstream(pi, l.items[i].oid, l.items[i].subject,
+				     SK_PROOF_MSGID, r->sb.buf);
 		}
+		sk_index_list_release(&l);
 	}
-	/* Matches far apart: the series did not land in one piece. */
-	if (!any || hi - lo > 2 * LANDING_WINDOW)
-		return;
-	/*
-	 * Candidates: commits by the series' authors between the matched ones,
-	 * and the unbroken runs of such commits just before and after them
-	 * (a series is applied in one piece).
-	 */
-	sk_index_window(&l, idx, range, NULL, lo - LANDING_WINDOW,
-			hi + LANDING_WINDOW);
-	for (i = 0; i < l.nr; i++)
-		l.items[i].kind = series_author(r, first, end, l.items[i].email);
-	for (i = l.nr, ok = 1; i-- > 0;)
-		if (l.items[i].pos < lo) {
-			ok = ok && l.items[i].kind;
-			l.items[i].kind = ok;
-		}
-	for (i = 0, ok = 1; i < l.nr; i++)
-		if (l.items[i].pos > hi) {
-			ok = ok && l.items[i].kind;
-			l.items[i].kind = ok;
-		}
+	sk_index_by_subject(&l, r->idx, range, pi->norm);
+	for (j = 0; j < pi->p->nr_fixlets; j++) {
+		char *n = norm_dup(r, pi->p->fixlets[j].subject);
+
+		sk_index_by_subject(&l, r->idx, range, n);
+		free(n);
+	}
 	for (i = 0; i < l.nr; i++) {
-		if (!l.items[i].kind)
-			continue;
-		{
 		struct sk_index_commit *c = &l.items[i];
-		struct pinfo *best = NULL;
-		size_t best_n = 0, nr = 0;
-		int best_sim = 0;
-		char **files = NULL;
 
-		if (is_claimed(r, c->oid) ||
-		    sk_index_files(&files, &nr, idx, r->o->repo, c->oid))
+		if (is_upstream(pi, c->oid))
 			continue;
-		for (k = first; k < end; k++) {
-			size_t n = file_overlap(&r->pi[k], files, nr);
-			int sim = sk_subject_similarity(r->pi[k].tp->subject,
-							c->subject);
-
-			if (n > best_n || (n && n == best_n && sim > best_sim)) {
-				best = &r->pi[k];
-				best_n = n;
-				best_sim = sim;
-			}
-		}
-		sk_index_files_free(files, nr);
-		if (!best)
+		pid = same_patchid(r, pi, c->oid);
+		if (!pid)
 			continue;
 		sk_strbuf_reset(&r->sb);
-		sk_strbuf_addf(&r->sb, "landed with the series: same author, "
-			       "within the landing range, touches %zu of the "
-			       "patch's files (subject similarity %d%%)",
-			       best_n, best_sim);
-		{
-			char *how = sk_strbuf_detach(&r->sb);
+		sk_strbuf_addf(&r->sb, "equal patch-id: it has %s", pid);
+		add_upstream(pi, c->oid, c->subject, SK_PROOF_PATCHID,
+			     r->sb.buf);
+	}
+	if (!pi->tp->nr_upstream) {
+		struct sk_index_list a;
 
-			add_upstream(r, best, c, how);
-			free(how);
+		author_commits(&a, r, pi->email, range, MAINLINE_AUTHOR_CAP);
+		for (i = 0; i < a.nr && !pi->tp->nr_upstream; i++) {
+			if (!(pid = author_patchid(r, pi, a.items[i].oid)))
+				continue;
+			sk_strbuf_reset(&r->sb);
+			sk_strbuf_addf(&r->sb, "equal patch-id: it has %s "
+				       "(subject differs)", pid);
+			add_upstream(pi, a.items[i].oid, a.items[i].subject,
+				     SK_PROOF_PATCHID, r->sb.buf);
 		}
+		sk_index_list_release(&a);
+	}
+	for (i = 0; i < l.nr; i++)
+		if (!is_upstream(pi, l.items[i].oid))
+			add_similar(r, pi, &l.items[i], range);
+	sk_index_list_release(&l);
+}
+
+static void push_candidate(struct sk_index_list *l, const char *oid,
+			   const char *subject)
+{
+	struct sk_index_commit *c;
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i].oid, oid))
+			return;
+	c = SK_ARRAY_PUSH(l->items, l->nr, l->alloc);
+	memset(c, 0, sizeof(*c));
+	snprintf(c->oid, sizeof(c->oid), "%s", oid);
+	c->subject = sk_xstrdup(subject);
+	c->email = sk_xstrdup("");
+	c->kind = 0;
+}
+
+/*
+ * A series that landed reshaped (squashed, split, edited): the commits by
+ * its authors that touch the patch's files, or that carry the series'
+ * Link: (its cover letter's Message-Id), where at least half of each
+ * one's changed lines are the series', and together they cover
+ * RESHAPED_COVER percent of the patch's changed lines (with the series'
+ * Link:, any).  Nothing else attaches a commit to a patch.
+ */
+static void map_reshaped(struct run *r, size_t first, size_t end,
+			 long long range)
+{
+	struct sk_lines series = { 0 };
+	struct sk_index_list linked = { 0 };
+	const struct sk_revision *rev = r->pi[first].rev;
+	char *cover = rev->message_id ? sk_xstrdup(rev->message_id +
+				(rev->message_id[0] == '<')) : NULL;
+	size_t k, i;
+
+	if (cover && *cover && cover[strlen(cover) - 1] == '>')
+		cover[strlen(cover) - 1] = '\0';
+	for (k = first; k < end; k++) {
+		const struct sk_lines *pl = patch_lines(&r->pi[k]);
+
+		for (i = 0; i < pl->nr; i++)
+			*SK_ARRAY_PUSH(series.items, series.nr, series.alloc) =
+				sk_xstrdup(pl->items[i]);
+	}
+	if (series.nr)
+		qsort(series.items, series.nr, sizeof(*series.items),
+		      lines_cmp);
+	/* a cover letter that is patch 1's mail is no series evidence */
+	if (cover && *cover && strcmp(cover, r->pi[first].msgid))
+		sk_index_by_msgid(&linked, r->idx, range, cover);
+	for (k = first; k < end; k++) {
+		struct pinfo *pi = &r->pi[k];
+		const struct sk_lines *pl = patch_lines(pi);
+		struct sk_index_list cand = { 0 }, a;
+		unsigned char *mark;
+		char **chosen = NULL;
+		size_t nr_chosen = 0, alloc_chosen = 0, covered = 0, own = 0,
+		       theirs = 0;
+		int via_link = 0;
+
+		if (pi->tp->nr_upstream || !pl->nr)
+			continue;
+		for (i = 0; i < linked.nr; i++)
+			push_candidate(&cand, linked.items[i].oid,
+				       linked.items[i].subject);
+		author_commits(&a, r, pi->email, range, MAINLINE_AUTHOR_CAP);
+		for (i = 0; i < a.nr; i++) {
+			char **files = NULL;
+			size_t nr = 0;
+
+			if (sk_index_files(&files, &nr, r->idx, r->repo,
+					   a.items[i].oid))
+				continue;
+			if (file_overlap(pi, files, nr))
+				push_candidate(&cand, a.items[i].oid,
+					       a.items[i].subject);
+			sk_index_files_free(files, nr);
+		}
+		sk_index_list_release(&a);
+		sk_error_clear();
+		mark = sk_xcalloc(pl->nr, 1);
+		for (;;) {
+			size_t best = 0, best_n = 0;
+
+			for (i = 0; i < cand.nr; i++) {
+				const struct sk_lines *cl;
+				size_t n;
+
+				if (cand.items[i].kind)
+					continue;
+				cl = commit_lines(r, cand.items[i].oid);
+				if (!cl->nr ||
+				    2 * sk_lines_common(cl, &series) < cl->nr)
+					continue;
+				n = sk_lines_cover(pl, cl, mark, 0);
+				if (n > best_n) {
+					best = i;
+					best_n = n;
+				}
+			}
+			if (!best_n)
+				break;
+			{
+				const struct sk_lines *cl =
+					commit_lines(r, cand.items[best].oid);
+
+				covered += sk_lines_cover(pl, cl, mark, 1);
+				own += sk_lines_common(cl, &series);
+				theirs += cl->nr;
+			}
+			cand.items[best].kind = 1;
+			*SK_ARRAY_PUSH(chosen, nr_chosen, alloc_chosen) =
+				cand.items[best].oid;
+			for (i = 0; i < linked.nr; i++)
+				if (!strcmp(linked.items[i].oid,
+					    cand.items[best].oid))
+					via_link = 1;
+		}
+		if (nr_chosen && (via_link ||
+		    100 * covered >= RESHAPED_COVER * pl->nr)) {
+			sk_strbuf_reset(&r->sb);
+			if (via_link)
+				sk_strbuf_addf(&r->sb, "reshaped landing: the "
+					       "series' Link: <%s>; ", cover);
+			else
+				sk_strbuf_adds(&r->sb, "reshaped landing: ");
+			sk_strbuf_adds(&r->sb, "the hunks of the patch are "
+				       "covered by");
+			for (i = 0; i < nr_chosen; i++)
+				sk_strbuf_addf(&r->sb, "%s%s", i ? ", " : " ",
+					       chosen[i]);
+			sk_strbuf_addf(&r->sb, " (%zu of its %zu changed lines;"
+				       " %zu of those commits' %zu are the "
+				       "series')", covered, pl->nr, own,
+				       theirs);
+			for (i = 0; i < cand.nr; i++)
+				if (cand.items[i].kind)
+					add_upstream(pi, cand.items[i].oid,
+						     cand.items[i].subject,
+						     via_link ? SK_PROOF_SERIES :
+						     SK_PROOF_HUNKS, r->sb.buf);
+		}
+		free(chosen);
+		free(mark);
+		sk_index_list_release(&cand);
+	}
+	sk_index_list_release(&linked);
+	sk_lines_release(&series);
+	free(cover);
+}
+
+/*
+ * Upstream reverts: each upstream commit reverted in range gets its
+ * revert; a revert of that revert lands the patch again.
+ */
+static void map_reverts(struct run *r, struct pinfo *pi, long long range)
+{
+	size_t i;
+
+	for (i = 0; i < pi->tp->nr_upstream; i++) {
+		char rv[41], again[41];
+		struct sk_track_upstream *u = &pi->tp->upstream[i];
+
+		if (!find_revert(rv, r, range, u->commit, NULL))
+			continue;
+		memcpy(u->reverted_by, rv, sizeof(rv));
+		if (find_revert(again, r, range, rv, NULL)) {
+			char *subj = commit_subject(r, again);
+
+			sk_strbuf_reset(&r->sb);
+			sk_strbuf_addf(&r->sb, "landed again: it reverts %s, "
+				       "the revert of %s", rv, u->commit);
+			add_upstream(pi, again, subj, SK_PROOF_REAPPLIED,
+				     r->sb.buf);
+			free(subj);
 		}
 	}
-	sk_index_list_release(&l);
+}
+
+/* A similar commit that a reshaped landing proved is upstream. */
+static void drop_similar_upstream(struct pinfo *pi)
+{
+	struct sk_track_patch *tp = pi->tp;
+	size_t i, n = 0;
+
+	for (i = 0; i < tp->nr_similar; i++) {
+		if (is_upstream(pi, tp->similar[i].commit)) {
+			free(tp->similar[i].subject);
+			free(tp->similar[i].difference);
+			continue;
+		}
+		tp->similar[n++] = tp->similar[i];
+	}
+	tp->nr_similar = n;
 }
 
 static void map_upstream(struct run *r)
 {
+	long long range;
 	size_t k = 0;
 
 	if (!r->mainline || r->mainline->problem)
 		return;
+	range = r->mainline->range;
+	use_where(r, r->mainline);
 	for (k = 0; k < r->nr_pi; k++)
-		map_direct(r, &r->pi[k], r->mainline->range);
+		map_direct(r, &r->pi[k], range);
 	for (k = 0; k < r->nr_pi;) {
 		size_t end = k;
 
 		while (end < r->nr_pi && r->pi[end].s == r->pi[k].s)
 			end++;
-		map_landing(r, k, end);
+		map_reshaped(r, k, end, range);
 		k = end;
+	}
+	for (k = 0; k < r->nr_pi; k++) {
+		map_reverts(r, &r->pi[k], range);
+		drop_similar_upstream(&r->pi[k]);
 	}
 }
 
 /* ---- per-branch checks ---- */
 
+/* "(cherry picked from commit <sha>)" with the sha. */
+static void upref_text(struct sk_strbuf *out, int kind, const char *oid)
+{
+	const char *t = sk_upref_kind_name(kind), *sha = strstr(t, "<sha>");
+
+	sk_strbuf_add(out, t, sha - t);
+	sk_strbuf_adds(out, oid);
+	sk_strbuf_adds(out, sha + 5);
+}
+
+/* The first commit of range that carries oid's change by reference. */
+static int find_backport(struct sk_index_commit *out, struct run *r,
+			 long long range, const char *oid)
+{
+	struct sk_index_list l = { 0 };
+	size_t i;
+	int found = 0;
+
+	sk_index_by_upstream(&l, r->idx, range, oid);
+	for (i = 0; i < l.nr && !found; i++)
+		if (SK_UPREF_IS_COPY(l.items[i].kind)) {
+			memcpy(out->oid, l.items[i].oid, sizeof(out->oid));
+			out->kind = l.items[i].kind;
+			found = 1;
+		}
+	sk_index_list_release(&l);
+	return found;
+}
+
 /* Is commit oid in branch tb: in its range, its base, or backported? */
 static int contains(struct run *r, struct sk_track_branch *tb,
 		    const char *oid, struct sk_track_cell *c, const char *what)
 {
-	struct sk_index_list l = { 0 };
-	int yes = 0;
+	struct sk_index_commit b;
 
-	if (sk_index_in_range(r->o->idx, tb->range, oid)) {
+	if (sk_index_in_range(r->idx, tb->range, oid)) {
 		cell_say(c, "%s %.12s is in %s", what, oid, tb->br->name);
-		yes = 1;
-	} else if (tb->base[0] &&
-		   sk_index_is_ancestor(r->o->idx, r->o->repo, oid,
-					tb->base) == 1) {
+		return 1;
+	}
+	if (tb->base[0] &&
+	    sk_index_is_ancestor(r->idx, r->repo, oid, tb->base) == 1) {
 		cell_say(c, "%s %.12s is in the base %s", what, oid,
 			 tb->br->base);
-		yes = 1;
-	} else if (!sk_index_by_upstream(&l, r->o->idx, tb->range, oid) &&
-		   l.nr) {
-		cell_say(c, "%s %.12s was backported as %.12s, which carries "
-			 "\"%s\"", what, oid, l.items[0].oid,
-			 sk_upref_kind_name(l.items[0].kind));
-		cell_commit(c, l.items[0].oid);
-		yes = 1;
+		return 1;
 	}
-	sk_index_list_release(&l);
-	return yes;
+	sk_error_clear();
+	if (find_backport(&b, r, tb->range, oid)) {
+		sk_strbuf_reset(&r->sb);
+		upref_text(&r->sb, b.kind, oid);
+		cell_say(c, "%s %.12s was backported as %.12s, which carries "
+			 "\"%s\"", what, oid, b.oid, r->sb.buf);
+		cell_commit(c, b.oid);
+		return 1;
+	}
+	return 0;
 }
 
-static int check_present(struct run *r, struct sk_track_branch *tb,
-			 struct pinfo *pi, struct sk_track_cell *c)
+/* A commit that brought the patch into a branch, and what undid it. */
+struct landing {
+	char oid[41];
+	char *proof;
+	char reverted_by[41];
+};
+
+struct landings {
+	struct landing *items;
+	size_t nr, alloc;
+};
+
+static struct landing *add_landing(struct landings *ls, const char *oid,
+				   char *proof)
+{
+	struct landing *l;
+	size_t i;
+
+	for (i = 0; i < ls->nr; i++)
+		if (!strcmp(ls->items[i].oid, oid)) {
+			free(proof);
+			return NULL;
+		}
+	l = SK_ARRAY_PUSH(ls->items, ls->nr, ls->alloc);
+	memset(l, 0, sizeof(*l));
+	snprintf(l->oid, sizeof(l->oid), "%s", oid);
+	l->proof = proof;
+	return l;
+}
+
+/* Reverted in the branch: by a revert of it, or of the commit it copies. */
+static void landing_reverts(struct run *r, struct sk_track_branch *tb,
+			    struct landing *l, const char *upstream,
+			    int in_base)
+{
+	char rv[41];
+
+	if (in_base) {
+		/* a revert in the base, or in the branch */
+		struct sk_index_list rl = { 0 };
+		size_t i;
+
+		sk_index_by_upstream(&rl, r->idx, 0, l->oid);
+		for (i = 0; i < rl.nr && !l->reverted_by[0]; i++)
+			if (rl.items[i].kind == SK_UPREF_REVERT &&
+			    (sk_index_in_range(r->idx, tb->range,
+					       rl.items[i].oid) ||
+			     sk_index_is_ancestor(r->idx, r->repo,
+						  rl.items[i].oid,
+						  tb->base) == 1))
+				memcpy(l->reverted_by, rl.items[i].oid, 41);
+		sk_index_list_release(&rl);
+		sk_error_clear();
+		return;
+	}
+	if (find_revert(rv, r, tb->range, l->oid, NULL) ||
+	    (upstream && find_revert(rv, r, tb->range, upstream, l->oid)))
+		memcpy(l->reverted_by, rv, sizeof(rv));
+}
+
+/*
+ * The landings of the patch on branch tb: its proven upstream commits in
+ * the branch or its base, their backports by explicit reference, the
+ * commits with its patch-id; each with the revert that undid it, and the
+ * revert of that revert as a landing again.  Commits with its subject
+ * and another patch-id are similar.
+ */
+static void branch_landings(struct landings *ls, struct run *r,
+			    struct sk_track_branch *tb, struct pinfo *pi,
+			    struct sk_index_list *similar)
 {
 	struct sk_track_patch *tp = pi->tp;
-	struct sk_index_list l = { 0 };
-	size_t i, found = 0;
+	struct sk_index_list l = { 0 }, a;
+	struct landing *x;
 	const char *pid;
-	int direct = 0;
+	size_t i;
 
 	for (i = 0; i < tp->nr_upstream; i++) {
-		struct sk_track_cell tmp = { 0 };
+		const char *up = tp->upstream[i].commit;
 
-		if (contains(r, tb, tp->upstream[i].commit, &tmp, "upstream")) {
-			size_t j;
+		if (sk_index_in_range(r->idx, tb->range, up)) {
+			x = add_landing(ls, up, sk_xstrfmt("explicit reference:"
+					" the upstream commit %s is in %s", up,
+					tb->br->name));
+			if (x)
+				landing_reverts(r, tb, x, NULL, 0);
+		} else if (tb->base[0] &&
+			   sk_index_is_ancestor(r->idx, r->repo, up,
+						tb->base) == 1) {
+			x = add_landing(ls, up, sk_xstrfmt("explicit reference:"
+					" the upstream commit %s is in the "
+					"base %s", up, tb->br->base));
+			if (x)
+				landing_reverts(r, tb, x, NULL, 1);
+		}
+		sk_error_clear();
+		sk_index_by_upstream(&l, r->idx, tb->range, up);
+		while (l.nr) {
+			struct sk_index_commit *c = &l.items[--l.nr];
 
-			found++;
-			for (j = 0; j < tmp.nr_evidence; j++)
-				*SK_ARRAY_PUSH(c->evidence, c->nr_evidence,
-					       c->alloc_evidence) =
-					tmp.evidence[j];
-			for (j = 0; j < tmp.nr_commits; j++)
-				*SK_ARRAY_PUSH(c->commits, c->nr_commits,
-					       c->alloc_commits) =
-					tmp.commits[j];
-			free(tmp.evidence);
-			free(tmp.commits);
+			if (SK_UPREF_IS_COPY(c->kind)) {
+				sk_strbuf_reset(&r->sb);
+				upref_text(&r->sb, c->kind, up);
+				x = add_landing(ls, c->oid, sk_xstrfmt(
+					"explicit reference: %s carries \"%s\"",
+					c->oid, r->sb.buf));
+				if (x)
+					landing_reverts(r, tb, x, up, 0);
+			}
+			free(c->subject);
+			free(c->email);
 		}
 	}
-	if (tp->nr_upstream && found == tp->nr_upstream)
-		return 1;
-	if (found)
-		cell_say(c, "only %zu of its %zu upstream commits are in %s",
-			 found, tp->nr_upstream, tb->br->name);
-	/* A copy without an upstream line: same patch-id, or same subject. */
-	sk_index_by_subject(&l, r->o->idx, tb->range, pi->norm);
-	for (i = 0; i < l.nr && !direct; i++) {
-		pid = same_patchid(r, pi, l.items[i].oid);
-		if (pid || !strcmp(l.items[i].email, pi->email)) {
-			cell_say(c, "%.12s in %s has %s", l.items[i].oid,
-				 tb->br->name, pid ? pid :
-				 "the same subject and author");
-			cell_commit(c, l.items[i].oid);
-			direct = 1;
+	sk_index_by_subject(&l, r->idx, tb->range, pi->norm);
+	for (i = 0; i < l.nr; i++) {
+		if ((pid = same_patchid(r, pi, l.items[i].oid))) {
+			x = add_landing(ls, l.items[i].oid, sk_xstrfmt(
+				"equal patch-id: %s has %s", l.items[i].oid,
+				pid));
+			if (x)
+				landing_reverts(r, tb, x, NULL, 0);
+		} else {
+			push_candidate(similar, l.items[i].oid,
+				       l.items[i].subject);
 		}
 	}
 	sk_index_list_release(&l);
-	if (!direct && *pi->email &&
-	    !sk_index_by_email(&l, r->o->idx, tb->range, pi->email)) {
-		size_t n = 0;
+	author_commits(&a, r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
+	for (i = 0; i < a.nr; i++) {
+		size_t j;
 
-		for (i = l.nr; i-- > 0 && n < AUTHOR_PATCHID_CAP && !direct;) {
-			if (sk_subject_similarity(pi->tp->subject,
-						  l.items[i].subject) <
-			    AUTHOR_SIMILARITY)
-				continue;
-			n++;
-			if ((pid = same_patchid(r, pi, l.items[i].oid))) {
-				cell_say(c, "%.12s in %s has %s",
-					 l.items[i].oid, tb->br->name, pid);
-				cell_commit(c, l.items[i].oid);
-				direct = 1;
-			}
-		}
-		sk_index_list_release(&l);
+		for (j = 0; j < ls->nr && strcmp(ls->items[j].oid,
+						 a.items[i].oid); j++)
+			;
+		if (j < ls->nr ||
+		    !(pid = author_patchid(r, pi, a.items[i].oid)))
+			continue;
+		x = add_landing(ls, a.items[i].oid, sk_xstrfmt(
+			"equal patch-id: %s has %s (subject \"%s\")",
+			a.items[i].oid, pid, a.items[i].subject));
+		if (x)
+			landing_reverts(r, tb, x, NULL, 0);
 	}
-	return direct;
+	sk_index_list_release(&a);
+	/* a revert of a revert lands it again */
+	for (i = 0; i < ls->nr; i++) {
+		char again[41];
+
+		if (!ls->items[i].reverted_by[0] ||
+		    !find_revert(again, r, tb->range,
+				 ls->items[i].reverted_by, NULL))
+			continue;
+		x = add_landing(ls, again, sk_xstrfmt("explicit reference: "
+				"%s reverts the revert %s", again,
+				ls->items[i].reverted_by));
+		if (x)
+			landing_reverts(r, tb, x, NULL, 0);
+	}
+	sk_error_clear();
+}
+
+/*
+ * 1 if the patch is in the branch (a landing not reverted), else 0; sets
+ * *reverted when it landed and every landing was reverted, *similar when
+ * a commit not reverted has its subject and not its patch-id.
+ */
+static int check_present(struct run *r, struct sk_track_branch *tb,
+			 struct pinfo *pi, struct sk_track_cell *c,
+			 int *reverted, int *similar)
+{
+	struct landings ls = { 0 };
+	struct sk_index_list sim = { 0 };
+	size_t i, live = 0;
+
+	*reverted = *similar = 0;
+	branch_landings(&ls, r, tb, pi, &sim);
+	for (i = 0; i < ls.nr; i++)
+		live += !ls.items[i].reverted_by[0];
+	for (i = 0; i < ls.nr; i++) {
+		struct landing *l = &ls.items[i];
+
+		if (l->reverted_by[0])
+			continue;
+		if (live < ls.nr)
+			cell_say(c, "landed again: %s (%s)", l->oid, l->proof);
+		else
+			cell_say(c, "%s", l->proof);
+		cell_commit(c, l->oid);
+	}
+	for (i = 0; i < ls.nr; i++) {
+		struct landing *l = &ls.items[i];
+		char *subj;
+
+		if (!l->reverted_by[0])
+			continue;
+		subj = commit_subject(r, l->reverted_by);
+		cell_say(c, "reverted: %s (\"%s\") reverts %s, which had "
+			 "landed it (%s)", l->reverted_by, subj, l->oid,
+			 l->proof);
+		free(subj);
+	}
+	if (!live) {
+		for (i = 0; i < sim.nr; i++) {
+			char rv[41];
+
+			if (find_revert(rv, r, tb->range, sim.items[i].oid,
+					NULL)) {
+				cell_say(c, "similar, reverted: %s has the "
+					 "subject but not the patch-id, and %s "
+					 "reverts it", sim.items[i].oid, rv);
+				continue;
+			}
+			sk_lines_difference(&r->sb, patch_lines(pi),
+					    commit_lines(r, sim.items[i].oid));
+			cell_say(c, "similar: %s has the subject but not the "
+				 "patch-id; difference: %s", sim.items[i].oid,
+				 r->sb.buf);
+			cell_commit(c, sim.items[i].oid);
+			*similar = 1;
+		}
+	}
+	*reverted = ls.nr && !live;
+	for (i = 0; i < ls.nr; i++)
+		free(ls.items[i].proof);
+	free(ls.items);
+	sk_index_list_release(&sim);
+	return live > 0;
 }
 
 /* The queue entry that holds this patch, by name, subject or upstream id. */
@@ -870,6 +1470,59 @@ static void check_fixes(struct run *r, struct sk_track_branch *tb,
 	}
 }
 
+/* Landed upstream, and every landing reverted there. */
+static int reverted_upstream(const struct sk_track_patch *tp)
+{
+	size_t i;
+
+	for (i = 0; i < tp->nr_upstream; i++)
+		if (!tp->upstream[i].reverted_by[0])
+			return 0;
+	return tp->nr_upstream > 0;
+}
+
+static void mainline_evidence(struct sk_track_cell *c,
+			      const struct sk_track_patch *tp,
+			      struct sk_track_facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < tp->nr_upstream; i++) {
+		const struct sk_track_upstream *u = &tp->upstream[i];
+
+		if (u->reverted_by[0])
+			continue;
+		f->present = 1;
+		cell_say(c, "merged as %s (\"%s\"): %s", u->commit, u->subject,
+			 u->how);
+		cell_commit(c, u->commit);
+	}
+	for (i = 0; i < tp->nr_upstream; i++) {
+		const struct sk_track_upstream *u = &tp->upstream[i];
+
+		if (u->reverted_by[0])
+			cell_say(c, "reverted: %s reverts %s (\"%s\"), which "
+				 "had landed it (%s)", u->reverted_by,
+				 u->commit, u->subject, u->how);
+	}
+	f->reverted_upstream = reverted_upstream(tp);
+	for (i = 0; !f->present && i < tp->nr_similar; i++) {
+		const struct sk_track_similar *sm = &tp->similar[i];
+
+		if (sm->reverted_by[0]) {
+			cell_say(c, "similar, reverted: %s has the subject but "
+				 "not the patch-id, and %s reverts it",
+				 sm->commit, sm->reverted_by);
+			continue;
+		}
+		cell_say(c, "similar: %s has the subject but not the "
+			 "patch-id; difference: %s", sm->commit,
+			 sm->difference);
+		cell_commit(c, sm->commit);
+		f->similar = 1;
+	}
+}
+
 static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 {
 	struct sk_track_branch *tb = &r->t->branches[bi];
@@ -884,21 +1537,25 @@ static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 		cell_say(c, "%s", tb->problem);
 		return;
 	}
+	use_where(r, tb);
 	f.kind = br->kind;
 	f.major = br->major;
 	f.minor = br->minor;
 	if (br->kind == SK_BRANCH_MAINLINE && tb == r->mainline) {
 		struct sk_track_patch *tp = pi->tp;
 
-		f.present = tp->nr_upstream > 0;
-		for (i = 0; i < tp->nr_upstream; i++) {
-			cell_say(c, "merged as %.12s (\"%s\"): %s",
-				 tp->upstream[i].commit, tp->upstream[i].subject,
-				 tp->upstream[i].how);
-			cell_commit(c, tp->upstream[i].commit);
-		}
+		mainline_evidence(c, tp, &f);
 	} else {
-		f.present = check_present(r, tb, pi, c);
+		int reverted, similar;
+
+		f.present = check_present(r, tb, pi, c, &reverted, &similar);
+		f.reverted_here = reverted;
+		f.similar = similar;
+		f.reverted_upstream = reverted_upstream(pi->tp);
+		for (i = 0; f.reverted_upstream && i < pi->tp->nr_upstream; i++)
+			cell_say(c, "reverted: %s reverts %s upstream",
+				 pi->tp->upstream[i].reverted_by,
+				 pi->tp->upstream[i].commit);
 		if (!f.present)
 			f.queued = check_queued(r, tb, pi, c);
 		if (!f.present && !f.queued) {
@@ -944,8 +1601,10 @@ static void dependencies(struct run *r, size_t bi, size_t first, size_t end)
 		for (m = first; m < n; m++) {
 			struct sk_track_cell *cm = &r->pi[m].tp->cells[bi];
 
-			if (cm->state == SK_STATE_PRESENT ||
-			    cm->state == SK_STATE_QUEUED ||
+			/* only what is not there for a reason of its own */
+			if ((cm->state != SK_STATE_NEEDED &&
+			     cm->state != SK_STATE_NOT_AFFECTED &&
+			     cm->state != SK_STATE_NOT_ELIGIBLE) ||
 			    !file_overlap(&r->pi[m], r->pi[n].files,
 					  r->pi[n].nr_files))
 				continue;
@@ -979,6 +1638,9 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 
 	r.o = o;
 	r.t = t;
+	r.repo = o->repo;
+	r.idx = o->idx;
+	add_warning(t, sk_index_warning(o->idx));
 	sk_strbuf_init(&r.sb);
 	t->nr_branches = o->branches->nr;
 	t->branches = sk_xcalloc(t->nr_branches ? t->nr_branches : 1,
@@ -992,6 +1654,8 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	ret = load_series(&r);
 	if (ret)
 		goto out;
+	r.repo = o->repo;
+	r.idx = o->idx;
 	for (k = 0; k < r.nr_pi; k++)
 		for (i = 0; i < r.pi[k].nr_fixes; i++)
 			resolve_fix(&r, &r.pi[k].fixes[i]);
@@ -1020,9 +1684,10 @@ out:
 	for (i = 0; i < r.nr_series; i++)
 		sk_series_free(r.series[i]);
 	free(r.series);
-	for (i = 0; i < r.nr_claimed; i++)
-		free(r.claimed[i]);
-	free(r.claimed);
+	close_where(&r);
+	for (i = 0; i < r.nr_lines; i++)
+		sk_lines_release(&r.lines[i].l);
+	free(r.lines);
 	sk_strbuf_release(&r.sb);
 	if (ret) {
 		sk_track_free(t);
@@ -1061,6 +1726,11 @@ void sk_track_free(struct sk_track *t)
 			free(tp->upstream[j].how);
 		}
 		free(tp->upstream);
+		for (j = 0; j < tp->nr_similar; j++) {
+			free(tp->similar[j].subject);
+			free(tp->similar[j].difference);
+		}
+		free(tp->similar);
 		free(tp->cells);
 		free(tp->slug);
 		free(tp->subject);
@@ -1070,6 +1740,9 @@ void sk_track_free(struct sk_track *t)
 		free(t->branches[i].problem);
 		sk_strbuf_release(&t->branches[i].queue);
 	}
+	for (i = 0; i < t->nr_warnings; i++)
+		free(t->warnings[i]);
+	free(t->warnings);
 	free(t->patches);
 	free(t->branches);
 	free(t);

@@ -9,9 +9,21 @@
 
 /*
  * Where each patch of each series (its latest revision) stands on each
- * tracked branch, and why.  For the mainline branch a patch is upstream
- * or pending; for the others the first that holds of present, queued,
- * needed, not affected, not eligible.  Every state carries its evidence.
+ * tracked branch, and why.  For the mainline branch a patch is upstream,
+ * reverted upstream, similar or pending; for the others the first that
+ * holds of reverted on this branch, present (or reverted upstream),
+ * queued, reverted upstream, similar, needed, not affected, not
+ * eligible.  Every state carries its evidence.
+ *
+ * Evidence has an order.  A commit proves that a patch landed only by an
+ * explicit reference (the patch's Link:/Message-Id: upstream; "(cherry
+ * picked from commit X)", "commit X upstream." or "[ Upstream commit X ]"
+ * of a proven upstream commit X on a branch), by an equal git patch-id
+ * --stable (whatever its subject), or, for a landing reshaped (squashed,
+ * split, edited), by the patch's changed lines covered by the commits'
+ * (with the series' Link: where there is one).  A commit with the subject
+ * but another patch-id is at most "similar".  A landing reverted later
+ * ("This reverts commit X.") no longer counts; one landed again does.
  */
 
 enum sk_state {
@@ -23,6 +35,10 @@ enum sk_state {
 	SK_STATE_NEEDED,	/* a stable candidate for the branch */
 	SK_STATE_NOT_AFFECTED,	/* its Fixes: target is not in the branch */
 	SK_STATE_NOT_ELIGIBLE,	/* no Fixes:, no Cc: stable, not selected */
+	SK_STATE_SIMILAR,	/* a commit has its subject, not its patch-id */
+	SK_STATE_REVERTED_UPSTREAM,	/* every mainline landing reverted */
+	SK_STATE_REVERTED_HERE,	/* every landing on the branch reverted */
+	SK_STATE_NR
 };
 
 const char *sk_state_name(enum sk_state s);
@@ -32,6 +48,9 @@ struct sk_track_facts {
 	enum sk_branch_kind kind;
 	int major, minor;		/* the branch's version */
 	int present, queued;
+	int reverted_here;		/* landed on the branch, all reverted */
+	int reverted_upstream;		/* landed upstream, all reverted */
+	int similar;			/* a live commit with its subject */
 	int selected;			/* downstream: the series is selected */
 	int cc_stable;			/* Cc: stable, not noautosel */
 	int cc_major, cc_minor;		/* its "# X.Y.x" bound, 0.0 if none */
@@ -54,19 +73,47 @@ struct sk_track_cell {
 	size_t nr_commits, alloc_commits;
 };
 
+/* What proves that an upstream commit carries the patch. */
+enum sk_proof {
+	SK_PROOF_MSGID,		/* its Link:/Message-Id: is the patch's */
+	SK_PROOF_PATCHID,	/* equal git patch-id --stable */
+	SK_PROOF_REAPPLIED,	/* it reverts the revert of such a commit */
+	SK_PROOF_SERIES,	/* reshaped: the series' Link:, lines covered */
+	SK_PROOF_HUNKS,		/* reshaped: the patch's lines covered */
+};
+
 struct sk_track_upstream {
 	char commit[41];
 	char *subject;
 	char *how;			/* which evidence matched it */
+	enum sk_proof proof;
+	char reverted_by[41];		/* empty: not reverted upstream */
 };
+
+/* A commit with the patch's subject and another patch-id. */
+struct sk_track_similar {
+	char commit[41];
+	char *subject;
+	char *difference;		/* per file: lines only in one side */
+	char reverted_by[41];
+};
+
+/*
+ * 1 if u is proven (every upstream entry is) and not reverted upstream:
+ * the commit a backport may name in "commit X upstream.".
+ */
+int sk_track_upstream_proven(const struct sk_track_upstream *u);
+const char *sk_proof_name(enum sk_proof p);
 
 struct sk_track_patch {
 	char *slug;
 	int version, nr;
 	char *subject;
 	char *author;
-	struct sk_track_upstream *upstream;
+	struct sk_track_upstream *upstream;	/* proven only */
 	size_t nr_upstream, alloc_upstream;
+	struct sk_track_similar *similar;	/* in mainline */
+	size_t nr_similar, alloc_similar;
 	struct sk_track_cell *cells;	/* one per branch */
 };
 
@@ -85,6 +132,8 @@ struct sk_track {
 	struct sk_track_patch *patches;
 	size_t nr_patches, alloc_patches;
 	double index_s, match_s;
+	char **warnings;		/* for the command to print */
+	size_t nr_warnings, alloc_warnings;
 };
 
 struct sk_track_opts {
@@ -93,6 +142,11 @@ struct sk_track_opts {
 	struct sk_index *idx;
 	struct sk_branches *branches;
 	const char *only_series;	/* NULL: every series */
+	/*
+	 * repo is the embedded workspace, one commit per branch: a base it
+	 * does not have means that commit (elsewhere it is an error).
+	 */
+	int workspace;
 };
 
 int sk_track_run(struct sk_track **out, const struct sk_track_opts *o);

@@ -5,7 +5,7 @@ test_description='stablekit status: patch states across mainline and stable bran
 A model kernel repository (t2000/model.sh) has mainline with v6.12, v7.0,
 v7.1, v7.2 and v7.3-rc1, and the branches linux-6.12.y, linux-7.1.y and
 linux-7.2.y with backports.  Series A (the vmstat seed) landed in
-v7.3-rc1 as three commits; series B (the shadow-node seed) fixes
+v7.3-rc1 as three commits, each with the Link: of its patch; series B (the shadow-node seed) fixes
 7404bd37cfbe, a sha the model does not have, whose subject it does.
 '
 
@@ -181,28 +181,29 @@ test_expect_success 'series A landed as three commits: the mapping is shown' '
 	printf "%s\n" $A2 $A3 | sort >expect && test_cmp expect a2 &&
 	jq -r ".patches[] | select(.id == \"$A:2\") | .upstream[] |
 		select(.commit == \"$A2\") | .match" status.json >how &&
-	grep "landed with the series" how &&
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163431.1907337-3-usama.arif@linux.dev>" how &&
 	jq -r ".patches[] | select(.id == \"$A:2\") | .upstream[] |
 		select(.commit == \"$A3\") | .match" status.json >how &&
-	grep "same subject and author (patch-id differs)" how
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163431.1907337-3-usama.arif@linux.dev>" how
 '
 
 test_expect_success 'upstream by Message-Id and by patch-id' '
 	jq -r ".patches[] | select(.id == \"fix-d:1\") | .upstream[0].match" \
-		status.json >how && grep "Message-Id: <fixd-1@example.org>" how &&
+		status.json >how &&
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <fixd-1@example.org>" how &&
 	jq -r ".patches[] | select(.id == \"fix-g:1\") | .upstream[0].match" \
-		status.json >how && grep "same patch-id" how
+		status.json >how && grep "equal patch-id: it has the patch-id of the patch" how
 '
 
 test_expect_success 'present: upstream line, [ Upstream commit ], cherry-pick, patch-id, base' '
 	(cd p && stablekit status --why fix-d:1 linux-7.1.y >../why) &&
-	grep "was backported as .*commit <sha> upstream" why &&
+	grep "explicit reference: .* carries \"commit $D upstream.\"" why &&
 	(cd p && stablekit status --why $A:1 linux-7.2.y >../why) &&
-	grep "\[ Upstream commit <sha> \]" why &&
+	grep "explicit reference: .* carries \"\[ Upstream commit $A1 \]\"" why &&
 	(cd p && stablekit status --why fix-g:1 linux-6.12.y >../why) &&
-	grep "cherry picked from commit" why &&
+	grep "explicit reference: .* carries \"(cherry picked from commit $G)\"" why &&
 	(cd p && stablekit status --why fix-g:1 linux-7.2.y >../why) &&
-	grep "has the same patch-id" why &&
+	grep "equal patch-id: .* has the patch-id of the patch (subject \"mm: swap_state: plug a counter leak\")" why &&
 	(cd p && stablekit status --why fix-d:1 linux-7.2.y >../why) &&
 	grep "is in the base v7.2" why
 '
@@ -260,6 +261,41 @@ test_expect_success 'a new backport is indexed incrementally' '
 	(cd p && stablekit status --json --stats >../status.json 2>../stats) &&
 	grep "linux-7.1.y: walked 1, new 1$" stats &&
 	test "$(state fix-g:1 linux-7.1.y)" = present
+'
+
+test_expect_success 'two projects on one repository with other bases do not walk each other again' '
+	mkdir -p p2 &&
+	cp -R p/series p2/ && mkdir -p p2/stable &&
+	sed -e "s/base = v7.0/base = v6.12/" -e "s/base = v7.1/base = v7.0/" \
+		p/stable/branches.conf >p2/stable/branches.conf &&
+	(cd p2 && stablekit status --json --stats >../p2.json 2>../stats) &&
+	grep "mainline: walked [1-9]" stats &&
+	for i in 1 2; do
+		(cd p && stablekit status --json --stats >../p1.json 2>../stats1) &&
+		(cd p2 && stablekit status --json --stats >../p2b.json 2>../stats2) &&
+		! grep "walked [1-9]" stats1 stats2 || return 1
+	done &&
+	test_cmp p2.json p2b.json &&
+	test "$(jq -r ".patches[] | select(.id == \"fix-g:1\") | .branches[\"linux-7.1.y\"].state" p2.json)" = present
+'
+
+test_expect_success 'a torn index is rebuilt, with a warning' '
+	index=linux/.git/stablekit-index.sqlite &&
+	test -s $index && ! test -e $index-wal &&
+	size=$(wc -c <$index) &&
+	head -c $((size / 2)) $index >torn && mv torn $index &&
+	(cd p && stablekit status --json >../status.torn 2>../err) &&
+	grep "warning: the index .*stablekit-index.sqlite. was torn or not an index; rebuilt" err &&
+	(cd p && stablekit status --json >../status.again 2>../err) &&
+	test_must_be_empty err &&
+	test_cmp status.torn status.again
+'
+
+test_expect_success 'a file that is not an index is rebuilt, with a warning' '
+	echo "not a database" >linux/.git/stablekit-index.sqlite &&
+	(cd p && stablekit status --json >../status.foreign 2>../err) &&
+	grep "was torn or not an index; rebuilt" err &&
+	test_cmp status.again status.foreign
 '
 
 test_expect_success 'the table has a row per patch and a column per branch' '

@@ -57,14 +57,18 @@ D=$(sha HEAD) &&
 mk "$DEV" mm/page_alloc.c "mm: page_alloc: add foo helper" &&
 release v7.2 &&
 git branch linux-7.2.y &&
+LORE=https://lore.kernel.org/r/20260713163431.1907337 &&
 mk "$USAMA" "include/linux/vmstat.h mm/vmstat.c mm/memcontrol.c" \
-	"mm/vmstat, mm/memcontrol: add _monotonic vmstat readers" &&
+	"mm/vmstat, mm/memcontrol: add _monotonic vmstat readers" "" \
+	"Link: $LORE-2-usama.arif@linux.dev" &&
 A1=$(sha HEAD) &&
 mk "$USAMA" "mm/vmscan.c mm/vmstat.c include/linux/vm_event_item.h" \
-	"mm/vmscan: add pgrotate_anon and pgrotate_file vmstat counters" &&
+	"mm/vmscan: add pgrotate_anon and pgrotate_file vmstat counters" "" \
+	"Link: $LORE-3-usama.arif@linux.dev" &&
 A2=$(sha HEAD) &&
 mk "$USAMA" "mm/vmscan.c mm/workingset.c include/linux/mmzone.h" \
-	"mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost" &&
+	"mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost" "" \
+	"Link: $LORE-3-usama.arif@linux.dev" &&
 A3=$(sha HEAD) &&
 mk "$DEV" mm/swap_state.c "mm: swap_state: fix counter leak" "" \
 	"Cc: stable@vger.kernel.org" "Signed-off-by: $DEV" &&
