@@ -198,35 +198,47 @@ static int cmp_cand(const void *a, const void *b)
 	return x->version - y->version;
 }
 
+int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
+			  size_t i)
+{
+	const struct sk_revision *latest = sk_series_latest(s);
+	const struct sk_mail *m = &hits->mails[i];
+	char *id = sk_msgid_strip(m->message_id);
+	struct sk_subject subj;
+	int take;
+
+	sk_subject_parse(&subj, m->subject);
+	take = latest && (subj.flags & SK_SUBJ_PATCH) &&
+	       !(subj.flags & (SK_SUBJ_REPLY | SK_SUBJ_FIXLET)) &&
+	       subj.nr <= 1 && subj.version >= latest->version &&
+	       *id && !known_msgid(s, id) && same_series(s, m, &subj) &&
+	       !(subj.nr == 1 && has_cover(hits, m, subj.version));
+	take = take ? subj.version : 0;
+	sk_subject_release(&subj);
+	free(id);
+	return take;
+}
+
 static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
 {
-	const struct sk_revision *latest = sk_series_latest(pl->s);
 	size_t i, j;
 
-	for (i = 0; latest && i < hits->nr; i++) {
-		const struct sk_mail *m = &hits->mails[i];
-		char *id = sk_msgid_strip(m->message_id);
-		struct sk_subject subj;
-		int take, dup = 0;
+	for (i = 0; i < hits->nr; i++) {
+		int v = sk_update_is_revision(pl->s, hits, i), dup = 0;
+		char *id;
 
-		sk_subject_parse(&subj, m->subject);
-		take = (subj.flags & SK_SUBJ_PATCH) &&
-		       !(subj.flags & (SK_SUBJ_REPLY | SK_SUBJ_FIXLET)) &&
-		       subj.nr <= 1 && subj.version >= latest->version &&
-		       *id && !known_msgid(pl->s, id) &&
-		       same_series(pl->s, m, &subj) &&
-		       !(subj.nr == 1 && has_cover(hits, m, subj.version));
-		for (j = 0; take && j < pl->nr_cands; j++)
+		if (!v)
+			continue;
+		id = sk_msgid_strip(hits->mails[i].message_id);
+		for (j = 0; j < pl->nr_cands; j++)
 			dup |= !strcmp(pl->cands[j].message_id, id);
-		if (take && !dup) {
-			pl->cands = sk_xrealloc(pl->cands, (pl->nr_cands + 1) *
-						sizeof(*pl->cands));
-			pl->cands[pl->nr_cands].message_id = id;
-			pl->cands[pl->nr_cands++].version = subj.version;
-			id = NULL;
+		if (dup) {
+			free(id);
+			continue;
 		}
-		sk_subject_release(&subj);
-		free(id);
+		pl->cands = sk_xrealloc(pl->cands, (pl->nr_cands + 1) * sizeof(*pl->cands));
+		pl->cands[pl->nr_cands].message_id = id;
+		pl->cands[pl->nr_cands++].version = v;
 	}
 	/* stable: rerolls of one version keep the order the list has them */
 	for (i = 1; i < pl->nr_cands; i++)

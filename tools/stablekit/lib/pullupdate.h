@@ -2,6 +2,7 @@
 #define SK_PULLUPDATE_H
 
 #include <stddef.h>
+#include "mbox.h"
 #include "pull.h"
 
 /*
@@ -56,5 +57,12 @@ void sk_update_result_release(struct sk_update_result *r);
 
 /* The search for newer revisions of s (exposed for the tests). */
 char *sk_update_query(const struct sk_series *s);
+/*
+ * Is hits->mails[i] the head of a revision of s the store lacks (a cover
+ * letter, else patch 1 or a single patch; no reply; version at least the
+ * latest stored; not stored)?  Its version, else 0.
+ */
+int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
+			  size_t i);
 
 #endif
