@@ -25,8 +25,7 @@ static int ported_revision(const char *results, const char *branch,
 	return v;
 }
 
-/* The latest stored revision of a series; 0 when it has none. */
-static int latest_revision(const char *top, const char *slug)
+int sk_stale_latest_revision(const char *top, const char *slug)
 {
 	struct sk_series *s = NULL;
 	const struct sk_revision *r;
@@ -60,7 +59,7 @@ int sk_stale_find(struct sk_stale_list *out, const char *top)
 	if (!ret) {
 		latest = sk_xcalloc(nr + 1, sizeof(*latest));
 		for (j = 0; j < nr; j++)
-			latest[j] = latest_revision(top, names[j]);
+			latest[j] = sk_stale_latest_revision(top, names[j]);
 	}
 	for (i = 0; !ret && i < b.nr; i++) {
 		for (j = 0; j < nr; j++) {
@@ -147,4 +146,11 @@ json_t *sk_stale_status_json(const char *top)
 	o = sk_stale_json(&l);
 	sk_stale_release(&l);
 	return o;
+}
+
+json_t *sk_stale_latest_json(const char *top, const char *slug)
+{
+	int v = slug ? sk_stale_latest_revision(top, slug) : 0;
+
+	return v ? json_integer(v) : json_null();
 }

@@ -34,6 +34,10 @@ void sk_stale_describe(struct sk_strbuf *out, const struct sk_stale_list *l);
 /* [{"branch", "series", "ported", "latest"}] */
 json_t *sk_stale_json(const struct sk_stale_list *l);
 
+/* The latest revision stored of a series, 0 when none; as JSON, or null. */
+int sk_stale_latest_revision(const char *top, const char *slug);
+json_t *sk_stale_latest_json(const char *top, const char *slug);
+
 /* For `stablekit status`: the lines (maybe "") and the array of <top>. */
 char *sk_stale_status_text(const char *top);
 json_t *sk_stale_status_json(const char *top);

@@ -213,6 +213,12 @@ test_expect_success 'status shows the queue ported from v2 as stale' '
 	jq -e ".stale == [{\"branch\": \"linux-7.2.y\", \"series\": \"$A\", \"ported\": 2, \"latest\": 3}]" status.json
 '
 
+test_expect_success 'the report names the revision the queue came from and the newer one' '
+	(cd p && stablekit report --branch linux-7.2.y --json) >report.json &&
+	jq -e ".backports.series[] | select(.series == \"$A\") |
+		.revision == 2 and .latest_revision == 3" report.json
+'
+
 test_expect_success 'port again regenerates the queue from v3; stale no more' '
 	(cd p && stablekit port $A --branch linux-7.2.y) >port.out &&
 	test "$(jq .revision "$SK_WORK/results/linux-7.2.y/port/$A.json")" = 3 &&
