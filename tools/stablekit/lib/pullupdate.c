@@ -305,13 +305,14 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 	us->slug = sk_xstrdup(pl->s->slug);
 	us->latest_before = us->latest_after = latest ? latest->version : 0;
 	us->nr_found = pl->nr_cands;
-	for (i = 0; i < pl->nr_cands && !us->failed; i++) {
+	/* one revision that fails (incomplete on the list) does not hide the next */
+	for (i = 0; i < pl->nr_cands; i++) {
 		do_pull(us, o, url, pl->cands[i].message_id);
 		new_rev |= !us->pulls[us->nr_pulls - 1].ret &&
 			   us->pulls[us->nr_pulls - 1].res.outcome == SK_PULL_NEW_REVISION;
 	}
 	/* replies to the revision we have: trailers and fixlets since */
-	if (!us->failed && !new_rev && latest && latest->message_id)
+	if (!new_rev && latest && latest->message_id)
 		do_pull(us, o, url, latest->message_id);
 }
 

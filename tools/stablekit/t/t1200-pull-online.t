@@ -228,6 +228,17 @@ test_expect_success 'port again regenerates the queue from v3; stale no more' '
 	! grep stale status.out
 '
 
+test_expect_success 'an incomplete v4 on the list: update fails for it, stores nothing of it' '
+	import "$F/5-v4-incomplete.mbox" &&
+	snapshot >before &&
+	test_expect_code 128 update >out 2>err &&
+	grep "^$A: failed pulling 20260727080000.3301876-1-usama.arif@linux.dev: .*incomplete series, missing patch 2/3 3/3" out &&
+	grep "^error: $A: " err &&
+	snapshot >after &&
+	test_cmp before after &&
+	test_must_fail conf revision.4.message-id
+'
+
 test_expect_success 'offline: the server stopped, update exits 128 and touches nothing' '
 	stop_server &&
 	snapshot >before &&

@@ -94,3 +94,10 @@ v3[0] = v3[0].replace('\nThis series removes', '\nChanges in v3:\n- fold the MGL
 v3[1] = v3[1].replace('Signed-off-by: Usama Arif <usama.arif@linux.dev>\n',
                       'Acked-by: Johannes Weiner <hannes@cmpxchg.org>\nSigned-off-by: Usama Arif <usama.arif@linux.dev>\n', 1)
 write('4-v3.mbox', v3 + [fix3])
+
+# v4, incomplete: the cover letter and patch 1 of 3 only (the rest never came)
+V4 = '20260727080000.3301876'
+v4 = [retag(m, V3, V4, 'PATCH', 'Mon, 27 Jul 2026 01:00:0%d -0700' % i)
+      for i, m in enumerate(v3[:2])]
+v4 = [m.replace('[PATCH v3 ', '[PATCH v4 ', 1) for m in v4]
+write('5-v4-incomplete.mbox', v4)
