@@ -135,6 +135,8 @@ static void print_text(const struct sk_update_result *res)
 {
 	size_t i, j;
 
+	if (!res->nr)
+		printf("no series under series/: nothing to follow\n");
 	for (i = 0; i < res->nr; i++) {
 		const struct sk_update_series *us = &res->items[i];
 

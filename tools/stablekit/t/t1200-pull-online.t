@@ -109,6 +109,12 @@ test_expect_success 'setup: a public-inbox list, a model repository, a project' 
 	EOF
 '
 
+test_expect_success 'no series yet: update has nothing to follow and asks no server' '
+	update >out &&
+	echo "no series under series/: nothing to follow" >expect &&
+	test_cmp expect out
+'
+
 # public-inbox-httpd 1.9 searches only an index that existed when it started
 test_expect_success 'v1 on the list: pull <msgid> fetches it from the server through b4' '
 	import "$F/1-v1.mbox" &&
