@@ -212,6 +212,9 @@ static void print_warnings(const struct sk_update_result *res)
 		for (j = 0; j < res->items[i].nr_pulls; j++) {
 			const struct sk_update_pull *p = &res->items[i].pulls[j];
 
+			/* said when it was stored; nothing is stored now */
+			if (!p->ret && p->res.outcome == SK_PULL_UP_TO_DATE)
+				continue;
 			for (const char *w = p->res.warnings.buf; w && *w;) {
 				const char *nl = strchr(w, '\n');
 

@@ -5,7 +5,8 @@ test_description='stablekit pull <msgid> and pull --update against a real public
 Debian'"'"'s public-inbox (the software lore runs) serves an inbox on
 127.0.0.1 (t1200/README): series A'"'"'s v1 arrives, later its v2, then a
 review with an Acked-by and a fixlet reply, then a v3 that folds the fixlet
-in as patch 3.  After each import pull --update must find, store and report
+in as patch 3; series B, with a change-id, gets a v4 under a reworded
+subject.  After each import pull --update must find, store and report
 exactly that, and "up to date" on the run after.  The queue ported from v2
 is shown stale once v3 is stored; the server stopped, the update exits 128
 and touches nothing.
@@ -19,6 +20,9 @@ F="$SHARNESS_TEST_SRCDIR/t1200"
 V1=20260706091200.1402215-1-usama.arif@linux.dev
 V2=20260713163431.1907337-1-usama.arif@linux.dev
 V3=20260720101500.2210554-1-usama.arif@linux.dev
+B=mm-workingset-fix-the-shadow-node-budget-under-mglru
+B3=20260904094555.2871043-1-hui.zhu@linux.dev
+B4=20260914031000.1184420-1-hui.zhu@linux.dev
 INBOX="$SHARNESS_TRASH_DIRECTORY/inbox"
 PI_CONFIG="$SHARNESS_TRASH_DIRECTORY/pi.config"
 SK_WORK="$SHARNESS_TRASH_DIRECTORY/work"
@@ -26,6 +30,10 @@ export PI_CONFIG SK_WORK
 
 conf() {
 	git config -f "p/series/$A/series.conf" "$@"
+}
+
+confb() {
+	git config -f "p/series/$B/series.conf" "$@"
 }
 
 snapshot() {
@@ -209,6 +217,28 @@ test_expect_success 'v3 with a third patch: update --json pulls it and says what
 	test "$(conf patch.3.1.acked-by)" = "Johannes Weiner <hannes@cmpxchg.org>" &&
 	update >out &&
 	echo "$A: up to date (v3)" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'series B has a change-id: its v4 under a reworded subject is found by it' '
+	import "$F/6-b-v3.mbox" &&
+	(cd p && stablekit pull $B3) >out 2>/dev/null &&
+	grep "^$B: v3, 3 patches (new series)" out &&
+	test "$(confb series.change-id)" = 20260828-shadow-budget-5c2e91 &&
+	update $B >out 2>err &&
+	echo "$B: up to date (v3)" >expect &&
+	test_cmp expect out &&
+	test_must_be_empty err &&
+	import "$F/7-b-v4.mbox" &&
+	update $B >out &&
+	cat out &&
+	head -n 1 out >actual &&
+	echo "$B: new revision v4 on the list, pulled (3 patches; previous v3)" >expect &&
+	test_cmp expect actual &&
+	test "$(confb revision.4.message-id)" = $B4 &&
+	test "$(confb series.subject)" = "mm: workingset: fix the shadow node budget under MGLRU" &&
+	update $B >out &&
+	echo "$B: up to date (v4)" >expect &&
 	test_cmp expect out
 '
 

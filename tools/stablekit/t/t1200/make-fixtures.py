@@ -101,3 +101,23 @@ v4 = [retag(m, V3, V4, 'PATCH', 'Mon, 27 Jul 2026 01:00:0%d -0700' % i)
       for i, m in enumerate(v3[:2])]
 v4 = [m.replace('[PATCH v3 ', '[PATCH v4 ', 1) for m in v4]
 write('5-v4-incomplete.mbox', v4)
+
+# series B (the shadow-node seed, argument 3) with a change-id in its cover
+# letter, and a v4 whose cover subject was reworded: only the change-id
+# finds it
+if len(sys.argv) > 3:
+    bmails = [m for m in re.split(r'^From mboxrd@z Thu Jan  1 00:00:00 1970\n',
+                                  open(sys.argv[3]).read(), flags=re.M) if m]
+    CID = 'change-id: 20260828-shadow-budget-5c2e91\n\n'
+    assert bmails[0].count('\n-- \n2.53.0\n') == 1
+    bmails[0] = bmails[0].replace('\n-- \n2.53.0\n', '\n' + CID + '-- \n2.53.0\n')
+    write('6-b-v3.mbox', bmails)
+    B3, B4 = '20260904094555.2871043', '20260914031000.1184420'
+    heads = [m for m in bmails if re.search(r'^Subject: \[PATCH v3 \d/3\]', m, flags=re.M)]
+    assert len(heads) == 4
+    b4 = [retag(m, B3, B4, 'PATCH', 'Mon, 14 Sep 2026 11:10:0%d +0800' % i)
+          for i, m in enumerate(heads)]
+    b4 = [m.replace('[PATCH v3 ', '[PATCH v4 ', 1) for m in b4]
+    b4[0] = b4[0].replace('fix the shadow node budget under MGLRU',
+                          'count the shadow node budget right under MGLRU', 1)
+    write('7-b-v4.mbox', b4)
