@@ -72,6 +72,17 @@ static int search_day(char out[9], const char *date)
 	return strftime(out, 9, "%Y%m%d", &tm) == 8;
 }
 
+/* f:"address", closing the subject's group */
+static void add_from(struct sk_strbuf *q, const char *author)
+{
+	char *mail = email_of(author ? author : "");
+
+	sk_strbuf_adds(q, "f:\"");
+	add_clean(q, mail, "@.-_+");
+	sk_strbuf_adds(q, "\")");
+	free(mail);
+}
+
 char *sk_update_query(const struct sk_series *s)
 {
 	struct sk_strbuf q = SK_STRBUF_INIT;
@@ -101,14 +112,8 @@ char *sk_update_query(const struct sk_series *s)
 		}
 		p += n;
 	}
-	{
-		char *mail = email_of(s->author ? s->author : "");
-
-		sk_strbuf_adds(&q, "f:\"");
-		add_clean(&q, mail, "@.-_+");
-		sk_strbuf_adds(&q, "\"))");
-		free(mail);
-	}
+	add_from(&q, s->author);
+	sk_strbuf_adds(&q, ")");
 	if (latest && search_day(day, latest->date))
 		sk_strbuf_addf(&q, " AND d:%s..", day);
 	return sk_strbuf_detach(&q);

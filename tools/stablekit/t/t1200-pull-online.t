@@ -27,6 +27,9 @@ INBOX="$SHARNESS_TRASH_DIRECTORY/inbox"
 PI_CONFIG="$SHARNESS_TRASH_DIRECTORY/pi.config"
 SK_WORK="$SHARNESS_TRASH_DIRECTORY/work"
 export PI_CONFIG SK_WORK
+# curl and b4 (python-requests) go to the server itself, never to a proxy
+no_proxy=127.0.0.1 NO_PROXY=127.0.0.1
+export no_proxy NO_PROXY
 
 conf() {
 	git config -f "p/series/$A/series.conf" "$@"
