@@ -5,6 +5,7 @@
 #include "lore.h"
 #include "pullupdate.h"
 #include "seriesjson.h"
+#include "stale.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -178,7 +179,41 @@ static json_t *pull_json(const struct sk_update_pull *p)
 	return o;
 }
 
-static void print_json(const struct sk_update_result *res, const char *lore)
+/* The queues ported from an older revision of the series just followed. */
+static void stale_of(struct sk_stale_list *out, const struct sk_stale_list *all,
+		     const struct sk_update_result *res)
+{
+	size_t i, j;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < all->nr; i++)
+		for (j = 0; j < res->nr; j++)
+			if (!strcmp(all->items[i].slug, res->items[j].slug))
+				*SK_ARRAY_PUSH(out->items, out->nr, out->alloc) = all->items[i];
+}
+
+static void print_stale(const struct sk_context *ctx,
+			const struct sk_update_result *res, json_t *json)
+{
+	struct sk_stale_list all, mine;
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+
+	if (sk_stale_find(&all, ctx->top))
+		sk_error_clear();
+	stale_of(&mine, &all, res);
+	if (json) {
+		json_object_set_new(json, "stale", sk_stale_json(&mine));
+	} else {
+		sk_stale_describe(&sb, &mine);
+		fputs(sb.buf, stdout);
+	}
+	sk_strbuf_release(&sb);
+	free(mine.items);
+	sk_stale_release(&all);
+}
+
+static void print_json(const struct sk_context *ctx,
+		       const struct sk_update_result *res, const char *lore)
 {
 	json_t *o = json_object(), *arr = json_array();
 	size_t i, j;
@@ -199,6 +234,7 @@ static void print_json(const struct sk_update_result *res, const char *lore)
 	}
 	json_object_set_new(o, "lore", json_string(lore));
 	json_object_set_new(o, "series", arr);
+	print_stale(ctx, res, o);
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	putchar('\n');
 	json_decref(o);
@@ -256,10 +292,12 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 		return ret;
 	}
 	print_warnings(&res);
-	if (json)
-		print_json(&res, lore);
-	else
+	if (json) {
+		print_json(ctx, &res, lore);
+	} else {
 		print_text(&res);
+		print_stale(ctx, &res, NULL);
+	}
 	ret = res.failed ? SK_EXIT_FAIL : SK_EXIT_OK;
 	sk_update_result_release(&res);
 	free(lore);

@@ -180,6 +180,8 @@ test_expect_success 'the run after: up to date, nothing written' '
 test_expect_success 'port takes v2 and records it; no queue is stale' '
 	(cd p && stablekit port $A --branch linux-7.2.y) >port.out &&
 	test "$(jq .revision "$SK_WORK/results/linux-7.2.y/port/$A.json")" = 2 &&
+	update --json >out.json &&
+	jq -e ".stale == []" out.json &&
 	(cd p && stablekit status --no-color) >status.out &&
 	! grep stale status.out
 '
@@ -218,8 +220,15 @@ test_expect_success 'v3 with a third patch: update --json pulls it and says what
 	test "$(conf patch.3.3.subject)" = \
 		"mm/vmscan: increment pgreclaim_pageout_* and pgrotate_* for MGLRU" &&
 	test "$(conf patch.3.1.acked-by)" = "Johannes Weiner <hannes@cmpxchg.org>" &&
+	jq -e ".stale == [{\"branch\": \"linux-7.2.y\", \"series\": \"$A\", \"ported\": 2, \"latest\": 3}]" out.json
+'
+
+test_expect_success 'the run after: up to date, and the queue from v2 is named stale' '
 	update >out &&
-	echo "$A: up to date (v3)" >expect &&
+	cat >expect <<-EOF &&
+	$A: up to date (v3)
+	linux-7.2.y: $A: stale (v3 on the list, queue from v2): stablekit port $A --branch linux-7.2.y
+	EOF
 	test_cmp expect out
 '
 
