@@ -42,7 +42,7 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libcmocka-dev pkg-config \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu libc6-dev-i386 \
 	busybox-static qemu-system-x86 qemu-system-arm \
-	chromium poppler-utils python3-jsonschema
+	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl
 
 .PHONY: all deps check unit-test cli-test bench run clean
 .DELETE_ON_ERROR:

@@ -84,7 +84,12 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 	json_t *o = r ? result_json(slug, branch, r) :
 		    json_pack("{s:s, s:s}", "series", slug, "branch", branch);
 	size_t i, queued = 0;
+	struct sk_series *ser = NULL;
 
+	/* the revision port took, for status and report (stale queues) */
+	if (!sk_series_load(&ser, ctx->top, slug) && sk_series_latest(ser))
+		json_object_set_new(o, "revision", json_integer(sk_series_latest(ser)->version));
+	sk_series_free(ser);
 	for (i = 0; r && i < r->nr; i++)
 		queued += r->items[i].file != NULL;
 	if (error)

@@ -1,15 +1,18 @@
 #include "builtin.h"
 #include "error.h"
+#include "lore.h"
 #include "options.h"
 #include "pull.h"
 #include "seriesjson.h"
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
-	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [<msgid>]";
+	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [<msgid>]\n"
+	"   or: stablekit pull --update [--timeout <s>] [--json] [<series>...]";
 
 static const char *outcome_name(enum sk_pull_outcome o)
 {
@@ -81,13 +84,16 @@ static void print_json(const struct sk_pull_result *r)
 int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *input = NULL, *name = NULL;
-	int timeout = 300, json = ctx->json, ret;
+	char *lore = NULL;
+	int timeout = 300, json = ctx->json, update = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
 			       "read the thread from a local mbox or maildir (offline)"),
 		SK_OPT_STRING_(0, "name", &name, "series", "store under this series name"),
 		SK_OPT_INT_(0, "timeout", &timeout, "seconds", "limit for b4 (default 300)"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_BOOL_(0, "update", &update,
+			     "pull newer revisions, trailers and fixlets of the tracked series"),
 		SK_OPT_END_(),
 	};
 	struct sk_pull_opts po = { 0 };
@@ -96,17 +102,24 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 
 	if (nr == -2)
 		return 0;
+	if (nr >= 0 && update)
+		return cmd_pull_update(ctx, argv, nr, input || name, timeout, json);
 	if (nr < 0 || nr > 1 || (!input && !nr)) {
 		if (nr >= 0)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
+	ret = sk_lore_url(&lore, ctx->top);
+	if (ret)
+		return sk_die_lib(ret);
 	po.top = ctx->top;
+	po.lore = lore;
 	po.input = input;
 	po.msgid = nr ? argv[0] : NULL;
 	po.name = name;
 	po.timeout_ms = (unsigned int)timeout * 1000u;
 	ret = sk_pull(&res, &po);
+	free(lore);
 	if (res.warnings.len)
 		for (const char *p = res.warnings.buf; *p;) {
 			const char *nl = strchr(p, '\n');

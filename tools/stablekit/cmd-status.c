@@ -7,6 +7,7 @@
 #include "seriesjson.h"
 #include "repo.h"
 #include "session.h"
+#include "stale.h"
 #include "strbuf.h"
 #include "track.h"
 
@@ -265,12 +266,17 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 	} else if (json) {
 		json_t *o = track_json(s.track, s.repo_path);
 
+		json_object_set_new(o, "stale", sk_stale_status_json(ctx->top));
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
 		ret = SK_EXIT_OK;
 	} else {
+		char *stale = sk_stale_status_text(ctx->top);
+
 		print_table(s.track, !no_colour && isatty(1));
+		fputs(stale, stdout);
+		free(stale);
 		ret = SK_EXIT_OK;
 	}
 	sk_session_close(&s);

@@ -1,6 +1,7 @@
 #include "b4.h"
 #include "error.h"
 #include "fsutil.h"
+#include "lore.h"
 #include "run.h"
 #include "strbuf.h"
 
@@ -54,6 +55,7 @@ int sk_b4_am(struct sk_b4_am_result *out, const struct sk_b4_am_opts *o)
 	const char *argv[12];
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
+	struct sk_lore_env env;
 	int n = 0, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -77,7 +79,10 @@ int sk_b4_am(struct sk_b4_am_result *out, const struct sk_b4_am_opts *o)
 	ro.cwd = o->outdir;	/* never the user's checkout */
 	ro.timeout_ms = o->timeout_ms;
 	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+	sk_lore_b4_env(&env, o->lore);
+	ro.env = (const char *const *)env.v;
 	ret = sk_run(&res, &ro);
+	sk_lore_env_release(&env);
 	if (ret)
 		goto out;
 	if (res.exit_code) {
@@ -104,12 +109,13 @@ void sk_b4_am_result_release(struct sk_b4_am_result *r)
 	r->mbx = r->cover = NULL;
 }
 
-int sk_b4_mbox(char **out, const char *msgid, const char *dir,
-	       unsigned int timeout_ms)
+int sk_b4_mbox(char **out, const char *lore, const char *msgid,
+	       const char *dir, unsigned int timeout_ms)
 {
-	const char *argv[] = { "b4", "mbox", "--outdir", dir, msgid, NULL };
+	const char *argv[] = { "b4", "mbox", "--no-cache", "--outdir", dir, msgid, NULL };
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
+	struct sk_lore_env env;
 	struct sk_b4_am_result found = { 0 };
 	int ret;
 
@@ -120,11 +126,15 @@ int sk_b4_mbox(char **out, const char *msgid, const char *dir,
 	ro.cwd = dir;
 	ro.timeout_ms = timeout_ms;
 	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+	sk_lore_b4_env(&env, lore);
+	ro.env = (const char *const *)env.v;
 	ret = sk_run(&res, &ro);
+	sk_lore_env_release(&env);
 	if (!ret && res.exit_code)
 		ret = sk_error_set(SK_ETOOL,
-				   "b4 could not fetch '%s' from lore (exit %d; no network? use -m FILE): %s",
-				   msgid, res.exit_code, tail(&res.out, 2));
+				   "b4 could not fetch '%s' from %s (exit %d; no network? use -m FILE): %s",
+				   msgid, lore ? lore : SK_LORE_DEFAULT, res.exit_code,
+				   tail(&res.out, 2));
 	if (!ret)
 		ret = collect(&found, dir);
 	if (!ret && !found.mbx)

@@ -683,7 +683,8 @@ static int fetch_thread(struct pull *pl)
 	}
 	if (!pl->o->msgid)
 		return sk_error_set(SK_EINVALID, "give a message-id to fetch, or -m FILE");
-	ret = sk_b4_mbox(&pl->input, pl->o->msgid, pl->tmpdir, pl->o->timeout_ms);
+	ret = sk_b4_mbox(&pl->input, pl->o->lore, pl->o->msgid, pl->tmpdir,
+			 pl->o->timeout_ms);
 	return ret;
 }
 
@@ -717,6 +718,7 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 	bo.mbox = thread;
 	bo.msgid = o->msgid;
 	bo.outdir = amdir;
+	bo.lore = o->lore;
 	bo.timeout_ms = o->timeout_ms;
 	ret = sk_b4_am(&b4, &bo);
 	if (!ret)

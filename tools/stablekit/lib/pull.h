@@ -11,6 +11,7 @@ struct sk_pull_opts {
 	const char *input;	/* mbox file or maildir; NULL: b4 fetches from lore */
 	const char *msgid;	/* a message of the thread */
 	const char *name;	/* series name to use instead of the derived slug */
+	const char *lore;	/* public-inbox URL b4 reads (lore.h); NULL: lore's */
 	unsigned int timeout_ms;
 };
 

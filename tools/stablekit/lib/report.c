@@ -4,6 +4,7 @@
 #include "maintainers.h"
 #include "results.h"
 #include "series.h"
+#include "stale.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -202,10 +203,13 @@ static void port_series(struct report *r, json_t *arr, const char *dir,
 		return;
 	}
 	slug = sk_report_str(in, "series");
-	s = json_pack("{s:s, s:O?, s:O?, s:O?, s:[]}", "series", slug,
+	s = json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:o, s:[]}", "series", slug,
 		      "queue", json_object_get(in, "queue"),
 		      "target", json_object_get(in, "target"),
-		      "proof", json_object_get(in, "proof"), "patches");
+		      "proof", json_object_get(in, "proof"),
+		      /* the revision the queue came from; a newer one is stale.h's */
+		      "revision", json_object_get(in, "revision"),
+		      "latest_revision", sk_stale_latest_json(r->o->top, slug), "patches");
 	json_array_foreach(json_object_get(in, "patches"), i, p) {
 		json_array_append_new(json_object_get(s, "patches"),
 				      port_patch(r, slug, p));

@@ -1,0 +1,404 @@
+#include "pullupdate.h"
+#include "error.h"
+#include "fsutil.h"
+#include "lore.h"
+#include "mbox.h"
+#include "names.h"
+#include "patch.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define MAX_SUBJECT_TERMS 12
+
+/* A revision head found on the list: a cover letter, else patch 1. */
+struct candidate {
+	char *message_id;
+	int version;
+};
+
+struct plan {
+	struct sk_series *s;
+	struct candidate *cands;
+	size_t nr_cands;
+};
+
+static char *email_of(const char *from)
+{
+	const char *lt = strchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char *e = lt && gt ? sk_xstrndup(lt + 1, (size_t)(gt - lt - 1)) :
+		  sk_xstrdup(from);
+
+	for (char *c = e; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return e;
+}
+
+/* Everything but the characters of a search term dropped. */
+static void add_clean(struct sk_strbuf *sb, const char *s, const char *keep)
+{
+	for (; *s; s++)
+		if (isalnum((unsigned char)*s) || strchr(keep, *s))
+			sk_strbuf_addch(sb, *s);
+}
+
+/*
+ * "Mon, 13 Jul 2026 09:34:31 -0700" -> "20260712": the day before, so that
+ * no time zone hides a reroll sent the same day.
+ */
+static int search_day(char out[9], const char *date)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char mon[4] = "";
+	struct tm tm = { 0 };
+	const char *p = date ? strchr(date, ',') : NULL;
+	const char *m;
+	time_t t;
+
+	p = p ? p + 1 : date;
+	if (!p || sscanf(p, "%d %3s %d", &tm.tm_mday, mon, &tm.tm_year) != 3 ||
+	    strlen(mon) != 3 || !(m = strstr(months, mon)) || (m - months) % 3)
+		return 0;
+	tm.tm_mon = (int)(m - months) / 3;
+	tm.tm_year -= 1900;
+	tm.tm_hour = 12;
+	t = timegm(&tm) - 24 * 3600;
+	if (!gmtime_r(&t, &tm))
+		return 0;
+	return strftime(out, 9, "%Y%m%d", &tm) == 8;
+}
+
+/* f:"address", closing the subject's group */
+static void add_from(struct sk_strbuf *q, const char *author)
+{
+	char *mail = email_of(author ? author : "");
+
+	sk_strbuf_adds(q, "f:\"");
+	add_clean(q, mail, "@.-_+");
+	sk_strbuf_adds(q, "\")");
+	free(mail);
+}
+
+char *sk_update_query(const struct sk_series *s)
+{
+	struct sk_strbuf q = SK_STRBUF_INIT;
+	const struct sk_revision *latest = sk_series_latest(s);
+	const char *p;
+	char day[9];
+	int terms = 0;
+
+	sk_strbuf_addch(&q, '(');
+	if (s->change_id && *s->change_id) {
+		sk_strbuf_adds(&q, "nq:\"change-id: ");
+		add_clean(&q, s->change_id, "-_.");
+		sk_strbuf_adds(&q, "\" OR ");
+	}
+	/* words, not a phrase: servers indexed without positions answer too */
+	sk_strbuf_adds(&q, "(");
+	for (p = s->subject ? s->subject : ""; *p && terms < MAX_SUBJECT_TERMS;) {
+		size_t n = 0;
+
+		while (*p && !isalnum((unsigned char)*p))
+			p++;
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+		if (n) {
+			sk_strbuf_addf(&q, "s:%.*s AND ", (int)n, p);
+			terms++;
+		}
+		p += n;
+	}
+	add_from(&q, s->author);
+	sk_strbuf_adds(&q, ")");
+	if (latest && search_day(day, latest->date))
+		sk_strbuf_addf(&q, " AND d:%s..", day);
+	return sk_strbuf_detach(&q);
+}
+
+static int known_msgid(const struct sk_series *s, const char *id)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nr_revs; i++) {
+		const struct sk_revision *r = &s->revs[i];
+
+		if (r->message_id && !strcmp(r->message_id, id))
+			return 1;
+		for (j = 0; j < r->nr_patches; j++)
+			if (r->patches[j].message_id &&
+			    !strcmp(r->patches[j].message_id, id))
+				return 1;
+	}
+	return 0;
+}
+
+static int change_id_in(const char *body, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *p = body; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		const char *v;
+
+		if (strncasecmp(p, "change-id:", 10))
+			continue;
+		for (v = p + 10; *v == ' ' || *v == '\t'; v++)
+			;
+		if (!strncmp(v, id, n) && (!v[n] || isspace((unsigned char)v[n])))
+			return 1;
+	}
+	return 0;
+}
+
+/* Is this mail the head of a revision of s? */
+static int same_series(const struct sk_series *s, const struct sk_mail *m,
+		       const struct sk_subject *subj)
+{
+	char *a, *b;
+	int same;
+
+	if (s->change_id && *s->change_id && change_id_in(m->body, s->change_id))
+		return 1;
+	if (!s->subject || strcasecmp(s->subject, subj->title))
+		return 0;
+	a = email_of(m->from);
+	b = email_of(s->author ? s->author : "");
+	same = !strcmp(a, b);
+	free(a);
+	free(b);
+	return same;
+}
+
+/* A patch 1/N whose cover letter (of that version) is among the hits. */
+static int has_cover(const struct sk_mbox *hits, const struct sk_mail *m,
+		     int version)
+{
+	char *parent = sk_msgid_strip(m->in_reply_to);
+	size_t i;
+	int found = 0;
+
+	for (i = 0; *parent && i < hits->nr && !found; i++) {
+		char *id = sk_msgid_strip(hits->mails[i].message_id);
+		struct sk_subject s;
+
+		if (!strcmp(id, parent)) {
+			sk_subject_parse(&s, hits->mails[i].subject);
+			found = s.nr == 0 && s.version == version &&
+				!(s.flags & SK_SUBJ_REPLY);
+			sk_subject_release(&s);
+		}
+		free(id);
+	}
+	free(parent);
+	return found;
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	return x->version - y->version;
+}
+
+int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
+			  size_t i)
+{
+	const struct sk_revision *latest = sk_series_latest(s);
+	const struct sk_mail *m = &hits->mails[i];
+	char *id = sk_msgid_strip(m->message_id);
+	struct sk_subject subj;
+	int take;
+
+	sk_subject_parse(&subj, m->subject);
+	take = latest && (subj.flags & SK_SUBJ_PATCH) &&
+	       !(subj.flags & (SK_SUBJ_REPLY | SK_SUBJ_FIXLET)) &&
+	       subj.nr <= 1 && subj.version >= latest->version &&
+	       *id && !known_msgid(s, id) && same_series(s, m, &subj) &&
+	       !(subj.nr == 1 && has_cover(hits, m, subj.version));
+	take = take ? subj.version : 0;
+	sk_subject_release(&subj);
+	free(id);
+	return take;
+}
+
+static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
+{
+	size_t i, j;
+
+	for (i = 0; i < hits->nr; i++) {
+		int v = sk_update_is_revision(pl->s, hits, i), dup = 0;
+		char *id;
+
+		if (!v)
+			continue;
+		id = sk_msgid_strip(hits->mails[i].message_id);
+		for (j = 0; j < pl->nr_cands; j++)
+			dup |= !strcmp(pl->cands[j].message_id, id);
+		if (dup) {
+			free(id);
+			continue;
+		}
+		pl->cands = sk_xrealloc(pl->cands, (pl->nr_cands + 1) * sizeof(*pl->cands));
+		pl->cands[pl->nr_cands].message_id = id;
+		pl->cands[pl->nr_cands++].version = v;
+	}
+	/* stable: rerolls of one version keep the order the list has them */
+	for (i = 1; i < pl->nr_cands; i++)
+		for (j = i; j > 0 && cmp_cand(&pl->cands[j - 1], &pl->cands[j]) > 0; j--) {
+			struct candidate t = pl->cands[j];
+
+			pl->cands[j] = pl->cands[j - 1];
+			pl->cands[j - 1] = t;
+		}
+}
+
+static int search_one(struct plan *pl, const struct sk_update_opts *o,
+		      const char *url)
+{
+	struct sk_mbox hits = SK_MBOX_INIT;
+	char *tmp = NULL, *q = sk_update_query(pl->s);
+	int ret = sk_mkdtemp_in(&tmp, "/tmp", "stablekit-search");
+
+	if (!ret)
+		ret = sk_lore_search(&hits, url, q, tmp, o->timeout_ms);
+	if (ret)
+		sk_error_prefix(ret, "%s", pl->s->slug);
+	else
+		find_candidates(pl, &hits);
+	sk_mbox_release(&hits);
+	if (tmp)
+		sk_rmrf(tmp);
+	free(tmp);
+	free(q);
+	return ret;
+}
+
+static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
+		    const char *url, const char *msgid)
+{
+	struct sk_pull_opts po = { 0 };
+	struct sk_update_pull *p;
+
+	us->pulls = sk_xrealloc(us->pulls, (us->nr_pulls + 1) * sizeof(*us->pulls));
+	p = &us->pulls[us->nr_pulls++];
+	memset(p, 0, sizeof(*p));
+	p->message_id = sk_xstrdup(msgid);
+	po.top = o->top;
+	po.msgid = msgid;
+	po.name = us->slug;
+	po.lore = url;
+	po.timeout_ms = o->timeout_ms;
+	p->ret = sk_pull(&p->res, &po);
+	if (p->ret) {
+		p->error = sk_xstrdup(sk_error_last());
+		us->failed = 1;
+	} else if (p->res.version > us->latest_after) {
+		us->latest_after = p->res.version;
+	}
+}
+
+static void update_one(struct sk_update_series *us, const struct plan *pl,
+		       const struct sk_update_opts *o, const char *url)
+{
+	const struct sk_revision *latest = sk_series_latest(pl->s);
+	int new_rev = 0;
+	size_t i;
+
+	us->slug = sk_xstrdup(pl->s->slug);
+	us->latest_before = us->latest_after = latest ? latest->version : 0;
+	us->nr_found = pl->nr_cands;
+	/* one revision that fails (incomplete on the list) does not hide the next */
+	for (i = 0; i < pl->nr_cands; i++) {
+		do_pull(us, o, url, pl->cands[i].message_id);
+		new_rev |= !us->pulls[us->nr_pulls - 1].ret &&
+			   us->pulls[us->nr_pulls - 1].res.outcome == SK_PULL_NEW_REVISION;
+	}
+	/* replies to the revision we have: trailers and fixlets since */
+	if (!new_rev && latest && latest->message_id)
+		do_pull(us, o, url, latest->message_id);
+}
+
+static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts *o)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+	int ret = 0;
+
+	if (o->slugs) {
+		names = sk_xcalloc(o->nr_slugs + 1, sizeof(*names));
+		for (n = 0; n < o->nr_slugs; n++)
+			names[n] = sk_xstrdup(o->slugs[n]);
+	} else {
+		ret = sk_series_names(&names, &n, o->top);
+	}
+	*out = sk_xcalloc(n + 1, sizeof(**out));
+	*nr = 0;
+	for (i = 0; !ret && i < n; i++) {
+		ret = sk_name_check("series", names[i]);
+		if (!ret)
+			ret = sk_series_load(&(*out)[i].s, o->top, names[i]);
+		if (!ret)
+			(*nr)++;
+	}
+	sk_series_names_free(names, n);
+	return ret;
+}
+
+static void free_plans(struct plan *pl, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < pl[i].nr_cands; j++)
+			free(pl[i].cands[j].message_id);
+		free(pl[i].cands);
+		sk_series_free(pl[i].s);
+	}
+	free(pl);
+}
+
+int sk_pull_update(struct sk_update_result *out, const struct sk_update_opts *o)
+{
+	struct plan *plans = NULL;
+	size_t nr = 0, i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = load_plans(&plans, &nr, o);
+	/* every search first: offline, nothing is touched */
+	for (i = 0; !ret && i < nr; i++)
+		ret = search_one(&plans[i], o, o->lore ? o->lore : SK_LORE_DEFAULT);
+	if (!ret) {
+		out->items = sk_xcalloc(nr + 1, sizeof(*out->items));
+		for (i = 0; i < nr; i++) {
+			update_one(&out->items[i], &plans[i], o,
+				   o->lore ? o->lore : SK_LORE_DEFAULT);
+			out->failed += out->items[i].failed;
+		}
+		out->nr = nr;
+	}
+	free_plans(plans, nr);
+	return ret;
+}
+
+void sk_update_result_release(struct sk_update_result *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nr; i++) {
+		struct sk_update_series *us = &r->items[i];
+
+		for (j = 0; j < us->nr_pulls; j++) {
+			free(us->pulls[j].message_id);
+			free(us->pulls[j].error);
+			sk_pull_result_release(&us->pulls[j].res);
+		}
+		free(us->pulls);
+		free(us->slug);
+	}
+	free(r->items);
+	memset(r, 0, sizeof(*r));
+}

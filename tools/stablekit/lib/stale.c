@@ -1,0 +1,156 @@
+#include "stale.h"
+#include "branches.h"
+#include "error.h"
+#include "fsutil.h"
+#include "results.h"
+#include "series.h"
+#include "shquote.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The revision a port result names; 0 when none (older results, no file). */
+static int ported_revision(const char *results, const char *branch,
+			   const char *slug)
+{
+	char *path = sk_xstrfmt("%s/%s/port/%s.json", results, branch, slug);
+	char *why = NULL;
+	json_t *o = sk_results_load(path, &why);
+	json_t *rev = o ? json_object_get(o, "revision") : NULL;
+	int v = json_is_integer(rev) ? (int)json_integer_value(rev) : 0;
+
+	json_decref(o);
+	free(why);
+	free(path);
+	return v;
+}
+
+int sk_stale_latest_revision(const char *top, const char *slug)
+{
+	struct sk_series *s = NULL;
+	const struct sk_revision *r;
+	int v = 0;
+
+	if (!sk_series_load(&s, top, slug) && (r = sk_series_latest(s)))
+		v = r->version;
+	sk_error_clear();
+	sk_series_free(s);
+	return v;
+}
+
+int sk_stale_find(struct sk_stale_list *out, const char *top)
+{
+	struct sk_branches b = { 0 };
+	char *conf = sk_path_join(top, SK_BRANCHES_CONF);
+	char *results = sk_results_dir(top);
+	char **names = NULL;
+	int *latest = NULL;
+	size_t nr = 0, i, j;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = sk_branches_load(&b, conf);
+	if (ret == SK_ENOTFOUND) {
+		sk_error_clear();
+		ret = 0;
+	}
+	if (!ret)
+		ret = sk_series_names(&names, &nr, top);
+	if (!ret) {
+		latest = sk_xcalloc(nr + 1, sizeof(*latest));
+		for (j = 0; j < nr; j++)
+			latest[j] = sk_stale_latest_revision(top, names[j]);
+	}
+	for (i = 0; !ret && i < b.nr; i++) {
+		for (j = 0; j < nr; j++) {
+			int v = ported_revision(results, b.items[i].name, names[j]);
+			struct sk_stale *st;
+
+			if (!v || v >= latest[j])
+				continue;
+			st = SK_ARRAY_PUSH(out->items, out->nr, out->alloc);
+			st->branch = sk_xstrdup(b.items[i].name);
+			st->slug = sk_xstrdup(names[j]);
+			st->ported = v;
+			st->latest = latest[j];
+		}
+	}
+	free(latest);
+	sk_series_names_free(names, nr);
+	sk_branches_release(&b);
+	free(results);
+	free(conf);
+	return ret;
+}
+
+void sk_stale_release(struct sk_stale_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->items[i].branch);
+		free(l->items[i].slug);
+	}
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void sk_stale_describe(struct sk_strbuf *out, const struct sk_stale_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct sk_stale *st = &l->items[i];
+		const char *argv[] = { "stablekit", "port", st->slug, "--branch", st->branch };
+
+		sk_strbuf_addf(out, "%s: %s: stale (v%d on the list, queue from v%d): ",
+			       st->branch, st->slug, st->latest, st->ported);
+		sk_shell_argv(out, argv, 5);
+		sk_strbuf_addch(out, '\n');
+	}
+}
+
+json_t *sk_stale_json(const struct sk_stale_list *l)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:i, s:i}",
+				      "branch", l->items[i].branch,
+				      "series", l->items[i].slug,
+				      "ported", l->items[i].ported,
+				      "latest", l->items[i].latest));
+	return arr;
+}
+
+char *sk_stale_status_text(const char *top)
+{
+	struct sk_stale_list l;
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+
+	if (!sk_stale_find(&l, top))
+		sk_stale_describe(&sb, &l);
+	sk_error_clear();
+	sk_stale_release(&l);
+	return sk_strbuf_detach(&sb);
+}
+
+json_t *sk_stale_status_json(const char *top)
+{
+	struct sk_stale_list l;
+	json_t *o;
+
+	sk_stale_find(&l, top);
+	sk_error_clear();
+	o = sk_stale_json(&l);
+	sk_stale_release(&l);
+	return o;
+}
+
+json_t *sk_stale_latest_json(const char *top, const char *slug)
+{
+	int v = slug ? sk_stale_latest_revision(top, slug) : 0;
+
+	return v ? json_integer(v) : json_null();
+}

@@ -1,0 +1,45 @@
+#ifndef SK_STALE_H
+#define SK_STALE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include "strbuf.h"
+
+/*
+ * Queues ported from an older revision than the series store now holds:
+ * results/<branch>/port/<series>.json names the revision `stablekit port`
+ * took ("revision"); `pull` and `pull --update` store newer ones beside it.
+ * Branches in the order of stable/branches.conf, series by name.
+ */
+struct sk_stale {
+	char *branch;
+	char *slug;
+	int ported;		/* the revision the queue came from */
+	int latest;		/* the latest revision stored */
+};
+
+struct sk_stale_list {
+	struct sk_stale *items;
+	size_t nr, alloc;
+};
+
+int sk_stale_find(struct sk_stale_list *out, const char *top);
+void sk_stale_release(struct sk_stale_list *l);
+
+/*
+ * One line per stale queue:
+ * "linux-7.2.y: <series>: stale (v3 on the list, queue from v2): stablekit port <series> --branch linux-7.2.y"
+ */
+void sk_stale_describe(struct sk_strbuf *out, const struct sk_stale_list *l);
+/* [{"branch", "series", "ported", "latest"}] */
+json_t *sk_stale_json(const struct sk_stale_list *l);
+
+/* The latest revision stored of a series, 0 when none; as JSON, or null. */
+int sk_stale_latest_revision(const char *top, const char *slug);
+json_t *sk_stale_latest_json(const char *top, const char *slug);
+
+/* For `stablekit status`: the lines (maybe "") and the array of <top>. */
+char *sk_stale_status_text(const char *top);
+json_t *sk_stale_status_json(const char *top);
+
+#endif
