@@ -355,8 +355,9 @@ static int load_entry(struct sk_branches *out, struct conf_lines *cl,
 	if (!strcmp(name, "stablekit.repo")) {
 		free(out->repo);
 		out->repo = sk_xstrdup(e->value ? e->value : "");
-	} else if (!strcmp(name, "stablekit.signoff")) {
-		/* read by identity.c */
+	} else if (!strcmp(name, "stablekit.signoff") ||
+		   !strcmp(name, "stablekit.lore")) {
+		/* read by identity.c and lore.c, which check their values */
 	} else if (!strncmp(name, "branch.", 7) && last > name + 6) {
 		char *bname = sk_xstrndup(name + 7, last - name - 7);
 		char *section = sk_xstrfmt("branch.%s", bname);
