@@ -166,10 +166,15 @@ int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 	a = sk_series_revision(s, va);
 	b = sk_series_revision(s, vb);
 	if (!a || !b) {
-		fprintf(stderr, "error: series '%s' has no revision v%d\n", s->slug,
-			!a ? va : vb);
+		size_t i;
+
+		fprintf(stderr, "error: series '%s' has no revision v%d (it has",
+			s->slug, !a ? va : vb);
+		for (i = 0; i < s->nr_revs; i++)
+			fprintf(stderr, "%s v%d", i ? "," : "", s->revs[i].version);
+		fprintf(stderr, "%s)\n", s->nr_revs ? "" : " none");
 		sk_series_free(s);
-		return SK_EXIT_FAIL;
+		return SK_EXIT_USAGE;
 	}
 	ret = run_diff(s, a, b, json);
 	sk_series_free(s);

@@ -277,6 +277,22 @@ static int save_report(const char *dir, json_t *rep, const char *top)
 }
 
 /* Every branch of stable/branches.conf except mainline, or --branch's. */
+/* The names of b's branches, for an error message. */
+static char *branch_names(const struct sk_branches *b)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < b->nr; i++)
+		sk_strbuf_addf(&sb, "%s%s", i ? ", " : "", b->items[i].name);
+	return sk_strbuf_detach(&sb);
+}
+
+/*
+ * The branches asked for, each of which must be configured (an unknown
+ * name is a usage error, before anything is written), else every branch
+ * but mainline.
+ */
 static int pick_branches(struct sk_strlist *out, const struct report_args *a,
 			 const char *top)
 {
@@ -285,16 +301,28 @@ static int pick_branches(struct sk_strlist *out, const struct report_args *a,
 	size_t i;
 	int ret;
 
-	if (a->branches.nr) {
-		*out = a->branches;
-		return 0;
-	}
 	path = sk_path_join(top, SK_BRANCHES_CONF);
 	ret = sk_branches_load(&b, path);
 	free(path);
 	if (ret)
 		return ret;
 	memset(out, 0, sizeof(*out));
+	for (i = 0; i < a->branches.nr; i++) {
+		if (!sk_branches_find(&b, a->branches.items[i])) {
+			char *names = branch_names(&b);
+
+			fprintf(stderr, "error: unknown branch '%s' (%s has: %s)\n",
+				a->branches.items[i], SK_BRANCHES_CONF, names);
+			free(names);
+			sk_branches_release(&b);
+			return SK_EXIT_USAGE;
+		}
+	}
+	if (a->branches.nr) {
+		*out = a->branches;
+		sk_branches_release(&b);
+		return 0;
+	}
 	for (i = 0; i < b.nr; i++)
 		if (b.items[i].kind != SK_BRANCH_MAINLINE)
 			*SK_ARRAY_PUSH(out->items, out->nr, out->alloc) =
@@ -439,7 +467,8 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 	ret = pick_branches(&branches, &a, ctx->top);
 	if (ret) {
 		sk_strlist_release(&a.branches);
-		return sk_die_lib(ret);
+		sk_strlist_release(&a.include);
+		return ret == SK_EXIT_USAGE ? ret : sk_die_lib(ret);
 	}
 	ret = run(&a, ctx, &branches);
 	if (branches.items != a.branches.items) {
