@@ -279,6 +279,17 @@ out:
 	return ret;
 }
 
+int sk_dir_swap(const char *a, const char *b)
+{
+	if (!renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE))
+		return 0;
+	if (errno == EINVAL || errno == ENOSYS)
+		return sk_error_set(SK_ERROR, "cannot swap '%s' and '%s' in one step: "
+				    "the file system refuses renameat2(RENAME_EXCHANGE) (%s)",
+				    a, b, strerror(errno));
+	return sk_error_errno(b);
+}
+
 int sk_path_exists(const char *path)
 {
 	struct stat st;

@@ -33,6 +33,12 @@ int sk_is_dir(const char *path);
  */
 #define SK_PROJECT_LOCK ".stablekit.lock"
 int sk_project_lock(const char *top);
+/*
+ * Exchange two directories in one step (renameat2 RENAME_EXCHANGE): a
+ * reader of either path never finds it missing.  A file system that cannot
+ * (EINVAL) is an error that says so; nothing is moved then.
+ */
+int sk_dir_swap(const char *a, const char *b);
 /* Join two path parts with exactly one slash; caller frees. */
 char *sk_path_join(const char *a, const char *b);
 

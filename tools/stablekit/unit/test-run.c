@@ -285,6 +285,74 @@ static void test_stale_tempdir_of_a_dead_process(void **state)
 	free(fresh);
 }
 
+struct reader {
+	const char *path;
+	volatile int stop;
+	long reads, missing;
+};
+
+static void *read_queue(void *arg)
+{
+	struct reader *r = arg;
+
+	while (!r->stop) {
+		r->reads++;
+		if (access(r->path, F_OK))
+			r->missing++;
+	}
+	return NULL;
+}
+
+/* The queue swap: a reader of the path never finds it missing. */
+static void test_dir_swap(void **state)
+{
+	char dir[] = "/tmp/sk-test-swap-XXXXXX";
+	char *a, *b, *fa, *fb, *series;
+	struct reader r = { 0 };
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	pthread_t t;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	a = sk_path_join(dir, "new");
+	b = sk_path_join(dir, "queue");
+	fa = sk_path_join(a, "series");
+	fb = sk_path_join(b, "series");
+	assert_int_equal(sk_mkdir_p(a, 0755), 0);
+	assert_int_equal(sk_mkdir_p(b, 0755), 0);
+	assert_int_equal(sk_write_file_atomic(fa, "new\n", 4), 0);
+	assert_int_equal(sk_write_file_atomic(fb, "old\n", 4), 0);
+	assert_int_equal(sk_dir_swap(a, b), 0);
+	assert_int_equal(sk_read_file(&text, fb), 0);
+	assert_string_equal(text.buf, "new\n");
+	sk_strbuf_reset(&text);
+	assert_int_equal(sk_read_file(&text, fa), 0);
+	assert_string_equal(text.buf, "old\n");
+	sk_strbuf_release(&text);
+
+	series = fb;
+	r.path = series;
+	assert_int_equal(pthread_create(&t, NULL, read_queue, &r), 0);
+	for (i = 0; i < 20000; i++)
+		assert_int_equal(sk_dir_swap(a, b), 0);
+	r.stop = 1;
+	pthread_join(t, NULL);
+	assert_true(r.reads > 0);
+	assert_int_equal(r.missing, 0);
+
+	/* nothing to swap with: an error naming the path, nothing moved */
+	assert_int_equal(sk_rmrf(a), 0);
+	assert_true(sk_dir_swap(a, b) < 0);
+	assert_non_null(strstr(sk_error_last(), "queue"));
+	assert_true(sk_path_exists(fb));
+	assert_int_equal(sk_rmrf(dir), 0);
+	free(a);
+	free(b);
+	free(fa);
+	free(fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_argv_grows),
 		cmocka_unit_test(test_sigterm_stops_children_and_removes_temporaries),
 		cmocka_unit_test(test_stale_tempdir_of_a_dead_process),
+		cmocka_unit_test(test_dir_swap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
