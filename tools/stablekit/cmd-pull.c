@@ -1,5 +1,6 @@
 #include "builtin.h"
 #include "error.h"
+#include "fsutil.h"
 #include "options.h"
 #include "pull.h"
 #include "seriesjson.h"
@@ -86,7 +87,8 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
 			       "read the thread from a local mbox or maildir (offline)"),
 		SK_OPT_STRING_(0, "name", &name, "series", "store under this series name"),
-		SK_OPT_INT_(0, "timeout", &timeout, "seconds", "limit for b4 (default 300)"),
+		SK_OPT_RANGE_(0, "timeout", &timeout, "seconds", 1, SK_OPT_SECONDS_MAX,
+			      "limit for b4 (default 300)"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_END_(),
 	};
@@ -101,6 +103,10 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
+	/* one writer of series/ at a time */
+	ret = sk_project_lock(ctx->top);
+	if (ret)
+		return sk_die_lib(ret);
 	po.top = ctx->top;
 	po.input = input;
 	po.msgid = nr ? argv[0] : NULL;

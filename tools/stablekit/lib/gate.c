@@ -132,15 +132,15 @@ const struct sk_kselftest_suite *sk_kselftest_suite(const char *name)
 	return NULL;
 }
 
-static void push_cc(const char **argv, int *n, const char *arch)
+static void push_cc(struct sk_argv *argv, const char *arch)
 {
 	if (!arch || !strcmp(arch, "x86_64")) {
-		argv[(*n)++] = "gcc";
+		sk_argv_push(argv, "gcc");
 	} else if (!strcmp(arch, "i386")) {
-		argv[(*n)++] = "gcc";
-		argv[(*n)++] = "-m32";
+		sk_argv_push(argv, "gcc");
+		sk_argv_push(argv, "-m32");
 	} else {
-		argv[(*n)++] = "aarch64-linux-gnu-gcc";
+		sk_argv_push(argv, "aarch64-linux-gnu-gcc");
 	}
 }
 
@@ -253,28 +253,20 @@ static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
 	for (t = suite->tests; *t && !err; t++) {
 		struct sk_run_result res = SK_RUN_RESULT_INIT;
 		struct sk_run_opts ro = { 0 };
-		const char *argv[32];
+		struct sk_argv argv = SK_ARGV_INIT;
 		char *bin = sk_xstrfmt("%s/%s", outdir, *t);
 		char *csrc = sk_xstrfmt("%s.c", *t);
-		int n = 0;
 
-		push_cc(argv, &n, arch);
-		argv[n++] = "-static";
-		argv[n++] = suite->optimize;
-		argv[n++] = "-D_GNU_SOURCE=";	/* as kselftest's lib.mk */
-		argv[n++] = "-pthread";
-		argv[n++] = "-w";
-		argv[n++] = inc;
-		argv[n++] = "-isystem";
-		argv[n++] = khdr;
-		argv[n++] = "-o";
-		argv[n++] = bin;
-		argv[n++] = csrc;
-		for (x = suite->extra; *x && n < 29; x++)
-			argv[n++] = *x;
-		argv[n++] = linebuf;
-		argv[n] = NULL;
-		ro.argv = argv;
+		push_cc(&argv, arch);
+		sk_argv_pushv(&argv, (const char *const[]){ "-static",
+			      suite->optimize,
+			      "-D_GNU_SOURCE=",	/* as kselftest's lib.mk */
+			      "-pthread", "-w", inc, "-isystem", khdr, "-o",
+			      bin, csrc, NULL });
+		for (x = suite->extra; *x; x++)
+			sk_argv_push(&argv, *x);
+		sk_argv_push(&argv, linebuf);
+		ro.argv = argv.v;
 		ro.cwd = tdir;
 		ro.timeout_ms = 300 * 1000;
 		ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
@@ -293,6 +285,7 @@ static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
 			err = 0;
 		}
 		sk_run_result_release(&res);
+		sk_argv_release(&argv);
 		free(bin);
 		free(csrc);
 	}

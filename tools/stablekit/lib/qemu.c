@@ -190,74 +190,40 @@ void sk_qemu_result_release(struct sk_qemu_result *r)
 	r->reason = NULL;
 }
 
-struct argv_buf {
-	const char *v[48];
-	char *owned[8];
-	int n, nowned;
-};
-
-static void push(struct argv_buf *a, const char *s)
-{
-	if (a->n < 47)
-		a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-static const char *own(struct argv_buf *a, char *s)
-{
-	if (a->nowned < 8)
-		a->owned[a->nowned++] = s;
-	return s;
-}
-
-static void release_argv(struct argv_buf *a)
-{
-	while (a->nowned)
-		free(a->owned[--a->nowned]);
-}
-
-static void make_argv(struct argv_buf *a, const struct arch_info *ai,
+static void make_argv(struct sk_argv *a, const struct arch_info *ai,
 		      const struct sk_qemu_opts *o, enum sk_qemu_accel accel,
 		      const char *extra_append)
 {
-	memset(a, 0, sizeof(*a));
-	push(a, ai->binary);
-	push(a, "-M");
-	push(a, ai->machine);
-	push(a, "-m");
-	push(a, own(a, sk_xstrfmt("%u", o->memory_mb ? o->memory_mb : 1024)));
-	push(a, "-smp");
-	push(a, own(a, sk_xstrfmt("%u", o->cpus ? o->cpus : 2)));
-	push(a, "-accel");
-	push(a, accel == SK_QEMU_KVM ? "kvm" : "tcg");
+	sk_argv_pushv(a, (const char *const[]){ ai->binary, "-M", ai->machine,
+						"-m", NULL });
+	sk_argv_pushf(a, "%u", o->memory_mb ? o->memory_mb : 1024);
+	sk_argv_push(a, "-smp");
+	sk_argv_pushf(a, "%u", o->cpus ? o->cpus : 2);
+	sk_argv_push(a, "-accel");
+	sk_argv_push(a, accel == SK_QEMU_KVM ? "kvm" : "tcg");
 	if (accel == SK_QEMU_KVM) {
-		push(a, "-cpu");
-		push(a, "host");
+		sk_argv_push(a, "-cpu");
+		sk_argv_push(a, "host");
 	} else if (ai->tcg_cpu) {
-		push(a, "-cpu");
-		push(a, ai->tcg_cpu);
+		sk_argv_push(a, "-cpu");
+		sk_argv_push(a, ai->tcg_cpu);
 	}
-	push(a, "-display");
-	push(a, "none");
-	push(a, "-monitor");
-	push(a, "none");
-	push(a, "-serial");
-	push(a, "stdio");
-	push(a, "-no-reboot");
-	push(a, "-nodefaults");
+	sk_argv_pushv(a, (const char *const[]){ "-display", "none", "-monitor",
+		      "none", "-serial", "stdio", "-no-reboot", "-nodefaults",
+		      NULL });
 	if (o->kernel) {
-		push(a, "-kernel");
-		push(a, o->kernel);
+		sk_argv_push(a, "-kernel");
+		sk_argv_push(a, o->kernel);
 		if (o->initrd) {
-			push(a, "-initrd");
-			push(a, o->initrd);
+			sk_argv_push(a, "-initrd");
+			sk_argv_push(a, o->initrd);
 		}
-		push(a, "-append");
-		push(a, own(a, sk_xstrfmt("console=%s panic=-1 printk.time=1%s%s%s%s",
-					  ai->console, o->append ? " " : "",
-					  o->append ? o->append : "",
-					  extra_append ? " " : "",
-					  extra_append ? extra_append : "")));
+		sk_argv_push(a, "-append");
+		sk_argv_pushf(a, "console=%s panic=-1 printk.time=1%s%s%s%s",
+			      ai->console, o->append ? " " : "",
+			      o->append ? o->append : "",
+			      extra_append ? " " : "",
+			      extra_append ? extra_append : "");
 	}
 }
 
@@ -267,7 +233,7 @@ static int run_qemu(struct sk_run_result *res, const struct arch_info *ai,
 		    const char *extra_append)
 {
 	struct sk_run_opts ro = { 0 };
-	struct argv_buf a;
+	struct sk_argv a = SK_ARGV_INIT;
 	int err;
 
 	make_argv(&a, ai, o, accel, extra_append);
@@ -276,7 +242,7 @@ static int run_qemu(struct sk_run_result *res, const struct arch_info *ai,
 	ro.timeout_ms = timeout_s * 1000;
 	ro.flags = SK_RUN_CAPTURE_ERR;
 	err = sk_run(res, &ro);
-	release_argv(&a);
+	sk_argv_release(&a);
 	return err;
 }
 
