@@ -69,20 +69,48 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* How deep in stablekits run by stablekits this one is (0: the top). */
+static int depth, grace_ms = SK_RUN_GRACE_MS;
+static char depth_var[32] = "SK_RUN_DEPTH=1";
+
+/* Does "NAME=value" set the variable that entry sets? */
+static int same_name(const char *entry, const char *var)
+{
+	size_t len = strcspn(var, "=");
+
+	return !strncmp(entry, var, len) && entry[len] == '=';
+}
+
+static int overridden(const char *entry, const char *const *extra)
+{
+	if (same_name(entry, depth_var))
+		return 1;
+	while (extra && *extra)
+		if (same_name(entry, *extra++))
+			return 1;
+	return 0;
+}
+
+/*
+ * The child's environment: depth_var, extra, then ours without what those
+ * set (a shell takes the last of two entries, getenv the first).
+ */
 static char **build_env(const char *const *extra)
 {
-	size_t n = 0, m = 0, i;
+	size_t n = 0, m = 0, i, k;
 	char **env;
 
 	while (environ[n])
 		n++;
 	while (extra && extra[m])
 		m++;
-	env = sk_xcalloc(n + m + 1, sizeof(*env));
+	env = sk_xcalloc(n + m + 2, sizeof(*env));
+	env[0] = depth_var;
 	for (i = 0; i < m; i++)
-		env[i] = (char *)extra[i];
-	for (i = 0; i < n; i++)
-		env[m + i] = environ[i];
+		env[1 + i] = (char *)extra[i];
+	for (i = 0, k = 1 + m; i < n; i++)
+		if (!overridden(environ[i], extra))
+			env[k++] = environ[i];
 	return env;
 }
 
@@ -401,7 +429,7 @@ static size_t stop_children(int sig)
 	pthread_mutex_unlock(&children_lock);
 	for (i = 0; i < n; i++)
 		kill(-snap[i], SIGTERM);
-	for (waited = 0; waited < SK_RUN_GRACE_MS; waited += 20) {
+	for (waited = 0; waited < grace_ms; waited += 20) {
 		for (left = 0, i = 0; i < n; i++)
 			left += group_alive(snap[i]);
 		if (!left)
@@ -438,10 +466,15 @@ int sk_run_signals_init(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	static sigset_t set;
+	const char *d = getenv("SK_RUN_DEPTH");
 	pthread_attr_t attr;
 	pthread_t t;
 	size_t i;
 	int err;
+
+	depth = d && *d >= '1' && *d <= '8' && !d[1] ? *d - '0' : 0;
+	grace_ms = SK_RUN_GRACE_MS >> (depth < 3 ? depth : 3);
+	snprintf(depth_var, sizeof(depth_var), "SK_RUN_DEPTH=%d", depth + 1);
 
 	sigemptyset(&set);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {

@@ -73,7 +73,10 @@ void sk_argv_release(struct sk_argv *a);
  *   - lets no new child start,
  *   - sends SIGTERM to the process group of every running child (make,
  *     qemu, spatch, quilt, b4, a stablekit of the gate), and SIGKILL to
- *     the groups still there after SK_RUN_GRACE_MS,
+ *     the groups still there after SK_RUN_GRACE_MS; a stablekit run by a
+ *     stablekit (SK_RUN_DEPTH in its environment, which sk_run sets) waits
+ *     half as long as its parent, so that it is done with its own children
+ *     before the parent would SIGKILL it,
  *   - removes the temporary directories of sk_mkdtemp_in (fsutil.h),
  *   - exits 128 + the signal: 130 for SIGINT, 143 for SIGTERM, 129 for
  *     SIGHUP.

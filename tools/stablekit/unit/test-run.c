@@ -156,6 +156,32 @@ static void test_argv_grows(void **state)
 	assert_null(a.v);
 }
 
+/*
+ * A child learns how deep it runs (a stablekit there halves its grace, so
+ * it stops its own children before its parent's SIGKILL), and the extra
+ * environment replaces the inherited entries of the same name.
+ */
+static void test_child_depth(void **state)
+{
+	const char *argv[] = { "sh", "-c", "echo $SK_RUN_DEPTH $X", NULL };
+	const char *env[] = { "X=y", NULL };
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+
+	(void)state;
+	ro.argv = argv;
+	ro.env = env;
+	ro.flags = SK_RUN_CAPTURE_OUT;
+	/* both set already: what sk_run sets wins, for a shell too */
+	setenv("SK_RUN_DEPTH", "5", 1);
+	setenv("X", "old", 1);
+	assert_int_equal(sk_run(&res, &ro), 0);
+	assert_string_equal(res.out.buf, "1 y\n");
+	unsetenv("SK_RUN_DEPTH");
+	unsetenv("X");
+	sk_run_result_release(&res);
+}
+
 static char scratch[] = "/tmp/sk-test-run-XXXXXX";
 
 /*
@@ -360,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_no_descriptor_leaks),
 		cmocka_unit_test(test_children_registry),
 		cmocka_unit_test(test_argv_grows),
+		cmocka_unit_test(test_child_depth),
 		cmocka_unit_test(test_sigterm_stops_children_and_removes_temporaries),
 		cmocka_unit_test(test_stale_tempdir_of_a_dead_process),
 		cmocka_unit_test(test_dir_swap),
