@@ -14,7 +14,8 @@ int sk_mkdir_p(const char *path, int mode);
  * removes every registered one (run.h, sk_run_signals_init).  A process
  * killed with SIGKILL cannot clean up: the next sk_mkdtemp_in of the same
  * prefix in the same parent removes the directories "<prefix>-<pid>-*"
- * whose pid is no longer a process.
+ * whose pid is no longer a process (of this pid namespace: a parent shared
+ * with processes of another pid namespace is not supported).
  */
 int sk_mkdtemp_in(char **out, const char *parent, const char *prefix);
 /* Remove every registered temporary directory; returns how many existed. */
