@@ -1,5 +1,6 @@
 #include "builtin.h"
 #include "error.h"
+#include "fsutil.h"
 #include "identity.h"
 #include "options.h"
 #include "port.h"
@@ -202,6 +203,10 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
+	/* one writer of stable/ and series/ at a time */
+	ret = sk_project_lock(ctx->top);
+	if (ret)
+		return sk_die_lib(ret);
 	ret = sk_session_open(&s, ctx->top, repo_opt, all ? NULL : argv[0]);
 	if (ret) {
 		sk_session_close(&s);

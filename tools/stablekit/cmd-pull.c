@@ -1,5 +1,6 @@
 #include "builtin.h"
 #include "error.h"
+#include "fsutil.h"
 #include "lore.h"
 #include "options.h"
 #include "pull.h"
@@ -90,7 +91,8 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
 			       "read the thread from a local mbox or maildir (offline)"),
 		SK_OPT_STRING_(0, "name", &name, "series", "store under this series name"),
-		SK_OPT_INT_(0, "timeout", &timeout, "seconds", "limit for b4 (default 300)"),
+		SK_OPT_RANGE_(0, "timeout", &timeout, "seconds", 1, SK_OPT_SECONDS_MAX,
+			      "limit for b4 (default 300)"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_BOOL_(0, "update", &update,
 			     "pull newer revisions, trailers and fixlets of the tracked series"),
@@ -102,14 +104,21 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 
 	if (nr == -2)
 		return 0;
-	if (nr >= 0 && update)
+	if (nr >= 0 && update) {
+		/* one writer of series/ at a time */
+		ret = sk_project_lock(ctx->top);
+		if (ret)
+			return sk_die_lib(ret);
 		return cmd_pull_update(ctx, argv, nr, input || name, timeout, json);
+	}
 	if (nr < 0 || nr > 1 || (!input && !nr)) {
 		if (nr >= 0)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
-	ret = sk_lore_url(&lore, ctx->top);
+	ret = sk_project_lock(ctx->top);
+	if (!ret)
+		ret = sk_lore_url(&lore, ctx->top);
 	if (ret)
 		return sk_die_lib(ret);
 	po.top = ctx->top;

@@ -7,6 +7,7 @@
 #include "results.h"
 #include "qemu.h"
 #include "run.h"
+#include "shquote.h"
 #include "strbuf.h"
 
 #include <jansson.h>
@@ -38,6 +39,17 @@ static int scan_log(const char *path)
 	sk_qemu_splat_release(&s);
 	sk_strbuf_release(&log);
 	return found ? SK_EXIT_CHECK : SK_EXIT_OK;
+}
+
+/* "stablekit build --mode kernel --branch B --arch A", quoted for a human. */
+static char *build_command(const char *branch, const char *arch)
+{
+	const char *argv[] = { "stablekit", "build", "--mode", "kernel",
+			       "--branch", branch, "--arch", arch };
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+
+	sk_shell_argv(&sb, argv, sizeof(argv) / sizeof(argv[0]));
+	return sk_strbuf_detach(&sb);
 }
 
 /*
@@ -74,10 +86,13 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 		if (img)
 			image = sk_xstrdup(img);
 	}
-	if (!image)
-		*why = sk_xstrfmt("not run: 'stablekit build --mode kernel --branch %s "
-				  "--arch %s' gave no image (exit %d)", branch,
-				  arch, res.exit_code);
+	if (!image) {
+		char *cmd = build_command(branch, arch);
+
+		*why = sk_xstrfmt("not run: %s gave no image (exit %d)", cmd,
+				  res.exit_code);
+		free(cmd);
+	}
 	json_decref(o);
 	sk_run_result_release(&res);
 	free(self);
@@ -182,12 +197,16 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_STRING_(0, "src", &src, "tree", "kernel tree for the kselftests"),
 		SK_OPT_STRING_(0, "out", &out, "dir", "results directory"),
 		SK_OPT_BOOL_(0, "boot-only", &boot_only, "boot, run no tests"),
-		SK_OPT_INT_(0, "timeout", &timeout, "s", "hard limit of the guest"),
-		SK_OPT_INT_(0, "test-timeout", &test_timeout, "s", "limit per test binary"),
-		SK_OPT_INT_(0, "retries", &retries, "n", "retries of a failed binary"),
+		SK_OPT_RANGE_(0, "timeout", &timeout, "s", 1, SK_OPT_SECONDS_MAX,
+			      "hard limit of the guest"),
+		SK_OPT_RANGE_(0, "test-timeout", &test_timeout, "s", 1,
+			      SK_OPT_SECONDS_MAX, "limit per test binary"),
+		SK_OPT_RANGE_(0, "retries", &retries, "n", 0, 100,
+			      "retries of a failed binary"),
 		SK_OPT_STRING_(0, "accel", &accel, "a", "auto (default), tcg, kvm"),
 		SK_OPT_STRING_(0, "append", &append, "cmdline", "added to the kernel command line"),
-		SK_OPT_INT_(0, "bench", &bench, "runs", "run the gate's benchmark in one boot"),
+		SK_OPT_RANGE_(0, "bench", &bench, "runs", 1, 1000,
+			      "run the gate's benchmark in one boot"),
 		SK_OPT_BOOL_(0, "mglru", &mglru, "benchmark with lru_gen enabled"),
 		SK_OPT_STRING_(0, "scan-log", &scan, "file", "scan a console log for splats"),
 		SK_OPT_BOOL_(0, "json", &json, "print the results as JSON"),
@@ -217,9 +236,12 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		memcpy(suite_v, suites.items, suites.nr * sizeof(*suite_v));
 	}
 	if (!kernel) {
-		if (ctx->progress)
-			fprintf(stderr, "test: stablekit build --mode kernel --branch %s\n",
-				branch);
+		if (ctx->progress) {
+			char *cmd = build_command(branch, arch);
+
+			fprintf(stderr, "test: %s\n", cmd);
+			free(cmd);
+		}
 		kernel = built = built_kernel(ctx, branch, arch, &not_run);
 	} else if (strcmp(kernel, "none") && !sk_path_exists(kernel)) {
 		not_run = sk_xstrfmt("not run: kernel image '%s' does not exist",

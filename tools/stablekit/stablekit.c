@@ -1,6 +1,7 @@
 #include "builtin.h"
 #include "error.h"
 #include "fsutil.h"
+#include "run.h"
 #include "strbuf.h"
 
 #include <git2.h>
@@ -110,6 +111,14 @@ int main(int argc, const char **argv)
 	char *top = NULL;
 	int ret;
 
+	/*
+	 * Before any thread: SIGINT, SIGTERM and SIGHUP stop the children's
+	 * process groups, remove the temporary directories and exit 128 + N.
+	 */
+	if (sk_run_signals_init()) {
+		fprintf(stderr, "fatal: %s\n", sk_error_last());
+		return SK_EXIT_FAIL;
+	}
 	argv++;
 	argc--;
 	while (argc && argv[0][0] == '-') {

@@ -52,30 +52,29 @@ static const char *tail(const struct sk_strbuf *sb, int lines)
 
 int sk_b4_am(struct sk_b4_am_result *out, const struct sk_b4_am_opts *o)
 {
-	const char *argv[12];
+	struct sk_argv argv = SK_ARGV_INIT;
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
 	struct sk_lore_env env;
-	int n = 0, ret;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!sk_run_have("b4"))
 		return sk_error_set(SK_ETOOL, "b4 is not installed (Debian package 'b4'; run 'make deps')");
-	argv[n++] = "b4";
+	sk_argv_push(&argv, "b4");
 	if (o->mbox)
-		argv[n++] = "--offline-mode";
-	argv[n++] = "am";
-	argv[n++] = "--add-link";
+		sk_argv_push(&argv, "--offline-mode");
+	sk_argv_push(&argv, "am");
+	sk_argv_push(&argv, "--add-link");
 	if (o->mbox) {
-		argv[n++] = "--use-local-mbox";
-		argv[n++] = o->mbox;
+		sk_argv_push(&argv, "--use-local-mbox");
+		sk_argv_push(&argv, o->mbox);
 	}
-	argv[n++] = "--outdir";
-	argv[n++] = o->outdir;
+	sk_argv_push(&argv, "--outdir");
+	sk_argv_push(&argv, o->outdir);
 	if (o->msgid)
-		argv[n++] = o->msgid;
-	argv[n] = NULL;
-	ro.argv = argv;
+		sk_argv_push(&argv, o->msgid);
+	ro.argv = argv.v;
 	ro.cwd = o->outdir;	/* never the user's checkout */
 	ro.timeout_ms = o->timeout_ms;
 	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
@@ -99,6 +98,7 @@ int sk_b4_am(struct sk_b4_am_result *out, const struct sk_b4_am_opts *o)
 				   o->msgid ? " for " : "", o->msgid ? o->msgid : "");
 out:
 	sk_run_result_release(&res);
+	sk_argv_release(&argv);
 	return ret;
 }
 

@@ -1,14 +1,38 @@
 #include "fsutil.h"
 #include "error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary directories this process made and has not removed. */
+static pthread_mutex_t tempdirs_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **tempdirs;
+static size_t nr_tempdirs, alloc_tempdirs;
+
+static void tempdir_forget(const char *path)
+{
+	size_t i;
+
+	pthread_mutex_lock(&tempdirs_lock);
+	for (i = 0; i < nr_tempdirs; i++) {
+		if (!strcmp(tempdirs[i], path)) {
+			free(tempdirs[i]);
+			tempdirs[i] = tempdirs[--nr_tempdirs];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&tempdirs_lock);
+}
 
 int sk_write_file_atomic(const char *path, const void *data, size_t len)
 {
@@ -103,9 +127,48 @@ int sk_mkdir_p(const char *path, int mode)
 	return ret;
 }
 
+/* ".<prefix>-<pid>-XXXXXX": the pid, or 0 when name is not one of ours. */
+static long tempdir_pid(const char *name, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (name[0] != '.' || strncmp(name + 1, prefix, len) ||
+	    name[len + 1] != '-' || name[len + 2] < '1' || name[len + 2] > '9')
+		return 0;
+	pid = strtol(name + len + 2, &end, 10);
+	if (*end != '-' || strlen(end + 1) != 6 || pid <= 0)
+		return 0;
+	return pid;
+}
+
+/* The leftovers of dead processes (SIGKILL, power loss) in parent. */
+static void remove_stale(const char *parent, const char *prefix)
+{
+	DIR *d = opendir(parent);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		long pid = tempdir_pid(e->d_name, prefix);
+		char *path;
+
+		if (!pid || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = sk_path_join(parent, e->d_name);
+		if (sk_is_dir(path) && sk_rmrf(path))
+			sk_error_clear();
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 int sk_mkdtemp_in(char **out, const char *parent, const char *prefix)
 {
-	char *tmpl = sk_xstrfmt("%s/.%s-XXXXXX", parent, prefix);
+	char *tmpl = sk_xstrfmt("%s/.%s-%ld-XXXXXX", parent, prefix,
+				(long)getpid());
 
 	if (sk_mkdir_p(parent, 0755) || !mkdtemp(tmpl)) {
 		int ret = sk_error_errno(tmpl);
@@ -113,8 +176,19 @@ int sk_mkdtemp_in(char **out, const char *parent, const char *prefix)
 		free(tmpl);
 		return ret;
 	}
+	pthread_mutex_lock(&tempdirs_lock);
+	*SK_ARRAY_PUSH(tempdirs, nr_tempdirs, alloc_tempdirs) = sk_xstrdup(tmpl);
+	pthread_mutex_unlock(&tempdirs_lock);
+	remove_stale(parent, prefix);
 	*out = tmpl;
 	return 0;
+}
+
+const char *sk_tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && t[0] == '/' ? t : "/tmp";
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
@@ -127,7 +201,7 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return unlink(path);
 }
 
-int sk_rmrf(const char *path)
+static int rmrf(const char *path)
 {
 	struct stat st;
 
@@ -136,6 +210,84 @@ int sk_rmrf(const char *path)
 	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS))
 		return sk_error_errno(path);
 	return 0;
+}
+
+int sk_rmrf(const char *path)
+{
+	tempdir_forget(path);
+	return rmrf(path);
+}
+
+size_t sk_tempdirs_remove(void)
+{
+	size_t i, n = 0;
+	int tries;
+
+	pthread_mutex_lock(&tempdirs_lock);
+	for (i = 0; i < nr_tempdirs; i++) {
+		if (!sk_path_exists(tempdirs[i]))
+			continue;
+		n++;
+		/* another thread may still be writing into it */
+		for (tries = 0; tries < 5 && sk_path_exists(tempdirs[i]); tries++)
+			rmrf(tempdirs[i]);
+	}
+	pthread_mutex_unlock(&tempdirs_lock);
+	return n;
+}
+
+int sk_project_lock(const char *top)
+{
+	static int held = -1;
+	char *path = sk_path_join(top, SK_PROJECT_LOCK);
+	char pid[32] = "";
+	int fd, ret = 0;
+	ssize_t n;
+
+	if (held >= 0)
+		goto out;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = sk_error_errno(path);
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK) {
+			n = pread(fd, pid, sizeof(pid) - 1, 0);
+			pid[n > 0 ? n : 0] = '\0';
+			pid[strcspn(pid, "\n")] = '\0';
+			ret = sk_error_set(SK_EEXISTS,
+					   "another stablekit%s%s%s holds '%s': "
+					   "try again when it has finished",
+					   *pid ? " (pid " : "", pid, *pid ? ")" : "",
+					   path);
+		} else {
+			ret = sk_error_errno(path);
+		}
+		close(fd);
+		goto out;
+	}
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, strlen(pid), 0) < 0) {
+		ret = sk_error_errno(path);
+		close(fd);
+		goto out;
+	}
+	held = fd;	/* until exit: the kernel drops the lock then */
+out:
+	free(path);
+	return ret;
+}
+
+int sk_dir_swap(const char *a, const char *b)
+{
+	if (!renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE))
+		return 0;
+	if (errno == EINVAL || errno == ENOSYS)
+		return sk_error_set(SK_ERROR, "cannot swap '%s' and '%s' in one step: "
+				    "the file system refuses renameat2(RENAME_EXCHANGE) (%s)",
+				    a, b, strerror(errno));
+	return sk_error_errno(b);
 }
 
 int sk_path_exists(const char *path)

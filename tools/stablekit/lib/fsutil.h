@@ -8,12 +8,38 @@
 int sk_write_file_atomic(const char *path, const void *data, size_t len);
 int sk_read_file(struct sk_strbuf *out, const char *path);
 int sk_mkdir_p(const char *path, int mode);
-/* Make a fresh private directory "<parent>/.<prefix>-XXXXXX". */
+/*
+ * Make a fresh private directory "<parent>/.<prefix>-<pid>-XXXXXX".  It is
+ * registered until sk_rmrf removes it (or it is renamed away), and a signal
+ * removes every registered one (run.h, sk_run_signals_init).  A process
+ * killed with SIGKILL cannot clean up: the next sk_mkdtemp_in of the same
+ * prefix in the same parent removes the directories "<prefix>-<pid>-*"
+ * whose pid is no longer a process (of this pid namespace: a parent shared
+ * with processes of another pid namespace is not supported).
+ */
 int sk_mkdtemp_in(char **out, const char *parent, const char *prefix);
+/* Remove every registered temporary directory; returns how many existed. */
+size_t sk_tempdirs_remove(void);
+/* $TMPDIR when it is an absolute path, else /tmp. */
+const char *sk_tmp_dir(void);
 /* Remove a tree; a missing path is not an error. */
 int sk_rmrf(const char *path);
 int sk_path_exists(const char *path);
 int sk_is_dir(const char *path);
+/*
+ * The project's lock, <top>/.stablekit.lock (flock, held until the process
+ * exits), for commands that write series/ or stable/.  When another process
+ * holds it: SK_EEXISTS, "another stablekit (pid N) holds <path>"; nothing
+ * waits.  Taking it twice in one process is a no-op.
+ */
+#define SK_PROJECT_LOCK ".stablekit.lock"
+int sk_project_lock(const char *top);
+/*
+ * Exchange two directories in one step (renameat2 RENAME_EXCHANGE): a
+ * reader of either path never finds it missing.  A file system that cannot
+ * (EINVAL) is an error that says so; nothing is moved then.
+ */
+int sk_dir_swap(const char *a, const char *b);
 /* Join two path parts with exactly one slash; caller frees. */
 char *sk_path_join(const char *a, const char *b);
 

@@ -58,9 +58,8 @@ static int make_initramfs(const struct sk_guest_opts *o, const char *out)
 	err = sk_initramfs_add_base(&ir, busybox, init);
 	if (err < 0)
 		goto cleanup;
-	if (o->job)
-		sk_initramfs_add_file(&ir, "/stablekit/job", 0755, o->job,
-				      strlen(o->job));
+	sk_initramfs_add_file(&ir, "/stablekit/job", 0755, o->job,
+			      strlen(o->job));
 	for (i = 0; i < o->nr_files && !err; i++) {
 		char *dst = sk_xstrfmt("/stablekit/%s", base_name(o->files[i]));
 
@@ -85,6 +84,12 @@ int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o)
 	memset(out, 0, sizeof(*out));
 	out->guest_rc = -1;
 	out->status = SK_BOOT_ERROR;
+	/* a guest with nothing to run proves nothing (ci/guest/init: rc=127) */
+	if (o->kernel && !o->job) {
+		err = sk_error_set(SK_EINVALID, "guest: no job to run");
+		out->reason = sk_xstrdup(sk_error_last());
+		goto cleanup;
+	}
 	err = sk_mkdir_p(o->workdir, 0755);
 	if (!err && o->kernel)
 		err = make_initramfs(o, initrd);
@@ -132,15 +137,15 @@ const struct sk_kselftest_suite *sk_kselftest_suite(const char *name)
 	return NULL;
 }
 
-static void push_cc(const char **argv, int *n, const char *arch)
+static void push_cc(struct sk_argv *argv, const char *arch)
 {
 	if (!arch || !strcmp(arch, "x86_64")) {
-		argv[(*n)++] = "gcc";
+		sk_argv_push(argv, "gcc");
 	} else if (!strcmp(arch, "i386")) {
-		argv[(*n)++] = "gcc";
-		argv[(*n)++] = "-m32";
+		sk_argv_push(argv, "gcc");
+		sk_argv_push(argv, "-m32");
 	} else {
-		argv[(*n)++] = "aarch64-linux-gnu-gcc";
+		sk_argv_push(argv, "aarch64-linux-gnu-gcc");
 	}
 }
 
@@ -253,28 +258,20 @@ static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
 	for (t = suite->tests; *t && !err; t++) {
 		struct sk_run_result res = SK_RUN_RESULT_INIT;
 		struct sk_run_opts ro = { 0 };
-		const char *argv[32];
+		struct sk_argv argv = SK_ARGV_INIT;
 		char *bin = sk_xstrfmt("%s/%s", outdir, *t);
 		char *csrc = sk_xstrfmt("%s.c", *t);
-		int n = 0;
 
-		push_cc(argv, &n, arch);
-		argv[n++] = "-static";
-		argv[n++] = suite->optimize;
-		argv[n++] = "-D_GNU_SOURCE=";	/* as kselftest's lib.mk */
-		argv[n++] = "-pthread";
-		argv[n++] = "-w";
-		argv[n++] = inc;
-		argv[n++] = "-isystem";
-		argv[n++] = khdr;
-		argv[n++] = "-o";
-		argv[n++] = bin;
-		argv[n++] = csrc;
-		for (x = suite->extra; *x && n < 29; x++)
-			argv[n++] = *x;
-		argv[n++] = linebuf;
-		argv[n] = NULL;
-		ro.argv = argv;
+		push_cc(&argv, arch);
+		sk_argv_pushv(&argv, (const char *const[]){ "-static",
+			      suite->optimize,
+			      "-D_GNU_SOURCE=",	/* as kselftest's lib.mk */
+			      "-pthread", "-w", inc, "-isystem", khdr, "-o",
+			      bin, csrc, NULL });
+		for (x = suite->extra; *x; x++)
+			sk_argv_push(&argv, *x);
+		sk_argv_push(&argv, linebuf);
+		ro.argv = argv.v;
 		ro.cwd = tdir;
 		ro.timeout_ms = 300 * 1000;
 		ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
@@ -293,6 +290,7 @@ static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
 			err = 0;
 		}
 		sk_run_result_release(&res);
+		sk_argv_release(&argv);
 		free(bin);
 		free(csrc);
 	}
@@ -458,7 +456,7 @@ json_t *sk_kselftest_results(const struct sk_ktap *k)
 	return arr;
 }
 
-static int failed(const char *st)
+static int failed_status(const char *st)
 {
 	return st && (!strcmp(st, "fail") || !strcmp(st, "timeout") ||
 		      !strcmp(st, "missing"));
@@ -494,9 +492,9 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 					      json_string(name));
 		if (!strcmp(ps, "flaky") || (bs && !strcmp(bs, "flaky")))
 			list = "flaky";
-		else if (failed(ps))
-			list = failed(bs) ? "known_failures" : "regressions";
-		else if (failed(bs))
+		else if (failed_status(ps))
+			list = failed_status(bs) ? "known_failures" : "regressions";
+		else if (failed_status(bs))
 			list = "fixed";
 		if (list)
 			json_array_append_new(json_object_get(out, list),
@@ -505,7 +503,8 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 					  "patched", ps));
 	}
 	json_object_foreach(bm, name, v) {
-		if (json_object_get(pm, name) || failed(json_string_value(v)))
+		if (json_object_get(pm, name) ||
+		    failed_status(json_string_value(v)))
 			continue;
 		json_array_append_new(json_object_get(out, "regressions"),
 			json_pack("{s:s, s:s, s:s}", "name", name, "baseline",
@@ -514,6 +513,95 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 	json_decref(bm);
 	json_decref(pm);
 	return out;
+}
+
+/* How many results are there, and how many of them are not skips. */
+static size_t ran(json_t *results, size_t *not_skipped)
+{
+	json_t *o;
+	size_t i;
+
+	*not_skipped = 0;
+	json_array_foreach(results, i, o) {
+		const char *st = json_string_value(json_object_get(o, "status"));
+
+		*not_skipped += !st || strcmp(st, "skip");
+	}
+	return json_array_size(results);
+}
+
+static char *no_results(const char *side, json_t *results)
+{
+	size_t n, real;
+
+	if (!json_is_array(results))
+		return sk_xstrfmt("not run: %s: no kselftest results", side);
+	n = ran(results, &real);
+	if (!n)
+		return sk_xstrfmt("not run: %s: no kselftest result in the console",
+				  side);
+	if (!real)
+		return sk_xstrfmt("not run: %s: every one of %zu kselftests skipped",
+				  side, n);
+	return NULL;
+}
+
+const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
+				 char **why)
+{
+	size_t nreg;
+
+	*cmp = NULL;
+	*why = no_results("baseline", base);
+	if (!*why)
+		*why = no_results("patched", patched);
+	if (*why)
+		return "not run";
+	*cmp = sk_kselftest_compare(base, patched);
+	nreg = json_array_size(json_object_get(*cmp, "regressions"));
+	*why = sk_xstrfmt("%zu regressions, %zu known failures, %zu flaky, %zu fixed",
+		nreg, json_array_size(json_object_get(*cmp, "known_failures")),
+		json_array_size(json_object_get(*cmp, "flaky")),
+		json_array_size(json_object_get(*cmp, "fixed")));
+	return nreg ? "fail" : "pass";
+}
+
+const char *sk_test_status(const struct sk_qemu_result *boot, json_t *results,
+			   size_t not_built, char **why)
+{
+	json_t *o;
+	size_t i, failed = 0, n, real;
+
+	*why = NULL;
+	if (boot->status != SK_BOOT_OK) {
+		*why = sk_xstrfmt("boot: %s", boot->reason ? boot->reason :
+				  sk_qemu_status_name(boot->status));
+		return "fail";
+	}
+	if (!results)
+		return "pass";	/* --boot-only: the boot is the test */
+	json_array_foreach(results, i, o)
+		failed += failed_status(json_string_value(json_object_get(o,
+							  "status")));
+	if (failed) {
+		*why = sk_xstrfmt("%zu kselftest%s failed", failed,
+				  failed == 1 ? "" : "s");
+		return "fail";
+	}
+	if (not_built) {
+		*why = sk_xstrfmt("%zu kselftest binaries did not build", not_built);
+		return "fail";
+	}
+	n = ran(results, &real);
+	if (!n) {
+		*why = sk_xstrdup("not run: no kselftest result in the console");
+		return "not run";
+	}
+	if (!real) {
+		*why = sk_xstrfmt("not run: every one of %zu kselftests skipped", n);
+		return "not run";
+	}
+	return "pass";
 }
 
 json_t *sk_qemu_result_json(const struct sk_qemu_result *r)
@@ -594,32 +682,35 @@ static int build_suites(json_t *res, struct sk_strlist *bins,
 	return err;
 }
 
+/* The job of --boot-only: the guest reaching it is the test. */
+static const char boot_only_job[] =
+	"#!/bin/sh\n# stablekit test --boot-only: reaching this is the test\nexit 0\n";
+
 int sk_test_run(json_t **out, const struct sk_test_opts *o)
 {
 	struct sk_guest_opts g = o->guest;
 	struct sk_qemu_result boot;
 	struct sk_strlist bins = { 0 };
 	struct sk_strbuf log = SK_STRBUF_INIT;
-	json_t *res = json_object(), *ks = json_object(), *results;
-	char *job = NULL, *logpath = NULL, *path = NULL;
-	const char *status = "pass";
+	json_t *res = json_object(), *ks = json_object(), *results = NULL;
+	char *job = NULL, *logpath = NULL, *path = NULL, *why = NULL;
+	const char *status = "not run";
 	int err;
 
 	json_object_set_new(res, "arch", json_string(g.arch ? g.arch : "x86_64"));
 	json_object_set_new(res, "kernel", g.kernel ? json_string(g.kernel) :
 			    json_null());
 	json_object_set_new(res, "kselftest", ks);
+	g.job = boot_only_job;
 	if (o->src && g.kernel) {
 		err = build_suites(ks, &bins, o);
 		if (err < 0) {
-			status = "not run";
 			json_object_set_new(res, "reason", json_sprintf(
 				"not run: kselftest build: %s", sk_error_last()));
 			goto done;
 		}
 		if (!bins.nr) {
 			/* nothing to run is no pass */
-			status = "not run";
 			json_object_set_new(res, "reason", json_string(
 				"not run: no kselftest binary built (see "
 				"kselftest.not_built)"));
@@ -635,14 +726,11 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 	err = sk_guest_run(&boot, &g);
 	json_object_set_new(res, "boot", sk_qemu_result_json(&boot));
 	if (err < 0) {
-		status = "not run";
 		json_object_set_new(res, "reason", json_sprintf("not run: %s",
 				    boot.reason ? boot.reason : sk_error_last()));
 		sk_qemu_result_release(&boot);
 		goto done;
 	}
-	if (boot.status != SK_BOOT_OK)
-		status = "fail";
 	logpath = sk_path_join(g.workdir, "console.log");
 	json_object_set_new(res, "log", json_string(logpath));
 	if (job) {
@@ -659,20 +747,13 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 				"pass", k.totals.pass, "fail", k.totals.fail,
 				"xfail", k.totals.xfail, "xpass", k.totals.xpass,
 				"skip", k.totals.skip, "error", k.totals.error));
-		if (json_integer_value(json_object_get(json_object_get(ks,
-		    "counts"), "fail")) || json_integer_value(json_object_get(
-		    json_object_get(ks, "counts"), "timeout")) ||
-		    json_integer_value(json_object_get(json_object_get(ks,
-		    "counts"), "missing")))
-			status = "fail";
 		sk_ktap_release(&k);
-		if (json_array_size(json_object_get(ks, "not_built"))) {
-			status = "fail";
-			json_object_set_new(res, "reason", json_sprintf(
-				"%zu kselftest binaries did not build",
-				json_array_size(json_object_get(ks, "not_built"))));
-		}
 	}
+	/* from "not run": a pass needs an ok boot and, with tests, results */
+	status = sk_test_status(&boot, results, json_array_size(
+				json_object_get(ks, "not_built")), &why);
+	if (why)
+		json_object_set_new(res, "reason", json_string(why));
 	sk_qemu_result_release(&boot);
 	err = 0;
 done:
@@ -683,6 +764,7 @@ done:
 	strlist_free(&bins);
 	sk_strbuf_release(&log);
 	free(job);
+	free(why);
 	free(logpath);
 	free(path);
 	return err;

@@ -20,7 +20,7 @@ struct sk_guest_opts {
 	const char *busybox;	/* static, for arch; NULL: /bin/busybox */
 	const char *workdir;	/* initramfs.cpio and console.log go here */
 	const char *append;	/* kernel command line, added */
-	const char *job;	/* text of /stablekit/job, or NULL */
+	const char *job;	/* text of /stablekit/job: required with a kernel */
 	const char *const *files;	/* host files put in /stablekit/ */
 	size_t nr_files;
 	unsigned int timeout_s, memory_mb, cpus;
@@ -83,6 +83,25 @@ json_t *sk_kselftest_results(const struct sk_ktap *k);
  * A regression fails only with the queue; a known failure fails in both.
  */
 json_t *sk_kselftest_compare(json_t *base, json_t *patched);
+
+/*
+ * The gate's kselftest verdict: "not run" when either side has no result
+ * array, an empty one, or only skips (nothing compared is no pass);
+ * otherwise the comparison (*cmp, caller frees) decides, "fail" with a
+ * regression, else "pass".  *why (caller frees) always says why.
+ */
+const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
+				 char **why);
+
+/*
+ * The status of one `stablekit test` run: "pass" only with an ok boot and,
+ * when tests ran (results not NULL), at least one result that is not a
+ * skip, none failed and every binary built; "not run" when tests were
+ * asked for and none gave a result; else "fail".  *why (caller frees) is
+ * set for anything but a pass.
+ */
+const char *sk_test_status(const struct sk_qemu_result *boot, json_t *results,
+			   size_t not_built, char **why);
 
 struct sk_bench;
 

@@ -1,6 +1,7 @@
 #include "options.h"
 #include "strbuf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,14 @@ static int set_value(const struct sk_option *o, const char *arg)
 	case SK_OPT_INT:
 		errno = 0;
 		v = strtol(arg, &end, 10);
-		if (errno || *end || end == arg) {
+		if (errno == ERANGE || (!errno && !*end && end != arg &&
+					(v < o->min || v > o->max))) {
+			fprintf(stderr, "error: option '--%s' expects a whole number "
+				"from %ld to %ld, not '%s'\n", o->long_name,
+				o->min, o->max, arg);
+			return -1;
+		}
+		if (errno || *end || end == arg || isspace((unsigned char)*arg)) {
 			fprintf(stderr, "error: option '--%s' expects a number, not '%s'\n",
 				o->long_name, arg);
 			return -1;

@@ -1,6 +1,7 @@
 #ifndef SK_OPTIONS_H
 #define SK_OPTIONS_H
 
+#include <limits.h>
 #include <stddef.h>
 
 /* A small parse-options in git's manner: a table, then the arguments left. */
@@ -8,7 +9,7 @@ enum sk_option_type {
 	SK_OPT_END = 0,
 	SK_OPT_BOOL,		/* int *: set to 1 */
 	SK_OPT_STRING,		/* const char **: the argument */
-	SK_OPT_INT,		/* int *: a whole number */
+	SK_OPT_INT,		/* int *: a whole number in [min, max] */
 	SK_OPT_LIST,		/* struct sk_strlist *: repeatable */
 };
 
@@ -24,13 +25,24 @@ struct sk_option {
 	void *value;
 	const char *argh;	/* "FILE" in the usage text */
 	const char *help;
+	long min, max;		/* SK_OPT_INT: the values allowed */
 };
 
-#define SK_OPT_BOOL_(s, l, v, h) { SK_OPT_BOOL, (s), (l), (v), NULL, (h) }
-#define SK_OPT_STRING_(s, l, v, a, h) { SK_OPT_STRING, (s), (l), (v), (a), (h) }
-#define SK_OPT_INT_(s, l, v, a, h) { SK_OPT_INT, (s), (l), (v), (a), (h) }
-#define SK_OPT_LIST_(s, l, v, a, h) { SK_OPT_LIST, (s), (l), (v), (a), (h) }
-#define SK_OPT_END_() { SK_OPT_END, 0, NULL, NULL, NULL, NULL }
+/*
+ * A value out of range (or past what an int holds) is a usage error, found
+ * before the command does anything: never truncated, never wrapped.
+ */
+#define SK_OPT_BOOL_(s, l, v, h) { SK_OPT_BOOL, (s), (l), (v), NULL, (h), 0, 0 }
+#define SK_OPT_STRING_(s, l, v, a, h) { SK_OPT_STRING, (s), (l), (v), (a), (h), 0, 0 }
+#define SK_OPT_INT_(s, l, v, a, h) \
+	{ SK_OPT_INT, (s), (l), (v), (a), (h), INT_MIN, INT_MAX }
+#define SK_OPT_RANGE_(s, l, v, a, lo, hi, h) \
+	{ SK_OPT_INT, (s), (l), (v), (a), (h), (lo), (hi) }
+#define SK_OPT_LIST_(s, l, v, a, h) { SK_OPT_LIST, (s), (l), (v), (a), (h), 0, 0 }
+#define SK_OPT_END_() { SK_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0 }
+
+/* A limit in seconds that becomes milliseconds in an unsigned int. */
+#define SK_OPT_SECONDS_MAX 4294967L
 
 /*
  * Parse argv[1..] (argv[0] is the command name) against opts.  Non-option

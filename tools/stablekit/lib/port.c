@@ -8,6 +8,7 @@
 #include "quilt.h"
 #include "sandbox.h"
 #include "series.h"
+#include "shquote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +362,45 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 	sk_strbuf_adds(out, diff);
 }
 
+static void command(struct sk_strbuf *out, const char *const *argv)
+{
+	size_t nr = 0;
+
+	while (argv[nr])
+		nr++;
+	sk_shell_argv(out, argv, nr);
+}
+
+void sk_port_failed_commands(struct sk_strbuf *out, const char *tip,
+			     const char *upstream, const char *message_id,
+			     int major, int minor)
+{
+	char *reply_to = sk_xstrfmt("<%s>", message_id);
+	char *prefix = sk_xstrfmt("PATCH %d.%d.y", major, minor);
+
+	command(out, (const char *const[]){ "git", "checkout", tip, NULL });
+	sk_strbuf_addch(out, '\n');
+	if (upstream && *upstream) {
+		command(out, (const char *const[]){ "git", "cherry-pick", "-x",
+						    upstream, NULL });
+	} else {
+		/* "--": a Message-Id may start with '-' */
+		command(out, (const char *const[]){ "b4", "am", "-o", "-", "--",
+						    message_id, NULL });
+		sk_strbuf_adds(out, " | ");
+		command(out, (const char *const[]){ "git", "am", "-3", NULL });
+	}
+	sk_strbuf_adds(out, "\n# <resolve conflicts, build, test, etc.>\n");
+	command(out, (const char *const[]){ "git", "commit", "-s", NULL });
+	sk_strbuf_addch(out, '\n');
+	command(out, (const char *const[]){ "git", "send-email", "--to",
+		"<stable@vger.kernel.org>", "--in-reply-to", reply_to,
+		"--subject-prefix", prefix, "HEAD^..", NULL });
+	sk_strbuf_addch(out, '\n');
+	free(reply_to);
+	free(prefix);
+}
+
 static void failed_mail(struct sk_strbuf *out, const struct port *p,
 			const struct work *w)
 {
@@ -375,15 +415,9 @@ static void failed_mail(struct sk_strbuf *out, const struct port *p,
 		       "tree, then please email the backport, including the original git commit\n"
 		       "id to <stable@vger.kernel.org>.\n\n", br->major, br->minor, br->name);
 	sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
-	sk_strbuf_addf(out, "git checkout %s\n", p->tb->tip);
-	if (*w->item->upstream)
-		sk_strbuf_addf(out, "git cherry-pick -x %s\n", w->item->upstream);
-	else
-		sk_strbuf_addf(out, "b4 am -o - %s | git am -3\n", w->sp->message_id);
-	sk_strbuf_adds(out, "# <resolve conflicts, build, test, etc.>\ngit commit -s\n");
-	sk_strbuf_addf(out, "git send-email --to '<stable@vger.kernel.org>' --in-reply-to '<%s>' "
-		       "--subject-prefix 'PATCH %d.%d.y' HEAD^..\n\n",
-		       w->sp->message_id, br->major, br->minor);
+	sk_port_failed_commands(out, p->tb->tip, w->item->upstream,
+				w->sp->message_id, br->major, br->minor);
+	sk_strbuf_addch(out, '\n');
 	sk_strbuf_adds(out, "Possible dependencies:\n\n");
 	for (i = 0; i < p->rev->nr_patches && p->rev->patches[i].nr < w->sp->nr; i++)
 		sk_strbuf_addf(out, "%s (\"%s\")\n", p->rev->patches[i].message_id,
@@ -584,29 +618,22 @@ static int write_failed(struct port *p, const char *dir)
 	return ret;
 }
 
-/* Swap the proven queue into place: the old one stays whole until then. */
+/*
+ * Swap the proven queue into place in one step: the old one stays whole
+ * until then, and a reader sees one or the other, never none.
+ */
 static int install(struct port *p, const char *tmp)
 {
-	char *old = NULL;
 	int ret = 0;
 
-	if (sk_is_dir(p->queue_dir)) {
-		char *parent = sk_path_join(p->o->top, "stable");
-
-		ret = sk_mkdtemp_in(&old, parent, "old-queue");
-		free(parent);
-		if (!ret && (rmdir(old) || rename(p->queue_dir, old)))
+	if (!sk_is_dir(p->queue_dir)) {
+		if (rename(tmp, p->queue_dir))
 			ret = sk_error_errno(p->queue_dir);
+		return ret;
 	}
-	if (!ret && rename(tmp, p->queue_dir))
-		ret = sk_error_errno(p->queue_dir);
-	if (old) {
-		if (ret)
-			rename(old, p->queue_dir);
-		else
-			sk_rmrf(old);
-	}
-	free(old);
+	ret = sk_dir_swap(tmp, p->queue_dir);
+	if (!ret)
+		sk_rmrf(tmp);	/* the old queue */
 	return ret;
 }
 
@@ -724,7 +751,8 @@ static int setup(struct port *p)
 	if (!ret)
 		ret = sk_sandbox_attach_mempack(p->o->repo);
 	if (!ret)
-		ret = sk_sandbox_open(&p->sb, p->o->repo, &p->tip_tree, "/tmp");
+		ret = sk_sandbox_open(&p->sb, p->o->repo, &p->tip_tree,
+				      sk_tmp_dir());
 	if (!ret)
 		ret = apply_other(p);
 	if (ret)

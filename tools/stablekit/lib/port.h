@@ -57,7 +57,22 @@ struct sk_port_opts {
 	unsigned int timeout_ms;
 };
 
+/*
+ * Port the series to the branch; the new queue replaces stable/<branch> in
+ * one step (sk_dir_swap): a reader sees the old queue or the new one.
+ */
 int sk_port(struct sk_port_result *out, const struct sk_port_opts *o);
 void sk_port_result_release(struct sk_port_result *r);
+
+/*
+ * The commands a FAILED mail suggests to reproduce and resubmit: check out
+ * tip, cherry-pick upstream (or, with none, "b4 am" the mail), commit,
+ * send-email in reply to message_id.  Each is built from argv and quoted
+ * with sk_shell_argv, so pasting one runs exactly that argv whatever the
+ * Message-Id holds.
+ */
+void sk_port_failed_commands(struct sk_strbuf *out, const char *tip,
+			     const char *upstream, const char *message_id,
+			     int major, int minor);
 
 #endif

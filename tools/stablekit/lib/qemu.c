@@ -17,11 +17,13 @@ static const char *const status_names[] = {
 	[SK_BOOT_TIMEOUT] = "timeout",
 	[SK_BOOT_NO_MARKER] = "no-marker",
 	[SK_BOOT_ERROR] = "error",
+	[SK_BOOT_GUEST_FAIL] = "guest-fail",
 };
 
 const char *sk_qemu_status_name(enum sk_qemu_status s)
 {
-	return (unsigned int)s <= SK_BOOT_ERROR ? status_names[s] : "?";
+	return (size_t)s < sizeof(status_names) / sizeof(status_names[0]) &&
+	       status_names[s] ? status_names[s] : "?";
 }
 
 const char *sk_qemu_accel_name(enum sk_qemu_accel a)
@@ -190,74 +192,40 @@ void sk_qemu_result_release(struct sk_qemu_result *r)
 	r->reason = NULL;
 }
 
-struct argv_buf {
-	const char *v[48];
-	char *owned[8];
-	int n, nowned;
-};
-
-static void push(struct argv_buf *a, const char *s)
-{
-	if (a->n < 47)
-		a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-static const char *own(struct argv_buf *a, char *s)
-{
-	if (a->nowned < 8)
-		a->owned[a->nowned++] = s;
-	return s;
-}
-
-static void release_argv(struct argv_buf *a)
-{
-	while (a->nowned)
-		free(a->owned[--a->nowned]);
-}
-
-static void make_argv(struct argv_buf *a, const struct arch_info *ai,
+static void make_argv(struct sk_argv *a, const struct arch_info *ai,
 		      const struct sk_qemu_opts *o, enum sk_qemu_accel accel,
 		      const char *extra_append)
 {
-	memset(a, 0, sizeof(*a));
-	push(a, ai->binary);
-	push(a, "-M");
-	push(a, ai->machine);
-	push(a, "-m");
-	push(a, own(a, sk_xstrfmt("%u", o->memory_mb ? o->memory_mb : 1024)));
-	push(a, "-smp");
-	push(a, own(a, sk_xstrfmt("%u", o->cpus ? o->cpus : 2)));
-	push(a, "-accel");
-	push(a, accel == SK_QEMU_KVM ? "kvm" : "tcg");
+	sk_argv_pushv(a, (const char *const[]){ ai->binary, "-M", ai->machine,
+						"-m", NULL });
+	sk_argv_pushf(a, "%u", o->memory_mb ? o->memory_mb : 1024);
+	sk_argv_push(a, "-smp");
+	sk_argv_pushf(a, "%u", o->cpus ? o->cpus : 2);
+	sk_argv_push(a, "-accel");
+	sk_argv_push(a, accel == SK_QEMU_KVM ? "kvm" : "tcg");
 	if (accel == SK_QEMU_KVM) {
-		push(a, "-cpu");
-		push(a, "host");
+		sk_argv_push(a, "-cpu");
+		sk_argv_push(a, "host");
 	} else if (ai->tcg_cpu) {
-		push(a, "-cpu");
-		push(a, ai->tcg_cpu);
+		sk_argv_push(a, "-cpu");
+		sk_argv_push(a, ai->tcg_cpu);
 	}
-	push(a, "-display");
-	push(a, "none");
-	push(a, "-monitor");
-	push(a, "none");
-	push(a, "-serial");
-	push(a, "stdio");
-	push(a, "-no-reboot");
-	push(a, "-nodefaults");
+	sk_argv_pushv(a, (const char *const[]){ "-display", "none", "-monitor",
+		      "none", "-serial", "stdio", "-no-reboot", "-nodefaults",
+		      NULL });
 	if (o->kernel) {
-		push(a, "-kernel");
-		push(a, o->kernel);
+		sk_argv_push(a, "-kernel");
+		sk_argv_push(a, o->kernel);
 		if (o->initrd) {
-			push(a, "-initrd");
-			push(a, o->initrd);
+			sk_argv_push(a, "-initrd");
+			sk_argv_push(a, o->initrd);
 		}
-		push(a, "-append");
-		push(a, own(a, sk_xstrfmt("console=%s panic=-1 printk.time=1%s%s%s%s",
-					  ai->console, o->append ? " " : "",
-					  o->append ? o->append : "",
-					  extra_append ? " " : "",
-					  extra_append ? extra_append : "")));
+		sk_argv_push(a, "-append");
+		sk_argv_pushf(a, "console=%s panic=-1 printk.time=1%s%s%s%s",
+			      ai->console, o->append ? " " : "",
+			      o->append ? o->append : "",
+			      extra_append ? " " : "",
+			      extra_append ? extra_append : "");
 	}
 }
 
@@ -267,7 +235,7 @@ static int run_qemu(struct sk_run_result *res, const struct arch_info *ai,
 		    const char *extra_append)
 {
 	struct sk_run_opts ro = { 0 };
-	struct argv_buf a;
+	struct sk_argv a = SK_ARGV_INIT;
 	int err;
 
 	make_argv(&a, ai, o, accel, extra_append);
@@ -276,7 +244,7 @@ static int run_qemu(struct sk_run_result *res, const struct arch_info *ai,
 	ro.timeout_ms = timeout_s * 1000;
 	ro.flags = SK_RUN_CAPTURE_ERR;
 	err = sk_run(res, &ro);
-	release_argv(&a);
+	sk_argv_release(&a);
 	return err;
 }
 
@@ -328,12 +296,19 @@ int sk_qemu_kvm_works(const struct sk_qemu_opts *o)
 static int guest_rc(const char *log)
 {
 	const char *p = strstr(log, SK_QEMU_MARK_DONE " rc="), *next;
+	char *end;
+	long rc;
 
 	if (!p)
 		return -1;
 	while ((next = strstr(p + 1, SK_QEMU_MARK_DONE " rc=")))
 		p = next;
-	return atoi(p + strlen(SK_QEMU_MARK_DONE " rc="));
+	p += strlen(SK_QEMU_MARK_DONE " rc=");
+	/* a garbled number is no marker, never rc=0 */
+	if (*p < '0' || *p > '9')
+		return -1;
+	rc = strtol(p, &end, 10);
+	return rc > 255 || (*end && !isspace((unsigned char)*end)) ? -1 : (int)rc;
 }
 
 int sk_qemu_boot(struct sk_qemu_result *out, const struct sk_qemu_opts *o)
@@ -342,7 +317,7 @@ int sk_qemu_boot(struct sk_qemu_result *out, const struct sk_qemu_opts *o)
 	const struct arch_info *ai = find_arch(o->arch);
 	struct sk_strbuf log = SK_STRBUF_INIT;
 	unsigned int timeout = o->timeout_s ? o->timeout_s : 600;
-	int err, splat;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->guest_rc = -1;
@@ -369,32 +344,53 @@ int sk_qemu_boot(struct sk_qemu_result *out, const struct sk_qemu_opts *o)
 	}
 	sk_error_clear();
 	sk_read_file(&log, o->log_path);
-	out->guest_rc = guest_rc(log.buf);
-	splat = sk_qemu_scan_log(&out->splat, log.buf, log.len);
-	if (res.timed_out) {
+	sk_strbuf_rtrim(&res.err);
+	sk_qemu_verdict(out, log.buf, log.len, res.timed_out, timeout,
+			res.exit_code, res.err.buf, o->expect_rc);
+	sk_strbuf_release(&log);
+	sk_run_result_release(&res);
+	return 0;
+}
+
+void sk_qemu_verdict(struct sk_qemu_result *out, const char *log, size_t len,
+		     int timed_out, unsigned int timeout_s, int qemu_exit,
+		     const char *qemu_err, int expect_rc)
+{
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	int splat;
+
+	/* guest_rc's strstr wants a string; a console may hold NULs */
+	sk_strbuf_add(&text, log, len);
+	out->guest_rc = guest_rc(text.buf);
+	sk_strbuf_release(&text);
+	splat = sk_qemu_scan_log(&out->splat, log, len);
+	free(out->reason);
+	if (timed_out) {
 		out->status = SK_BOOT_TIMEOUT;
 		out->reason = splat ?
 			sk_xstrfmt("TIMEOUT: killed after %u s; %s at line %u: %s",
-				   timeout, out->splat.kind, out->splat.lineno,
+				   timeout_s, out->splat.kind, out->splat.lineno,
 				   out->splat.line) :
-			sk_xstrfmt("TIMEOUT: killed after %u s", timeout);
+			sk_xstrfmt("TIMEOUT: killed after %u s", timeout_s);
 	} else if (splat) {
 		out->status = SK_BOOT_SPLAT;
 		out->reason = sk_xstrfmt("%s at line %u: %s", out->splat.kind,
 					 out->splat.lineno, out->splat.line);
 	} else if (out->guest_rc < 0) {
-		struct sk_strbuf e = res.err;
-
-		sk_strbuf_rtrim(&e);
 		out->status = SK_BOOT_NO_MARKER;
 		out->reason = sk_xstrfmt("qemu exited with %d before '%s'%s%.200s",
-					 res.exit_code, SK_QEMU_MARK_DONE,
-					 e.len ? ": " : "", e.buf);
+					 qemu_exit, SK_QEMU_MARK_DONE,
+					 qemu_err && *qemu_err ? ": " : "",
+					 qemu_err ? qemu_err : "");
+	} else if (out->guest_rc != expect_rc) {
+		out->status = SK_BOOT_GUEST_FAIL;
+		out->reason = sk_xstrfmt("the guest's job ended with rc=%d, not %d%s",
+					 out->guest_rc, expect_rc,
+					 out->guest_rc == 127 ? " (no /stablekit/job)" :
+					 out->guest_rc == 126 ? " (/stablekit/job cannot run)" :
+					 "");
 	} else {
 		out->status = SK_BOOT_OK;
 		out->reason = sk_xstrfmt("booted, guest rc=%d", out->guest_rc);
 	}
-	sk_strbuf_release(&log);
-	sk_run_result_release(&res);
-	return 0;
 }

@@ -9,7 +9,9 @@
  * process group) and recorded as TIMEOUT.  The guest's /init prints
  * SK_QEMU_MARK_START and SK_QEMU_MARK_DONE "rc=N" and reboots; with
  * -no-reboot QEMU then exits.  An oops, BUG, WARNING, lockdep report or
- * panic in the log is a failure.
+ * panic in the log is a failure, and so is a guest rc other than the one
+ * expected: /init reports rc=127 when it has no /stablekit/job and 126
+ * when the job cannot be run, so a guest that ran nothing never passes.
  */
 #define SK_QEMU_MARK_START "stablekit-guest: start"
 #define SK_QEMU_MARK_DONE "stablekit-guest: done"
@@ -22,6 +24,7 @@ enum sk_qemu_status {
 	SK_BOOT_TIMEOUT,	/* killed at the limit */
 	SK_BOOT_NO_MARKER,	/* QEMU exited before the done marker */
 	SK_BOOT_ERROR,		/* QEMU could not run */
+	SK_BOOT_GUEST_FAIL,	/* the done marker with an unexpected rc */
 };
 
 struct sk_qemu_opts {
@@ -34,6 +37,7 @@ struct sk_qemu_opts {
 	unsigned int cpus;	/* 0: 2 */
 	unsigned int timeout_s;	/* 0: 600 */
 	enum sk_qemu_accel accel;
+	int expect_rc;		/* the guest rc of an ok boot (0) */
 };
 
 struct sk_qemu_splat {
@@ -64,6 +68,16 @@ const char *sk_qemu_binary(const char *arch);
  */
 int sk_qemu_scan_log(struct sk_qemu_splat *out, const char *log, size_t len);
 void sk_qemu_splat_release(struct sk_qemu_splat *s);
+
+/*
+ * The verdict of a boot that ran, from its console log: TIMEOUT when it
+ * was killed at timeout_s, else the first splat, else no done marker
+ * (qemu_exit and qemu_err say why), else a guest rc other than expect_rc,
+ * else OK.  Sets out's status, guest_rc, splat and reason.
+ */
+void sk_qemu_verdict(struct sk_qemu_result *out, const char *log, size_t len,
+		     int timed_out, unsigned int timeout_s, int qemu_exit,
+		     const char *qemu_err, int expect_rc);
 
 /*
  * Boot.  Returns 0 when QEMU ran (see out->status for the verdict),

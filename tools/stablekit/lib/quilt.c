@@ -9,18 +9,18 @@
 static int quilt(struct sk_strbuf *log, const char *workdir, const char *env,
 		 const char *const *args, unsigned int timeout_ms, int *exit_code)
 {
-	const char *argv[16] = { "quilt", "--quiltrc", "-" };
+	struct sk_argv argv = SK_ARGV_INIT;
 	/* -p: hunk headers name their function, as git's do */
 	const char *envv[] = { env, "QUILT_PC=.pc", "QUILT_DIFF_OPTS=-p",
 			       "LC_ALL=C", NULL };
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
-	size_t i;
 	int ret;
 
-	for (i = 0; args[i] && i < 12; i++)
-		argv[3 + i] = args[i];
-	ro.argv = argv;
+	sk_argv_pushv(&argv, (const char *const[]){ "quilt", "--quiltrc", "-",
+						    NULL });
+	sk_argv_pushv(&argv, args);
+	ro.argv = argv.v;
 	ro.cwd = workdir;
 	ro.env = envv;
 	ro.timeout_ms = timeout_ms;
@@ -29,6 +29,7 @@ static int quilt(struct sk_strbuf *log, const char *workdir, const char *env,
 	sk_strbuf_add(log, res.out.buf, res.out.len);
 	*exit_code = res.exit_code;
 	sk_run_result_release(&res);
+	sk_argv_release(&argv);
 	return ret;
 }
 

@@ -45,4 +45,50 @@ void sk_run_result_release(struct sk_run_result *res);
 /* Is an executable called name on PATH? */
 int sk_run_have(const char *name);
 
+/*
+ * A growable argv, NULL-terminated at every step (v is NULL before the
+ * first push): no fixed-size array that truncates silently.  Strings pushed
+ * with sk_argv_pushf are owned by the argv and freed with it.
+ */
+struct sk_argv {
+	const char **v;
+	size_t nr, alloc;
+	char **owned;
+	size_t nr_owned, alloc_owned;
+};
+
+#define SK_ARGV_INIT { NULL, 0, 0, NULL, 0, 0 }
+
+void sk_argv_push(struct sk_argv *a, const char *arg);
+/* Push every string of a NULL-terminated list. */
+void sk_argv_pushv(struct sk_argv *a, const char *const *args);
+const char *sk_argv_pushf(struct sk_argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sk_argv_release(struct sk_argv *a);
+
+/*
+ * Signals.  sk_run_signals_init(), called by main() before any thread
+ * starts, blocks SIGINT, SIGTERM and SIGHUP (those not ignored) in every
+ * thread and starts one thread that waits for them.  On one it:
+ *   - lets no new child start,
+ *   - sends SIGTERM to the process group of every running child (make,
+ *     qemu, spatch, quilt, b4, a stablekit of the gate), and SIGKILL to
+ *     the groups still there after SK_RUN_GRACE_MS; a stablekit run by a
+ *     stablekit (SK_RUN_DEPTH in its environment, which sk_run sets) waits
+ *     half as long as its parent, so that it is done with its own children
+ *     before the parent would SIGKILL it,
+ *   - removes the temporary directories of sk_mkdtemp_in (fsutil.h),
+ *   - exits 128 + the signal: 130 for SIGINT, 143 for SIGTERM, 129 for
+ *     SIGHUP.
+ * A thread that is in sk_run then (or calls it later) never returns from
+ * it, so nothing acts on the result of a killed child.  Children start with
+ * no signal blocked.  Without this call (unit tests, other programs) sk_run
+ * only tracks its children.
+ */
+#define SK_RUN_GRACE_MS 2000
+int sk_run_signals_init(void);
+
+/* The pids (= process groups) of the running children, for tests. */
+size_t sk_run_children(int *pids, size_t max);
+
 #endif

@@ -86,4 +86,23 @@ test_expect_success 'a real boot reaches the done marker' '
 	grep "^stablekit-guest: done rc=0" boot/console.log
 '
 
+# The same initramfs with /stablekit/job replaced by a dangling symlink (a
+# second archive appended; the kernel unpacks both, the later entry wins):
+# ci/guest/init must say rc=127, never rc=0, for a guest that ran nothing.
+test_expect_success 'a guest without /stablekit/job says done rc=127' '
+	test -f "$kernel" && test -f boot/initramfs.cpio &&
+	mkdir -p nojob/stablekit && ln -s /nonexistent nojob/stablekit/job &&
+	(cd nojob && echo stablekit/job | cpio -o -H newc --quiet) >nojob.cpio &&
+	cat boot/initramfs.cpio nojob.cpio >nojob-initramfs.cpio &&
+	{ timeout 120 qemu-system-x86_64 -M pc -m 512 -smp 1 -accel tcg \
+		-display none -monitor none -serial stdio -no-reboot -nodefaults \
+		-kernel "$kernel" -initrd nojob-initramfs.cpio \
+		-append "console=ttyS0 panic=-1" >nojob.log 2>&1 || true; } &&
+	grep "^stablekit-guest: start 6.12" nojob.log &&
+	grep "^stablekit-guest: error: no /stablekit/job" nojob.log &&
+	grep "^stablekit-guest: done rc=127" nojob.log &&
+	! grep "done rc=0" nojob.log &&
+	stablekit test --scan-log nojob.log
+'
+
 test_done

@@ -11,6 +11,7 @@
 #include <git2.h>
 
 #include "bench.h"
+#include "fsutil.h"
 #include "gate.h"
 #include "ktap.h"
 #include "strbuf.h"
@@ -344,9 +345,135 @@ static void test_bench_not_gated(void **state)
 	free(lp);
 }
 
+/* Two sides with no result to compare are "not run", never a pass. */
+static void test_kselftest_verdict_needs_results(void **state)
+{
+	json_t *empty = json_array(), *ok, *skipped, *broken, *cmp;
+	char *why;
+
+	(void)state;
+	ok = results_of("ok 1 selftests: cgroup: test_core\n");
+	skipped = results_of("ok 1 selftests: cgroup: test_core # SKIP\n");
+	broken = results_of("not ok 1 selftests: cgroup: test_core # exit=1\n");
+	/* the comparison alone says 0 regressions of two empty sets */
+	cmp = sk_kselftest_compare(empty, empty);
+	assert_int_equal(json_array_size(json_object_get(cmp, "regressions")), 0);
+	json_decref(cmp);
+
+	assert_string_equal(sk_kselftest_verdict(empty, empty, &cmp, &why),
+			    "not run");
+	assert_null(cmp);
+	assert_string_equal(why, "not run: baseline: no kselftest result in the console");
+	free(why);
+	assert_string_equal(sk_kselftest_verdict(ok, empty, &cmp, &why), "not run");
+	assert_string_equal(why, "not run: patched: no kselftest result in the console");
+	free(why);
+	assert_string_equal(sk_kselftest_verdict(NULL, ok, &cmp, &why), "not run");
+	assert_string_equal(why, "not run: baseline: no kselftest results");
+	free(why);
+	assert_string_equal(sk_kselftest_verdict(skipped, skipped, &cmp, &why),
+			    "not run");
+	assert_string_equal(why, "not run: baseline: every one of 1 kselftests skipped");
+	assert_null(cmp);
+	free(why);
+
+	assert_string_equal(sk_kselftest_verdict(ok, ok, &cmp, &why), "pass");
+	assert_non_null(cmp);
+	assert_string_equal(why, "0 regressions, 0 known failures, 0 flaky, 0 fixed");
+	json_decref(cmp);
+	free(why);
+	assert_string_equal(sk_kselftest_verdict(ok, broken, &cmp, &why), "fail");
+	assert_string_equal(why, "1 regressions, 0 known failures, 0 flaky, 0 fixed");
+	json_decref(cmp);
+	free(why);
+	json_decref(empty);
+	json_decref(ok);
+	json_decref(skipped);
+	json_decref(broken);
+}
+
+/* One `stablekit test` run: a pass needs an ok boot and real results. */
+static void test_test_status(void **state)
+{
+	struct sk_qemu_result boot = { 0 };
+	json_t *empty = json_array(), *ok, *skipped, *broken;
+	char *why;
+
+	(void)state;
+	ok = results_of("ok 1 selftests: cgroup: test_core\n");
+	skipped = results_of("ok 1 selftests: cgroup: test_core # SKIP\n");
+	broken = results_of("not ok 1 selftests: cgroup: test_core # exit=1\n");
+	boot.status = SK_BOOT_OK;
+	assert_string_equal(sk_test_status(&boot, NULL, 0, &why), "pass");
+	assert_null(why);
+	assert_string_equal(sk_test_status(&boot, ok, 0, &why), "pass");
+	assert_null(why);
+	assert_string_equal(sk_test_status(&boot, empty, 0, &why), "not run");
+	assert_string_equal(why, "not run: no kselftest result in the console");
+	free(why);
+	assert_string_equal(sk_test_status(&boot, skipped, 0, &why), "not run");
+	free(why);
+	assert_string_equal(sk_test_status(&boot, broken, 0, &why), "fail");
+	assert_string_equal(why, "1 kselftest failed");
+	free(why);
+	assert_string_equal(sk_test_status(&boot, ok, 2, &why), "fail");
+	assert_string_equal(why, "2 kselftest binaries did not build");
+	free(why);
+	/* a guest that ran nothing: rc=127 from ci/guest/init */
+	boot.status = SK_BOOT_GUEST_FAIL;
+	boot.reason = "the guest's job ended with rc=127, not 0 (no /stablekit/job)";
+	assert_string_equal(sk_test_status(&boot, NULL, 0, &why), "fail");
+	assert_string_equal(why, "boot: the guest's job ended with rc=127, not 0 "
+			    "(no /stablekit/job)");
+	free(why);
+	assert_string_equal(sk_test_status(&boot, ok, 0, &why), "fail");
+	free(why);
+	json_decref(empty);
+	json_decref(ok);
+	json_decref(skipped);
+	json_decref(broken);
+}
+
+/* The guest's /init: no job, or one it cannot run, is never rc=0. */
+static void test_guest_init_reports_a_missing_job(void **state)
+{
+	struct sk_strbuf init = SK_STRBUF_INIT;
+	struct sk_guest_opts go = { 0 };
+	struct sk_qemu_result boot;
+	const char *no_job, *not_exec, *run, *done;
+
+	(void)state;
+	assert_int_equal(sk_read_file(&init, SK_DOCDIR "/../../../ci/guest/init"), 0);
+	no_job = strstr(init.buf, "[ ! -e /stablekit/job ]");
+	not_exec = strstr(init.buf, "[ ! -x /stablekit/job ]");
+	run = strstr(init.buf, "\t/stablekit/job\n\trc=$?\n");
+	done = strstr(init.buf, "echo \"stablekit-guest: done rc=$rc\"");
+	assert_non_null(no_job);
+	assert_non_null(strstr(no_job, "rc=127"));
+	assert_non_null(not_exec);
+	assert_non_null(strstr(not_exec, "rc=126"));
+	assert_true(no_job < not_exec && not_exec < run && run < done);
+	/* only the probe boot says rc=0 without running a job */
+	assert_non_null(strstr(init.buf, "stablekit.probe /proc/cmdline; then\n\trc=0\n"));
+	assert_null(strstr(init.buf, "\nrc=0\n"));
+	sk_strbuf_release(&init);
+
+	/* and the host never boots a guest without one */
+	go.top = SK_DOCDIR "/../../..";
+	go.kernel = "/nonexistent/bzImage";
+	go.workdir = "/nonexistent";
+	assert_true(sk_guest_run(&boot, &go) < 0);
+	assert_int_equal(boot.status, SK_BOOT_ERROR);
+	assert_string_equal(boot.reason, "guest: no job to run");
+	sk_qemu_result_release(&boot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kselftest_verdict_needs_results),
+		cmocka_unit_test(test_test_status),
+		cmocka_unit_test(test_guest_init_reports_a_missing_job),
 		cmocka_unit_test(test_bench_parse),
 		cmocka_unit_test(test_bench_move),
 		cmocka_unit_test(test_bench_verdict),

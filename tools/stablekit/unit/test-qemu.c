@@ -99,9 +99,77 @@ static void test_initramfs_bytes(void **state)
 	sk_initramfs_release(&ir);
 }
 
+static enum sk_qemu_status verdict(struct sk_qemu_result *r, const char *log,
+				   int timed_out, int expect_rc)
+{
+	memset(r, 0, sizeof(*r));
+	sk_qemu_verdict(r, log, strlen(log), timed_out, 30, 0, "", expect_rc);
+	return r->status;
+}
+
+/* A boot is ok only with the done marker and the rc expected. */
+static void test_boot_verdict(void **state)
+{
+	static const char start[] = "stablekit-guest: start 6.12.60 cpus=2\n";
+	struct sk_qemu_result r;
+
+	(void)state;
+	assert_int_equal(verdict(&r, "stablekit-guest: start 6.12 cpus=2\n"
+				 "stablekit-guest: done rc=0\n", 0, 0), SK_BOOT_OK);
+	assert_int_equal(r.guest_rc, 0);
+	assert_string_equal(r.reason, "booted, guest rc=0");
+	sk_qemu_result_release(&r);
+
+	/* ci/guest/init without /stablekit/job */
+	assert_int_equal(verdict(&r, "stablekit-guest: start 6.12 cpus=2\n"
+				 "stablekit-guest: error: no /stablekit/job\n"
+				 "stablekit-guest: done rc=127\r\n", 0, 0),
+			 SK_BOOT_GUEST_FAIL);
+	assert_int_equal(r.guest_rc, 127);
+	assert_string_equal(sk_qemu_status_name(r.status), "guest-fail");
+	assert_string_equal(r.reason, "the guest's job ended with rc=127, not 0 "
+			    "(no /stablekit/job)");
+	sk_qemu_result_release(&r);
+
+	assert_int_equal(verdict(&r, "stablekit-guest: done rc=126\n", 0, 0),
+			 SK_BOOT_GUEST_FAIL);
+	assert_non_null(strstr(r.reason, "cannot run"));
+	sk_qemu_result_release(&r);
+	assert_int_equal(verdict(&r, "stablekit-guest: done rc=1\n", 0, 0),
+			 SK_BOOT_GUEST_FAIL);
+	sk_qemu_result_release(&r);
+	/* the rc asked for */
+	assert_int_equal(verdict(&r, "stablekit-guest: done rc=3\n", 0, 3),
+			 SK_BOOT_OK);
+	sk_qemu_result_release(&r);
+	/* the last marker counts, and a garbled one is none */
+	assert_int_equal(verdict(&r, "# stablekit-guest: done rc=0\n"
+				 "stablekit-guest: done rc=2\n", 0, 0),
+			 SK_BOOT_GUEST_FAIL);
+	sk_qemu_result_release(&r);
+	assert_int_equal(verdict(&r, "stablekit-guest: done rc=\n", 0, 0),
+			 SK_BOOT_NO_MARKER);
+	sk_qemu_result_release(&r);
+	assert_int_equal(verdict(&r, "stablekit-guest: done rc=0x\n", 0, 0),
+			 SK_BOOT_NO_MARKER);
+	sk_qemu_result_release(&r);
+	assert_int_equal(verdict(&r, start, 0, 0), SK_BOOT_NO_MARKER);
+	assert_int_equal(r.guest_rc, -1);
+	sk_qemu_result_release(&r);
+	assert_int_equal(verdict(&r, start, 1, 0), SK_BOOT_TIMEOUT);
+	assert_string_equal(r.reason, "TIMEOUT: killed after 30 s");
+	sk_qemu_result_release(&r);
+	/* a splat fails whatever the rc */
+	assert_int_equal(verdict(&r, "[ 1.0] BUG: x\nstablekit-guest: done rc=0\n",
+				 0, 0), SK_BOOT_SPLAT);
+	sk_qemu_result_release(&r);
+	assert_string_equal(sk_qemu_status_name((enum sk_qemu_status)99), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_boot_verdict),
 		cmocka_unit_test(test_scan_kinds),
 		cmocka_unit_test(test_scan_clean),
 		cmocka_unit_test(test_initramfs_bytes),
