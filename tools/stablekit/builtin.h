@@ -1,6 +1,8 @@
 #ifndef SK_BUILTIN_H
 #define SK_BUILTIN_H
 
+#include <stdio.h>
+
 /*
  * One file per command (cmd-<name>.c): parse options, call the library,
  * print.  main() in stablekit.c sets up what each command's flags ask for.
@@ -8,7 +10,7 @@
 struct sk_context {
 	const char *top;	/* the project: series/, stable/, semantic-patches/ */
 	int json;		/* --json: machine output on stdout */
-	int progress;		/* stderr is a terminal: show progress there */
+	int progress;		/* progress lines on stderr (lib/progress.h) */
 };
 
 /* Exit codes, as libgit2's CLI and git use them. */
@@ -18,6 +20,9 @@ enum sk_exit {
 	SK_EXIT_FAIL = 128,	/* a git, sqlite, tool or OS failure, bad input */
 	SK_EXIT_USAGE = 129,
 };
+
+/* The usage line, the commands and the exit codes (for --help and help). */
+void sk_print_commands(FILE *f);
 
 int cmd_help(int argc, const char **argv, struct sk_context *ctx);
 int cmd_pull(int argc, const char **argv, struct sk_context *ctx);

@@ -5,6 +5,7 @@
 #include "kbuild.h"
 #include "kbuildjob.h"
 #include "options.h"
+#include "progress.h"
 #include "results.h"
 #include "repo.h"
 #include "strbuf.h"
@@ -34,10 +35,9 @@ static void progress(const char *arch, const char *variant, const char *what,
 	const char *branch = data;
 
 	if (!strcmp(arch, "*"))
-		fprintf(stderr, "build %s: %s\n", branch, what);
+		sk_progressf("build %s: %s", branch, what);
 	else
-		fprintf(stderr, "build %s: %-6s %-8s %s\n", branch, arch, variant,
-			what);
+		sk_progressf("build %s: %-6s %-8s %s", branch, arch, variant, what);
 }
 
 /* kbuild resolves a relative O= from the source tree: make paths absolute. */

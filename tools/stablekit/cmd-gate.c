@@ -5,6 +5,7 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "options.h"
+#include "progress.h"
 #include "results.h"
 #include "run.h"
 #include "strbuf.h"
@@ -95,10 +96,10 @@ static json_t *stage(struct gate *g, const char *name, const char *status,
 	json_array_append(g->stages, o);
 	save_partial(g);
 	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
-		fprintf(stderr, "gate: %-10s %s (%.0f s)\n", name, reason, seconds);
+		sk_progressf("gate: %-10s %s (%.0f s)", name, reason, seconds);
 	else if (g->progress)
-		fprintf(stderr, "gate: %-10s %s%s%s (%.0f s)\n", name, status,
-			reason ? ": " : "", reason ? reason : "", seconds);
+		sk_progressf("gate: %-10s %s%s%s (%.0f s)", name, status,
+			     reason ? ": " : "", reason ? reason : "", seconds);
 	return o;
 }
 
@@ -129,6 +130,9 @@ static json_t *run_self(struct gate *g, const char *const *args,
 	ro.argv = argv.v;
 	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_CAPTURE_ERR;
 	ro.timeout_ms = 3 * 3600 * 1000;
+	if (g->progress)
+		sk_progressf("gate: stablekit %s ... (its progress in %s)",
+			     argv.v[4], errlog);
 	err = sk_run(&res, &ro);
 	sk_write_file_atomic(errlog, res.err.buf, res.err.len);
 	if (err < 0) {
@@ -833,8 +837,8 @@ static void bench_one(void *data, size_t i)
 	dir = sk_xstrfmt("%s/%s/%s-%d", g->outdir, bb->name,
 			 variants[t->side], t->run);
 	if (g->progress)
-		fprintf(stderr, "gate: %s %s run %d/%d\n", bb->name,
-			variants[t->side], t->run, bb->runs);
+		sk_progressf("gate: %s %s run %d/%d", bb->name,
+			     variants[t->side], t->run, bb->runs);
 	t->err = sk_bench_guest(&t->b, g->top, g->arch, bb->img[t->side],
 				bb->usemem, bb->env, dir);
 	if (t->err)
@@ -1026,7 +1030,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	g.top = ctx->top;
 	g.branch = branch;
 	g.arch = arch;
-	g.progress = ctx->progress || getenv("SK_GATE_PROGRESS");
+	g.progress = ctx->progress;
 	g.guests = sk_batch_guest_slots();
 	g.self = realpath("/proc/self/exe", NULL);
 	g.work = sk_work_dir(ctx->top);
@@ -1056,8 +1060,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	g.inputs = inputs_key(&g);
 	reuse_check(&g);
 	if (g.progress)
-		fprintf(stderr, "gate: baseline %s\n", g.reuse ? "reused" :
-			g.reuse_why);
+		sk_progressf("gate: baseline %s", g.reuse ? "reused" : g.reuse_why);
 	stage_objects(&g);
 	stage_kernel(&g, &kbuild);
 	if (skipped(&g, "kselftest")) {

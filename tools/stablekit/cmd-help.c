@@ -20,21 +20,28 @@ int cmd_help(int argc, const char **argv, struct sk_context *ctx)
 	int ret;
 
 	(void)ctx;
+	if (argc == 1) {
+		sk_print_commands(stdout);
+		return 0;
+	}
 	if (argc != 2 || strchr(argv[1], '/') || argv[1][0] == '.') {
-		fprintf(stderr, "usage: stablekit help <command>\n");
+		fprintf(stderr, "usage: stablekit help [<command>]\n");
 		return SK_EXIT_USAGE;
 	}
 	name = sk_xstrfmt("stablekit-%s.txt", argv[1]);
 	path = sk_path_join(dir ? dir : SK_DOCDIR, name);
 	ret = sk_read_file(&page, path);
-	if (ret == SK_ENOTFOUND)
+	if (ret == SK_ENOTFOUND) {
+		/* not a command: a usage error, with the commands there are */
 		fprintf(stderr, "error: no manual page for '%s' (%s)\n", argv[1], path);
-	else if (ret)
+		sk_print_commands(stderr);
+	} else if (ret) {
 		fprintf(stderr, "error: %s\n", sk_error_last());
-	else
+	} else {
 		fputs(page.buf, stdout);
+	}
 	free(name);
 	free(path);
 	sk_strbuf_release(&page);
-	return ret ? SK_EXIT_FAIL : 0;
+	return ret == SK_ENOTFOUND ? SK_EXIT_USAGE : ret ? SK_EXIT_FAIL : 0;
 }

@@ -4,6 +4,7 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "options.h"
+#include "progress.h"
 #include "results.h"
 #include "qemu.h"
 #include "run.h"
@@ -239,7 +240,7 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		if (ctx->progress) {
 			char *cmd = build_command(branch, arch);
 
-			fprintf(stderr, "test: %s\n", cmd);
+			sk_progressf("test: %s", cmd);
 			free(cmd);
 		}
 		kernel = built = built_kernel(ctx, branch, arch, &not_run);
@@ -275,8 +276,7 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	to.test_timeout_s = (unsigned int)test_timeout;
 	to.retries = (unsigned int)retries;
 	if (ctx->progress)
-		fprintf(stderr, "test: %s on %s, results in %s\n", branch, arch,
-			outdir);
+		sk_progressf("test: %s on %s, results in %s", branch, arch, outdir);
 	ret = sk_test_run(&res, &to) < 0 ? SK_EXIT_CHECK :
 	      strcmp(json_string_value(json_object_get(res, "status")), "pass") ?
 	      SK_EXIT_CHECK : SK_EXIT_OK;

@@ -1,6 +1,7 @@
 #include "builtin.h"
 #include "error.h"
 #include "options.h"
+#include "progress.h"
 #include "strbuf.h"
 #include "workspace.h"
 
@@ -19,10 +20,10 @@ static void progress(const char *phase, unsigned long done,
 	(void)total;
 	(void)data;
 	if (!strcmp(phase, "extract"))
-		fprintf(stderr, "extracting the kernel source...\n");
+		sk_progressf("workspace: extracting the kernel source");
 	else if (!done)
-		fprintf(stderr, "adding files to the index...\n");
-	else
+		sk_progressf("workspace: adding files to the index");
+	else if (sk_progress_tty())
 		fprintf(stderr, "\radding files: %lu", done);
 }
 
@@ -83,7 +84,7 @@ static int workspace_init(int argc, const char **argv, struct sk_context *ctx)
 	if (ctx->progress)
 		wo.progress = progress;
 	ret = sk_workspace_init(&info, dir, &wo);
-	if (ctx->progress && wo.progress && info.created)
+	if (sk_progress_tty() && info.created)
 		fputc('\n', stderr);
 	free(dir);
 	if (ret)

@@ -1,6 +1,7 @@
 #include "builtin.h"
 #include "error.h"
 #include "fsutil.h"
+#include "progress.h"
 #include "run.h"
 #include "strbuf.h"
 
@@ -39,15 +40,21 @@ static const struct command commands[] = {
 	{ NULL, NULL, 0, NULL }
 };
 
-static void print_commands(FILE *f)
+void sk_print_commands(FILE *f)
 {
 	const struct command *c;
 
-	fprintf(f, "usage: stablekit [-C <dir>] [--json] <command> [<args>]\n\n");
+	fprintf(f, "usage: stablekit [-C <dir>] [--json] [-q | --quiet | --progress]\n"
+		   "                 <command> [<args>]\n\n");
 	fprintf(f, "commands:\n");
 	for (c = commands; c->name; c++)
 		fprintf(f, "   %-12s %s\n", c->name, c->summary);
-	fprintf(f, "\n'stablekit help <command>' shows a command's manual page.\n");
+	fprintf(f, "\nProgress of long work goes to stderr, one line per step with the\n"
+		   "elapsed time, terminal or not; --quiet (or SK_PROGRESS=0) silences it.\n"
+		   "Exit status, every command: 0 ok, 1 a check failed, 128 an error\n"
+		   "(bad input, a tool or git failure), 129 usage (a bad option, value or\n"
+		   "name), 128 + N stopped by signal N.\n"
+		   "\n'stablekit help <command>' shows a command's manual page.\n");
 }
 
 int sk_die_lib(int code)
@@ -109,7 +116,8 @@ int main(int argc, const char **argv)
 	struct sk_context ctx = { 0 };
 	const struct command *cmd;
 	char *top = NULL;
-	int ret;
+	const char *env = getenv("SK_PROGRESS");
+	int progress = !(env && !strcmp(env, "0")), ret;
 
 	/*
 	 * Before any thread: SIGINT, SIGTERM and SIGHUP stop the children's
@@ -133,30 +141,39 @@ int main(int argc, const char **argv)
 			ctx.json = 1;
 			argv++;
 			argc--;
+		} else if (!strcmp(argv[0], "-q") || !strcmp(argv[0], "--quiet")) {
+			progress = 0;
+			argv++;
+			argc--;
+		} else if (!strcmp(argv[0], "--progress")) {
+			progress = 1;
+			argv++;
+			argc--;
 		} else if (!strcmp(argv[0], "--version")) {
 			printf("stablekit version %s (libgit2 %s)\n", SK_VERSION,
 			       LIBGIT2_VERSION);
 			return finish_stdout(0);
 		} else if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
-			print_commands(stdout);
+			sk_print_commands(stdout);
 			return finish_stdout(0);
 		} else {
 			fprintf(stderr, "error: unknown option '%s'\n", argv[0]);
-			print_commands(stderr);
+			sk_print_commands(stderr);
 			return SK_EXIT_USAGE;
 		}
 	}
 	if (!argc) {
-		print_commands(stderr);
+		sk_print_commands(stderr);
 		return SK_EXIT_USAGE;
 	}
 	cmd = find_command(argv[0]);
 	if (!cmd) {
 		fprintf(stderr, "error: '%s' is not a stablekit command\n", argv[0]);
-		print_commands(stderr);
+		sk_print_commands(stderr);
 		return SK_EXIT_USAGE;
 	}
-	ctx.progress = isatty(2);
+	sk_progress_setup(progress);
+	ctx.progress = sk_progress_enabled();
 	if (cmd->flags & NEEDS_TOP) {
 		top = find_top();
 		if (!top) {

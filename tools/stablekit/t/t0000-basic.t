@@ -36,9 +36,24 @@ test_expect_success 'help shows the manual page of a command' '
 	grep -i "use-local-mbox\|-m" out
 '
 
-test_expect_success 'help for an unknown command fails' '
-	test_must_fail stablekit help frobnicate 2>err &&
-	grep "no manual page" err
+test_expect_success 'help for an unknown command is a usage error listing the commands' '
+	test_expect_code 129 stablekit help frobnicate 2>err &&
+	grep "no manual page" err &&
+	grep "^   gate " err
+'
+
+test_expect_success 'help alone lists every command and the exit codes' '
+	stablekit help >out &&
+	for c in pull series diff maintainers workspace status port build test gate report help
+	do
+		grep "^   $c " out || return 1
+	done &&
+	grep "129 usage" out
+'
+
+test_expect_success 'a bad global option is a usage error before any work' '
+	test_expect_code 129 stablekit --frobnicate status 2>err &&
+	grep "unknown option" err
 '
 
 test_done

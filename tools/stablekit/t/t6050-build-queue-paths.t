@@ -107,4 +107,19 @@ test_expect_success 'clean up the work directory' '
 	rm -rf "$W"
 '
 
+test_expect_success 'progress: a line per step with the elapsed time on a non-terminal stderr; --quiet silences it' '
+	test_when_finished "rm -rf \"\$W\"" &&
+	rm -f $Q/*.patch && : >$Q/series &&
+	sk_build --mode objects >out 2>err;
+	grep -E "^\[ *[0-9]+:[0-5][0-9]\] build linux-6.12.y: " err &&
+	(cd p && stablekit --quiet build --repo ../lin --work "$W/w" \
+		--results ../results --branch linux-6.12.y --arch x86_64 \
+		--mode objects) >out 2>err;
+	! grep -E "^\[ *[0-9]+:[0-5][0-9]\] " err &&
+	(cd p && SK_PROGRESS=0 stablekit build --repo ../lin --work "$W/w" \
+		--results ../results --branch linux-6.12.y --arch x86_64 \
+		--mode objects) >out 2>err;
+	! grep -E "^\[ *[0-9]+:[0-5][0-9]\] " err
+'
+
 test_done
