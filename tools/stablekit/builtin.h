@@ -21,6 +21,21 @@ enum sk_exit {
 	SK_EXIT_USAGE = 129,
 };
 
+/*
+ * A --branch named on the command line must be in stable/branches.conf:
+ * checked before any work, so that nothing is built or written for a typo.
+ * SK_EXIT_OK, SK_EXIT_USAGE (unknown, naming those there are) or
+ * SK_EXIT_FAIL (branches.conf unreadable); the error is printed.
+ */
+int sk_require_branch(const char *top, const char *name);
+
+/*
+ * A failed sk_series_load of a name from the command line: an unknown
+ * series is a usage error naming those there are; anything else as
+ * sk_die_lib.  Prints the error.
+ */
+int sk_die_series(int code, const char *top, const char *name);
+
 /* The usage line, the commands and the exit codes (for --help and help). */
 void sk_print_commands(FILE *f);
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"stablekit build [--branch <b>]... [--arch <a>]... [--mode objects|kernel]\n"
+	"stablekit build (--branch <b>... | --all) [--arch <a>]... [--mode objects|kernel]\n"
 	"                [--repo <path>] [--work <dir>] [--results <dir>] [--json]\n"
 	"                [--jobs <n>] [--parallel <n>] [--cross-compile <arch>=<prefix>]...\n"
 	"                [--fragment <file>]... [--object <file.o>]... [--no-ccache]\n"
@@ -26,7 +26,7 @@ static const char usage[] =
 struct build_args {
 	struct sk_strlist branches, arches, cross, fragments, objects;
 	const char *mode, *repo, *work, *results;
-	int jobs, parallel, no_ccache, no_baseline, timeout, json;
+	int jobs, parallel, no_ccache, no_baseline, timeout, json, all;
 };
 
 static void progress(const char *arch, const char *variant, const char *what,
@@ -278,6 +278,7 @@ int cmd_build(int argc, const char **argv, struct sk_context *ctx)
 			     "build this branch of stable/branches.conf (repeatable)"),
 		SK_OPT_LIST_(0, "arch", &a.arches, "arch",
 			     "x86_64, arm64 or i386 (repeatable)"),
+		SK_OPT_BOOL_(0, "all", &a.all, "every branch of stable/branches.conf"),
 		SK_OPT_STRING_(0, "mode", &a.mode, "mode", "objects (default) or kernel"),
 		SK_OPT_STRING_(0, "repo", &a.repo, "path", "the kernel repository"),
 		SK_OPT_STRING_(0, "work", &a.work, "dir",
@@ -307,6 +308,14 @@ int cmd_build(int argc, const char **argv, struct sk_context *ctx)
 	argc = sk_parse_options(argc, argv, opts, usage);
 	if (argc < 0)
 		return argc == -2 ? SK_EXIT_OK : SK_EXIT_USAGE;
+	/* builds take minutes to hours: say which, never all by default */
+	if (!argc && !a.all == !a.branches.nr) {
+		fprintf(stderr, "error: name the branches to build (--branch <b>) "
+			"or pass --all\n");
+		sk_usage(usage, opts);
+		ret = SK_EXIT_USAGE;
+		goto out;
+	}
 	if (argc || check_arches(&a.arches) ||
 	    (a.mode && sk_kbuild_mode_parse(&mode, a.mode))) {
 		if (a.mode && sk_kbuild_mode_parse(&mode, a.mode))
@@ -328,10 +337,9 @@ int cmd_build(int argc, const char **argv, struct sk_context *ctx)
 		goto out;
 	}
 	for (i = 0; i < a.branches.nr; i++)
-		if (!sk_branches_find(&branches, a.branches.items[i])) {
-			fprintf(stderr, "error: no branch '%s' in %s\n",
-				a.branches.items[i], SK_BRANCHES_CONF);
-			ret = SK_EXIT_FAIL;
+		if (sk_branches_require(&branches, a.branches.items[i])) {
+			fprintf(stderr, "error: %s\n", sk_error_last());
+			ret = SK_EXIT_USAGE;
 			goto out;
 		}
 	choice.option = a.repo;

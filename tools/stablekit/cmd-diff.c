@@ -162,7 +162,7 @@ int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 	}
 	ret = sk_series_load(&s, ctx->top, argv[0]);
 	if (ret)
-		return sk_die_lib(ret);
+		return sk_die_series(ret, ctx->top, argv[0]);
 	a = sk_series_revision(s, va);
 	b = sk_series_revision(s, vb);
 	if (!a || !b) {

@@ -6,6 +6,7 @@
 #include "gate.h"
 #include "options.h"
 #include "progress.h"
+#include "qemu.h"
 #include "results.h"
 #include "run.h"
 #include "strbuf.h"
@@ -995,6 +996,30 @@ static const char *verdict(json_t *stages, json_t *reasons)
 	return v;
 }
 
+static int check_args(const struct sk_strlist *skip, const char *arch)
+{
+	static const char *const stages[] = { "build", "kselftest", "bench",
+					      "mglru", NULL };
+	const char *const *s;
+	size_t i;
+
+	for (i = 0; i < skip->nr; i++) {
+		for (s = stages; *s && strcmp(*s, skip->items[i]); s++)
+			;
+		if (!*s) {
+			fprintf(stderr, "error: --skip '%s': no such stage (build, "
+				"kselftest, bench, mglru)\n", skip->items[i]);
+			return SK_EXIT_USAGE;
+		}
+	}
+	if (!sk_qemu_binary(arch)) {
+		fprintf(stderr, "error: unknown arch '%s' (x86_64, arm64, i386)\n",
+			arch);
+		return SK_EXIT_USAGE;
+	}
+	return SK_EXIT_OK;
+}
+
 int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *arch = "x86_64", *config = NULL, *out = NULL;
@@ -1026,6 +1051,14 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		if (argc >= 0)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
+	}
+	/* every argument checked before the first build starts */
+	ret = check_args(&g.skip, arch);
+	if (!ret)
+		ret = sk_require_branch(ctx->top, branch);
+	if (ret) {
+		sk_strlist_release(&g.skip);
+		return ret;
 	}
 	g.top = ctx->top;
 	g.branch = branch;

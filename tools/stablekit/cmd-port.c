@@ -203,6 +203,11 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
+	if (branch) {
+		ret = sk_require_branch(ctx->top, branch);
+		if (ret)
+			return ret;
+	}
 	/* one writer of stable/ and series/ at a time */
 	ret = sk_project_lock(ctx->top);
 	if (ret)

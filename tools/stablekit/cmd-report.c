@@ -277,17 +277,6 @@ static int save_report(const char *dir, json_t *rep, const char *top)
 }
 
 /* Every branch of stable/branches.conf except mainline, or --branch's. */
-/* The names of b's branches, for an error message. */
-static char *branch_names(const struct sk_branches *b)
-{
-	struct sk_strbuf sb = SK_STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < b->nr; i++)
-		sk_strbuf_addf(&sb, "%s%s", i ? ", " : "", b->items[i].name);
-	return sk_strbuf_detach(&sb);
-}
-
 /*
  * The branches asked for, each of which must be configured (an unknown
  * name is a usage error, before anything is written), else every branch
@@ -308,12 +297,8 @@ static int pick_branches(struct sk_strlist *out, const struct report_args *a,
 		return ret;
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < a->branches.nr; i++) {
-		if (!sk_branches_find(&b, a->branches.items[i])) {
-			char *names = branch_names(&b);
-
-			fprintf(stderr, "error: unknown branch '%s' (%s has: %s)\n",
-				a->branches.items[i], SK_BRANCHES_CONF, names);
-			free(names);
+		if (sk_branches_require(&b, a->branches.items[i])) {
+			fprintf(stderr, "error: %s\n", sk_error_last());
 			sk_branches_release(&b);
 			return SK_EXIT_USAGE;
 		}

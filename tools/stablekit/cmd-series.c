@@ -77,7 +77,7 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 	int ret = sk_series_load(&s, ctx->top, name);
 
 	if (ret)
-		return sk_die_lib(ret);
+		return sk_die_series(ret, ctx->top, name);
 	if (json) {
 		json_t *o = sk_json_series(s);
 

@@ -179,7 +179,7 @@ static void print_summary(json_t *res)
 
 int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 {
-	const char *branch = "linux-6.12.y", *kernel = NULL, *arch = "x86_64";
+	const char *branch = NULL, *kernel = NULL, *arch = "x86_64";
 	const char *src = NULL, *out = NULL, *scan = NULL, *accel = NULL;
 	const char *append = NULL;
 	struct sk_strlist suites = { 0 };
@@ -227,6 +227,20 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	if (!sk_qemu_binary(arch)) {
 		fprintf(stderr, "error: unknown arch '%s'\n", arch);
 		return SK_EXIT_USAGE;
+	}
+	/* without a kernel, test builds one (minutes): only when asked */
+	if (!branch && !kernel) {
+		fprintf(stderr, "error: name the branch whose kernel to build and "
+			"boot (--branch <b>) or a kernel image (--kernel)\n");
+		sk_usage(usage, opts);
+		return SK_EXIT_USAGE;
+	}
+	if (branch) {
+		ret = sk_require_branch(ctx->top, branch);
+		if (ret)
+			return ret;
+	} else {
+		branch = "linux-6.12.y";	/* only names the results directory */
 	}
 	work = sk_work_dir(ctx->top);
 	outdir = out ? sk_xstrdup(out) :

@@ -1,4 +1,6 @@
 #include "builtin.h"
+#include "series.h"
+#include "branches.h"
 #include "error.h"
 #include "fsutil.h"
 #include "progress.h"
@@ -55,6 +57,40 @@ void sk_print_commands(FILE *f)
 		   "(bad input, a tool or git failure), 129 usage (a bad option, value or\n"
 		   "name), 128 + N stopped by signal N.\n"
 		   "\n'stablekit help <command>' shows a command's manual page.\n");
+}
+
+int sk_require_branch(const char *top, const char *name)
+{
+	struct sk_branches b;
+	char *path = sk_path_join(top, SK_BRANCHES_CONF);
+	int ret = sk_branches_load(&b, path);
+
+	free(path);
+	if (ret)
+		return sk_die_lib(ret);
+	ret = sk_branches_require(&b, name);
+	if (ret)
+		fprintf(stderr, "error: %s\n", sk_error_last());
+	sk_branches_release(&b);
+	return ret ? SK_EXIT_USAGE : SK_EXIT_OK;
+}
+
+int sk_die_series(int code, const char *top, const char *name)
+{
+	char **names = NULL;
+	size_t nr = 0, i;
+
+	if (code != SK_ENOTFOUND)
+		return sk_die_lib(code);
+	fprintf(stderr, "error: no series '%s' under series/ (", name);
+	if (!sk_series_names(&names, &nr, top) && nr)
+		for (i = 0; i < nr; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "there are: ", names[i]);
+	else
+		fprintf(stderr, "there is none; stablekit pull stores one");
+	fprintf(stderr, ")\n");
+	sk_series_names_free(names, nr);
+	return SK_EXIT_USAGE;
 }
 
 int sk_die_lib(int code)

@@ -75,6 +75,23 @@ struct sk_branch *sk_branches_find(struct sk_branches *b, const char *name)
 	return NULL;
 }
 
+int sk_branches_require(struct sk_branches *b, const char *name)
+{
+	struct sk_strbuf names = SK_STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	if (sk_branches_find(b, name))
+		return 0;
+	for (i = 0; i < b->nr; i++)
+		sk_strbuf_addf(&names, "%s%s", i ? ", " : "", b->items[i].name);
+	ret = sk_error_set(SK_ENOTFOUND, "unknown branch '%s' (%s has: %s)", name,
+			   b->path ? b->path : SK_BRANCHES_CONF,
+			   names.len ? names.buf : "none");
+	sk_strbuf_release(&names);
+	return ret;
+}
+
 int sk_branch_selects(const struct sk_branch *br, const char *slug)
 {
 	size_t i;

@@ -59,6 +59,11 @@ struct sk_branches {
 int sk_branches_load(struct sk_branches *out, const char *path);
 void sk_branches_release(struct sk_branches *b);
 struct sk_branch *sk_branches_find(struct sk_branches *b, const char *name);
+/*
+ * 0 when name is a configured branch; else SK_ENOTFOUND, the message naming
+ * the branches there are (commands exit 129: a bad argument).
+ */
+int sk_branches_require(struct sk_branches *b, const char *name);
 int sk_branch_selects(const struct sk_branch *br, const char *slug);
 
 const char *sk_branch_kind_name(enum sk_branch_kind kind);

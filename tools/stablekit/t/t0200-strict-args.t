@@ -1,0 +1,82 @@
+#!/bin/sh
+
+test_description='bad arguments fail before any work, with one exit code per kind
+
+A usage error (an unknown option, stage or arch, a value out of range, an
+unknown branch, revision or command) exits 129, names what there is, and
+starts nothing: no kernel build, no results directory.  A command that
+would build kernels is never started by default.
+'
+
+. ./lib-stablekit.sh
+
+export SK_WORK="$SHARNESS_TRASH_DIRECTORY/work"
+
+# usage_error CMD...: exit 129, nothing under $SK_WORK, no child started
+usage_error() {
+	rm -rf "$SK_WORK" &&
+	(cd p && test_expect_code 129 stablekit "$@") >out 2>err &&
+	test_must_be_empty out &&
+	! test -e "$SK_WORK"
+}
+
+test_expect_success 'setup: a project with one branch on a small repository' '
+	git init -q lin &&
+	echo "int a;" >lin/a.c &&
+	git -C lin add a.c && git -C lin commit -q -m base && git -C lin tag v6.12 &&
+	git -C lin branch linux-6.12.y &&
+	sk_new_project p &&
+	cat >p/stable/branches.conf <<-\EOF
+	[stablekit]
+		repo = ../lin
+	[branch "linux-6.12.y"]
+		base = v6.12
+	EOF
+'
+
+test_expect_success 'gate --skip with no such stage' '
+	usage_error gate --branch linux-6.12.y --skip nonsense &&
+	grep "no such stage (build, kselftest, bench, mglru)" err
+'
+
+test_expect_success 'gate --runs 0 and a count beyond an int' '
+	usage_error gate --branch linux-6.12.y --runs 0 &&
+	usage_error gate --branch linux-6.12.y --runs 99999999999
+'
+
+test_expect_success 'gate --arch that no guest boots' '
+	usage_error gate --branch linux-6.12.y --arch sparc &&
+	grep "unknown arch .sparc." err
+'
+
+test_expect_success 'gate, test, build, port and report on an unknown branch' '
+	for cmd in "gate --branch nosuch" "test --branch nosuch" \
+		"build --branch nosuch" "port x --branch nosuch" \
+		"report --branch nosuch"
+	do
+		usage_error $cmd &&
+		grep "unknown branch .nosuch. (.*branches.conf has: linux-6.12.y)" err ||
+		return 1
+	done
+'
+
+test_expect_success 'build and test with no branch start nothing' '
+	usage_error build &&
+	grep "name the branches to build" err &&
+	usage_error test &&
+	grep "name the branch whose kernel to build" err
+'
+
+test_expect_success 'help for a command that does not exist' '
+	usage_error help nosuch &&
+	grep "^   status " err
+'
+
+test_expect_success 'series show and diff of a series that is not there' '
+	usage_error series show nosuch &&
+	grep "no series .nosuch. under series/ (there is none" err &&
+	usage_error diff nosuch v1 v2 &&
+	grep "no series .nosuch." err
+'
+
+test_done
