@@ -473,6 +473,37 @@ static json_t *status_map(json_t *arr)
 	return m;
 }
 
+/* Is a the name of a test binary whose subtest b is ("x/y" of "x/y/z")? */
+static int parent_of(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return !strncmp(a, b, n) && (b[n] == '/' || b[n] == ':');
+}
+
+/*
+ * A failing subtest makes its binary fail too: list the subtest, which
+ * says what failed, and not the binary a second time.
+ */
+static void drop_parents(json_t *list)
+{
+	size_t i = 0, j;
+
+	while (i < json_array_size(list)) {
+		const char *a = json_string_value(json_object_get(
+					json_array_get(list, i), "name"));
+		int covered = 0;
+
+		for (j = 0; a && !covered && j < json_array_size(list); j++)
+			covered = j != i && parent_of(a, json_string_value(
+				json_object_get(json_array_get(list, j), "name")));
+		if (covered)
+			json_array_remove(list, i);
+		else
+			i++;
+	}
+}
+
 json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 {
 	json_t *out = json_pack("{s:[], s:[], s:[], s:[], s:[]}",
@@ -510,6 +541,10 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 			json_pack("{s:s, s:s, s:s}", "name", name, "baseline",
 				  json_string_value(v), "patched", "absent"));
 	}
+	drop_parents(json_object_get(out, "regressions"));
+	drop_parents(json_object_get(out, "known_failures"));
+	drop_parents(json_object_get(out, "fixed"));
+	drop_parents(json_object_get(out, "flaky"));
 	json_decref(bm);
 	json_decref(pm);
 	return out;
