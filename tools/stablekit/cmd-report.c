@@ -5,6 +5,7 @@
 #include "identity.h"
 #include "options.h"
 #include "report.h"
+#include "repo.h"
 #include "results.h"
 #include "run.h"
 #include "strbuf.h"
@@ -63,37 +64,26 @@ out:
 static char *branch_maintainers(json_t *status, const char *branch, char **name)
 {
 	git_repository *repo = NULL;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
+	struct sk_strbuf text = SK_STRBUF_INIT;
 	const char *path = sk_report_str(status, "repository"), *tip = NULL;
-	char *text = NULL;
 	json_t *b;
-	git_oid id;
 	size_t i;
 
 	*name = NULL;
 	json_array_foreach(json_object_get(status, "branches"), i, b)
 		if (!strcmp(sk_report_str(b, "name"), branch))
 			tip = json_string_value(json_object_get(b, "tip"));
-	if (!tip || !*path || git_oid_fromstr(&id, tip) ||
-	    git_repository_open(&repo, path) ||
-	    git_commit_lookup(&commit, repo, &id) ||
-	    git_commit_tree(&tree, commit) ||
-	    git_tree_entry_bypath(&e, tree, "MAINTAINERS") ||
-	    git_blob_lookup(&blob, repo, git_tree_entry_id(e)))
-		goto out;
-	text = sk_xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	if (!tip || !*path || sk_repo_open(&repo, path) ||
+	    sk_repo_read_at(&text, repo, tip, "MAINTAINERS")) {
+		sk_error_clear();
+		git_error_clear();
+		git_repository_free(repo);
+		sk_strbuf_release(&text);
+		return NULL;
+	}
 	*name = sk_xstrfmt("MAINTAINERS at %.12s", tip);
-out:
-	git_error_clear();
-	git_blob_free(blob);
-	git_tree_entry_free(e);
-	git_tree_free(tree);
-	git_commit_free(commit);
 	git_repository_free(repo);
-	return text;
+	return sk_strbuf_detach(&text);
 }
 
 /* Results files that exist but do not parse: the report says so, and exits 128. */

@@ -1,4 +1,5 @@
 #include "repo.h"
+#include "branches.h"
 #include "error.h"
 #include "fsutil.h"
 #include "strbuf.h"
@@ -51,6 +52,53 @@ int sk_repo_resolve_commit(git_oid *out, git_repository *repo,
 	git_oid_cpy(out, git_object_id(obj));
 	git_object_free(obj);
 	return 0;
+}
+
+int sk_repo_read_at(struct sk_strbuf *out, git_repository *repo,
+		    const char *rev, const char *path)
+{
+	git_oid id;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int err = sk_repo_resolve_commit(&id, repo, rev);
+
+	if (err)
+		return err;
+	if (git_commit_lookup(&commit, repo, &id) ||
+	    git_commit_tree(&tree, commit)) {
+		err = sk_error_git(SK_ERROR, rev);
+		goto out;
+	}
+	if (git_tree_entry_bypath(&e, tree, path) ||
+	    git_blob_lookup(&blob, repo, git_tree_entry_id(e))) {
+		err = sk_error_set(SK_ENOTFOUND, "%s has no file '%s'", rev, path);
+		git_error_clear();
+		goto out;
+	}
+	sk_strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+out:
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return err;
+}
+
+int sk_repo_open_branch(git_repository **out, char **path, const char *top,
+			const char *repo_option, const struct sk_branches *b,
+			const struct sk_branch *br)
+{
+	struct sk_repo_choice choice = { repo_option, b->repo, top };
+	const char *how;
+
+	if (br->repo)
+		*path = br->repo[0] == '/' ? sk_xstrdup(br->repo) :
+			sk_path_join(top, br->repo);
+	else
+		sk_repo_locate(path, &how, &choice);
+	return sk_repo_open(out, *path);
 }
 
 char *sk_repo_index_path(git_repository *repo)

@@ -2,6 +2,7 @@
 #define SK_REPO_H
 
 #include <git2.h>
+#include "strbuf.h"
 
 /*
  * The user's kernel repository.  Chosen in this order: --repo, the
@@ -23,6 +24,21 @@ int sk_repo_open(git_repository **out, const char *path);
 /* A ref, tag or sha peeled to a commit id; SK_ENOTFOUND when missing. */
 int sk_repo_resolve_commit(git_oid *out, git_repository *repo,
 			   const char *spec);
+
+/* The blob at path in the tree of rev (a ref, tag or sha), into out. */
+int sk_repo_read_at(struct sk_strbuf *out, git_repository *repo,
+		    const char *rev, const char *path);
+
+/*
+ * The repository a configured branch lives in: its own "repo =" (relative
+ * to the project), else the project's (--repo, config, environment,
+ * workspace), opened.  *path is where it was looked for.
+ */
+struct sk_branch;
+struct sk_branches;
+int sk_repo_open_branch(git_repository **out, char **path, const char *top,
+			const char *repo_option, const struct sk_branches *b,
+			const struct sk_branch *br);
 
 /* Where the index of this repository lives: <gitdir>/stablekit-index.sqlite */
 char *sk_repo_index_path(git_repository *repo);
