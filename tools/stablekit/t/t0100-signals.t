@@ -106,7 +106,7 @@ test_expect_success 'a second writer is refused while the first holds the projec
 	wait_for b4.child &&
 	(cd p && test_expect_code 128 stablekit pull -m /dev/null) 2>err2 &&
 	grep "another stablekit (pid $pid) holds .*/p/.stablekit.lock" err2 &&
-	(cd p && test_expect_code 128 stablekit port $B --branch x) 2>err3 &&
+	(cd p && test_expect_code 128 stablekit port --all) 2>err3 &&
 	grep "another stablekit (pid $pid) holds" err3 &&
 	kill -TERM $pid &&
 	test_expect_code 143 wait $pid &&
