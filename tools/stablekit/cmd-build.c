@@ -138,11 +138,11 @@ static int check_arches(const struct sk_strlist *l)
 static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 			const struct sk_branch *br, const struct build_args *a,
 			enum sk_kbuild_mode mode, struct sk_context *ctx,
-			char **results_out)
+			char **results_out, char **staging_out)
 {
 	struct sk_kbuildjob_opts o = { 0 };
 	char *root = sk_work_dir(ctx->top);
-	char *work, *results, *tmp;
+	char *work, *results, *tmp, *parent, *staging = NULL;
 	char **arches = NULL;
 	size_t nr = 0, alloc = 0, i;
 	int ret;
@@ -168,6 +168,24 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 			 sk_kbuild_mode_name(mode));
 	results = absolute(tmp);
 	free(tmp);
+	/*
+	 * This run's results are written beside the last ones and replace
+	 * them in one step when complete: a reader, or another build of the
+	 * branch, never sees them half-written or wiped.
+	 */
+	parent = sk_xstrndup(results, (size_t)(strrchr(results, '/') - results));
+	ret = sk_mkdir_p(parent, 0755);
+	if (!ret)
+		ret = sk_mkdtemp_in(&staging, parent, sk_kbuild_mode_name(mode));
+	free(parent);
+	if (ret) {
+		memset(job, 0, sizeof(*job));
+		free(arches);
+		free(root);
+		*results_out = results;
+		*staging_out = NULL;
+		return ret;
+	}
 	o.repo = repo;
 	o.top = ctx->top;
 	o.branch = br;
@@ -175,7 +193,7 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 	o.arches = arches;
 	o.nr_arches = nr;
 	o.work = work;
-	o.results = results;
+	o.results = staging;
 	o.cross = (char *const *)a->cross.items;
 	o.nr_cross = a->cross.nr;
 	o.fragments = (char *const *)a->fragments.items;
@@ -196,6 +214,90 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 	free(work);
 	free(root);
 	*results_out = results;
+	*staging_out = staging;
+	return ret;
+}
+
+/* Paths under the staging directory, as they will be once it is in place. */
+static void rebase_paths(json_t *o, const char *from, const char *to)
+{
+	size_t n = strlen(from), i;
+	const char *key;
+	json_t *v;
+
+	if (json_is_object(o)) {
+		json_object_foreach(o, key, v) {
+			const char *s = json_string_value(v);
+
+			if (s && !strncmp(s, from, n) && (!s[n] || s[n] == '/')) {
+				char *moved = sk_xstrfmt("%s%s", to, s + n);
+
+				json_object_set_new(o, key, json_string(moved));
+				free(moved);
+			} else {
+				rebase_paths(v, from, to);
+			}
+		}
+	} else if (json_is_array(o)) {
+		json_array_foreach(o, i, v) {
+			const char *s = json_string_value(v);
+
+			if (s && !strncmp(s, from, n) && (!s[n] || s[n] == '/')) {
+				char *moved = sk_xstrfmt("%s%s", to, s + n);
+
+				json_array_set_new(o, i, json_string(moved));
+				free(moved);
+			} else {
+				rebase_paths(v, from, to);
+			}
+		}
+	}
+}
+
+static void rebase_file(const char *path, const char *from, const char *to)
+{
+	char *why = NULL;
+	json_t *o;
+
+	if (!sk_path_exists(path))
+		return;
+	o = sk_results_load(path, &why);
+	if (o) {
+		rebase_paths(o, from, to);
+		if (sk_results_save(path, o))
+			fprintf(stderr, "warning: %s\n", sk_error_last());
+	}
+	json_decref(o);
+	free(why);
+}
+
+/* The staging directory, complete, replaces the results in one step. */
+static int publish(const struct sk_kbuildjob *job, const char *staging,
+		   const char *results)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < job->nr_arches; i++) {
+		const char *dirs[] = { job->arches[i].base.resdir,
+				       job->arches[i].patched.resdir };
+		size_t d;
+
+		for (d = 0; d < 2; d++) {
+			char *p = dirs[d] ? sk_path_join(dirs[d], "metadata.json") : NULL;
+
+			if (p)
+				rebase_file(p, staging, results);
+			free(p);
+		}
+	}
+	if (sk_is_dir(results)) {
+		ret = sk_dir_swap(staging, results);
+		if (!ret)
+			ret = sk_rmrf(staging);	/* the last run's, now */
+	} else {
+		ret = rename(staging, results) < 0 ? sk_error_errno(results) : 0;
+	}
 	return ret;
 }
 
@@ -210,7 +312,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 	for (i = 0; i < branches->nr; i++) {
 		struct sk_branch *br = &branches->items[i];
 		struct sk_kbuildjob job;
-		char *results = NULL, *path;
+		char *results = NULL, *staging = NULL, *path;
 		json_t *o;
 		int ret;
 
@@ -221,22 +323,35 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 			if (j == a->branches.nr)
 				continue;
 		}
-		ret = build_branch(&job, repo, br, a, mode, ctx, &results);
+		ret = build_branch(&job, repo, br, a, mode, ctx, &results,
+				   &staging);
 		if (ret) {
 			fprintf(stderr, "error: build %s: %s\n", br->name,
 				sk_error_last());
 			sk_kbuildjob_release(&job);
+			if (staging)
+				sk_rmrf(staging);
+			free(staging);
 			free(results);
 			worst = SK_EXIT_FAIL;
 			continue;
 		}
 		o = sk_kbuildjob_json(&job);
+		rebase_paths(o, staging, results);
 		/* the report says "not buildable" from this, never a pass */
 		json_object_set_new(o, "results", json_string(results));
-		path = sk_path_join(results, "build.json");
-		if (sk_results_save(path, o))
-			fprintf(stderr, "warning: %s\n", sk_error_last());
+		path = sk_path_join(staging, "build.json");
+		ret = sk_results_save(path, o);
 		free(path);
+		if (!ret)
+			ret = publish(&job, staging, results);
+		if (ret) {
+			fprintf(stderr, "error: build %s: results: %s\n", br->name,
+				sk_error_last());
+			sk_rmrf(staging);
+			worst = SK_EXIT_FAIL;
+		}
+		free(staging);
 		if (!a->json)
 			print_table(&job);
 		if (!job.buildable && a->branches.nr) {

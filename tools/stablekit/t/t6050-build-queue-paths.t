@@ -122,4 +122,37 @@ test_expect_success 'progress: a line per step with the elapsed time on a non-te
 	! grep -E "^\[ *[0-9]+:[0-5][0-9]\] " err
 '
 
+test_expect_success 'results are replaced in one step: the last run'"'"'s stay whole while a build runs' '
+	test_when_finished "rm -rf \"\$W\" bin" &&
+	rm -f $Q/*.patch && : >$Q/series &&
+	sk_build --mode objects >out 2>err;
+	test -f results/linux-6.12.y/build/objects/build.json &&
+	cp results/linux-6.12.y/build/objects/build.json last.json &&
+	cp results/linux-6.12.y/build/objects/x86_64/baseline/metadata.json last-meta.json &&
+	mkdir -p bin &&
+	printf "#!/bin/sh\ntouch \"%s/make.started\"\nsleep 3\nexec /usr/bin/make \"\$@\"\n" \
+		"$PWD" >bin/make && chmod +x bin/make &&
+	rm -f make.started &&
+	(PATH="$PWD/bin:$PATH" && export PATH && sk_build --mode objects >out2 2>err2) &
+	pid=$! &&
+	n=0 && while ! test -e make.started && test $n -lt 100; do sleep 0.1; n=$((n+1)); done &&
+	test -e make.started &&
+	# until the build ends, the results are never missing nor partial
+	gone= && polls=0 &&
+	while kill -0 $pid 2>/dev/null
+	do
+		test -f results/linux-6.12.y/build/objects/build.json &&
+		test -f results/linux-6.12.y/build/objects/x86_64/baseline/metadata.json ||
+		gone=yes
+		polls=$((polls + 1))
+		sleep 0.05
+	done &&
+	wait $pid;
+	test $polls -gt 10 &&
+	test -z "$gone" &&
+	jq -e ".results | endswith(\"/results/linux-6.12.y/build/objects\")" results/linux-6.12.y/build/objects/build.json &&
+	! grep -r "/\.objects-" results/linux-6.12.y/build/objects &&
+	test -z "$(ls -A results/linux-6.12.y/build | grep "^\.")"
+'
+
 test_done
