@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "mbox.h"
+#include "names.h"
 #include "patch.h"
 #include "trailers.h"
 
@@ -610,6 +611,9 @@ static int store_new_series(struct pull *pl)
 	s->change_id = pl->change_id ? sk_xstrdup(pl->change_id) : NULL;
 	final = sk_path_join(root, s->slug);
 	pl->res->series = s;
+	ret = sk_name_check("series", s->slug);
+	if (ret)
+		goto out;
 	if (sk_path_exists(final)) {
 		ret = sk_error_set(SK_EEXISTS,
 				   "'%s' exists but holds another series; choose a name with --name",
@@ -700,6 +704,8 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 	memset(res, 0, sizeof(*res));
 	pl.o = o;
 	pl.res = res;
+	if (o->name && sk_name_check("series", o->name))
+		return SK_EINVALID;
 	ret = sk_mkdtemp_in(&pl.tmpdir, "/tmp", "stablekit-pull");
 	if (ret)
 		return ret;

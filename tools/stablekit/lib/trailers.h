@@ -40,4 +40,10 @@ size_t sk_trailers_parse(struct sk_trailer **out, size_t *nr, size_t *alloc,
 			 const char *msg);
 void sk_trailers_free(struct sk_trailer *t, size_t nr);
 
+/*
+ * Is s[0..len) a trailer key?  An ASCII letter, then letters, digits and
+ * '-': the names git-config takes, as series.conf stores trailers by key.
+ */
+int sk_trailer_key_valid(const char *s, size_t len);
+
 #endif
