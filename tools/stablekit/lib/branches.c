@@ -206,7 +206,7 @@ int sk_branches_load(struct sk_branches *out, const char *path)
 
 		if (!strcmp(name, "stablekit.repo")) {
 			free(out->repo);
-			out->repo = sk_xstrdup(e->value);
+			out->repo = sk_xstrdup(e->value ? e->value : "");
 			continue;
 		}
 		if (strncmp(name, "branch.", 7))
