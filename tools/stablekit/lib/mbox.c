@@ -285,13 +285,30 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name)
 	return NULL;
 }
 
+/* NEL (U+0085), LS (U+2028), PS (U+2029) in UTF-8: 0 or their length. */
+static size_t unicode_break(const unsigned char *p, size_t left)
+{
+	if (left >= 2 && p[0] == 0xc2 && p[1] == 0x85)
+		return 2;
+	if (left >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0xa8 || p[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
 void sk_header_sanitize(char *s, size_t len)
 {
-	size_t i;
+	unsigned char *p = (unsigned char *)s;
+	size_t i, n;
 
-	for (i = 0; i < len; i++)
-		if (s[i] == '\r' || s[i] == '\n' || s[i] == '\0')
-			s[i] = ' ';
+	for (i = 0; i < len; i++) {
+		if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)
+			p[i] = ' ';
+		else if ((n = unicode_break(p + i, len - i))) {
+			memset(p + i, ' ', n);
+			i += n - 1;
+		}
+	}
 }
 
 static void add_header(struct sk_mail *m, const char *name, size_t nlen,
@@ -499,6 +516,25 @@ static size_t count_lines(const char *s, const char *end)
 	return n;
 }
 
+/*
+ * The next delimiter line in [p, end): "--boundary" at the start of a line,
+ * followed by "--", white space or the line end (RFC 2046 5.1.1), so that
+ * boundary "b1" does not match "--b10".
+ */
+static const char *find_delim(const char *start, const char *p,
+			      const char *end, const char *delim, size_t dl)
+{
+	while (p < end && (p = memmem(p, (size_t)(end - p), delim, dl))) {
+		const char *after = p + dl;
+
+		if ((p == start || p[-1] == '\n') &&
+		    (after == end || (*after && strchr("-\r\n \t", *after))))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 /* Push the parts between the boundaries of p, last first. */
 static int split_multipart(struct mime_walk *w, const struct mime_part *mp)
 {
@@ -520,7 +556,7 @@ static int split_multipart(struct mime_walk *w, const struct mime_part *mp)
 	}
 	delim = sk_xstrfmt("--%s", boundary);
 	dl = strlen(delim);
-	p = memmem(mp->raw, mp->len, delim, dl);
+	p = find_delim(mp->raw, mp->raw, end, delim, dl);
 	while (p) {
 		const char *part = memchr(p, '\n', (size_t)(end - p)), *next;
 
@@ -533,7 +569,7 @@ static int split_multipart(struct mime_walk *w, const struct mime_part *mp)
 					   source, w->m->line, SK_MIME_MAX_PARTS);
 			break;
 		}
-		next = memmem(part, (size_t)(end - part), delim, dl);
+		next = find_delim(mp->raw, part, end, delim, dl);
 		line += count_lines(base, part);
 		base = part;
 		push_part(w, part, (size_t)((next ? next : end) - part), line,

@@ -10,9 +10,11 @@
  * from quoted-printable or base64 and converted to UTF-8.  Every mail knows
  * where it came from, so errors can name file and line.
  *
- * Decoded header values never hold CR, LF or NUL: each becomes a space, so
- * an encoded word ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot forge a header
- * in what we write for b4 or store.  The MIME walker is iterative and
+ * The header rule: a decoded header value holds no control character but
+ * tab and no Unicode line break (NEL, LS, PS); each of their bytes becomes
+ * a space.  So an encoded word ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot
+ * forge a header in what we write for b4 or store, and b4 (Python, which
+ * also breaks lines at VT, FF, NEL...) reads every header as one line.  The MIME walker is iterative and
  * bounded: multipart nesting, parts per mail and the size of one mail are
  * limited below; beyond them the mail is an error naming file:line.
  */
@@ -53,7 +55,7 @@ int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir);
 void sk_mbox_release(struct sk_mbox *mbox);
 
 const char *sk_mail_header(const struct sk_mail *m, const char *name);
-/* Replace each CR, LF and NUL in s[0..len) by a space (the header rule). */
+/* The header rule on s[0..len), in place: see above. */
 void sk_header_sanitize(char *s, size_t len);
 /* "<id>" or "id" to a bare id in a new string. */
 char *sk_msgid_strip(const char *s);

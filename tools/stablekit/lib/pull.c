@@ -171,10 +171,13 @@ static void sanitize_trailers(struct pull *pl, struct sk_patch *p)
 			bad = sk_fixes_parse(&f, t->value) != 0;
 			sk_fixes_release(&f);
 		}
+		if (!sk_trailer_key_valid(t->key, strlen(t->key)))
+			bad = 2;	/* series.conf could not store it */
 		if (bad || is_dup(p, kept, t)) {
 			warn(pl, "patch %d/%d: dropped %s trailer '%s: %s'",
-			     p->subj.nr, p->subj.total, bad ? "malformed" : "duplicate",
-			     t->key, t->value);
+			     p->subj.nr, p->subj.total,
+			     bad == 2 ? "unstorable (key not a git-config name)" :
+			     bad ? "malformed" : "duplicate", t->key, t->value);
 			free(t->key);
 			free(t->value);
 			continue;

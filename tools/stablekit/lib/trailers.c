@@ -98,17 +98,19 @@ int sk_trailer_key_valid(const char *s, size_t len)
 }
 
 /*
- * A key is what git-config takes as a variable name (series.conf stores
- * each trailer under its key): an ASCII letter, then letters, digits, '-'.
+ * A trailer's key: ASCII letters, digits and '-', not starting with '-'.
+ * Whether git-config can store it is sk_trailer_key_valid's question.
  */
 static int trailer_key_len(const char *s, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < len && s[i] != ':'; i++)
-		;
-	if (!sk_trailer_key_valid(s, i))
+	if (!len || s[0] == '-')
 		return 0;
+	for (i = 0; i < len && s[i] != ':'; i++)
+		if (!is_alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9') &&
+		    s[i] != '-')
+			return 0;
 	if (i == len || i + 1 >= len || s[i + 1] != ' ')
 		return 0;
 	return (int)i;

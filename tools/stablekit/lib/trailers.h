@@ -41,8 +41,10 @@ size_t sk_trailers_parse(struct sk_trailer **out, size_t *nr, size_t *alloc,
 void sk_trailers_free(struct sk_trailer *t, size_t nr);
 
 /*
- * Is s[0..len) a trailer key?  An ASCII letter, then letters, digits and
- * '-': the names git-config takes, as series.conf stores trailers by key.
+ * Can series.conf store a trailer under the key s[0..len)?  git-config's
+ * variable names: an ASCII letter, then letters, digits and '-'.  A parsed
+ * trailer may start with a digit ("1st-by:"); pull drops such a trailer
+ * with a warning and sk_series_save refuses it.
  */
 int sk_trailer_key_valid(const char *s, size_t len);
 
