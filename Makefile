@@ -138,8 +138,10 @@ $(FUZZ_BUILD)/fuzz-%: $(SK)/fuzz/fuzz-%.c $(FUZZ_BUILD)/libstablekit.a
 fuzz: $(FUZZ_BIN)
 	@set -e; for n in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
-		seeds=$(SK)/fuzz/corpus/$$n; \
-		[ -d $(SK)/fuzz/regress/$$n ] && seeds="$$seeds $(SK)/fuzz/regress/$$n"; \
+		seeds=; for d in corpus regress; do \
+			if [ -d $(SK)/fuzz/$$d/$$n ]; then \
+				seeds="$$seeds $(SK)/fuzz/$$d/$$n"; fi; \
+		done; \
 		echo "== fuzz-$$n: $(FUZZ_TIME) s"; \
 		$(FUZZ_BUILD)/fuzz-$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
 			-rss_limit_mb=2048 -print_final_stats=1 \
