@@ -165,8 +165,8 @@ static int is_patch_field(const char *key)
 	return 0;
 }
 
-static void load_patch_key(struct sk_series_patch *p, const char *key,
-			   const char *value)
+static int load_patch_key(struct sk_series_patch *p, const char *key,
+			  const char *value)
 {
 	if (!strcmp(key, "subject"))
 		set_str(&p->subject, value);
@@ -182,6 +182,8 @@ static void load_patch_key(struct sk_series_patch *p, const char *key,
 		snprintf(p->message_hash, sizeof(p->message_hash), "%s", value);
 	else if (!strcmp(key, "file"))
 		push_str(&p->files, &p->nr_files, value);
+	else if (!sk_trailer_key_valid(key, strlen(key)))
+		return -1;	/* libgit2 reads "1st-by", git does not */
 	else {
 		struct sk_trailer *t;
 
@@ -191,6 +193,7 @@ static void load_patch_key(struct sk_series_patch *p, const char *key,
 		t->key = trailer_key(key);
 		t->value = sk_xstrdup(value);
 	}
+	return 0;
 }
 
 static int load_fixlet_key(struct sk_fixlet *f, const char *key,
@@ -369,11 +372,9 @@ static int load_keyed(struct conf_load *ld, const char *section,
 	if (!strcmp(section, "revision") && sub && !parse_numbers(sub, 1, n))
 		return load_revision_key(get_rev(s, n[0], &ld->rev_alloc), key,
 					 value);
-	if (!strcmp(section, "patch") && sub && !parse_numbers(sub, 2, n)) {
-		load_patch_key(get_patch(get_rev(s, n[0], &ld->rev_alloc), n[1]),
-			       key, value);
-		return 0;
-	}
+	if (!strcmp(section, "patch") && sub && !parse_numbers(sub, 2, n))
+		return load_patch_key(get_patch(get_rev(s, n[0], &ld->rev_alloc),
+						n[1]), key, value);
 	if (!strcmp(section, "fixlet") && sub && !parse_numbers(sub, 3, n))
 		return load_fixlet_key(get_fixlet(get_patch(get_rev(s, n[0],
 				&ld->rev_alloc), n[1]), n[2]), key, value);
@@ -384,7 +385,7 @@ static int load_keyed(struct conf_load *ld, const char *section,
  * Every entry must be one we write: a bare key (no '='; valid git-config,
  * a NULL value in libgit2), a key or section we do not know, or a section
  * name that is not the numbers it should be, is an error at its line.
- * Under [patch], any other key is a trailer.
+ * Under [patch], any other key is a trailer, if git can read it back.
  */
 static int load_entry(struct conf_load *ld, const char *name,
 		      const char *value)

@@ -74,6 +74,9 @@ static void test_unknown_keys_and_sections(void **state)
 		   "series.conf:4: malformed section name in 'patch.1.x.subject'");
 	load_fails("[series]\n\tslug = s\n[patch \"99999999.1\"]\n\tsubject = a\n",
 		   "series.conf:4: malformed section name in");
+	/* libgit2 reads a key starting with a digit; git does not */
+	load_fails("[series]\n\tslug = s\n[patch \"1.1\"]\n\tsubject = a\n"
+		   "\t1st-by = b\n", "series.conf:5: unknown key 'patch.1.1.1st-by'");
 }
 
 static void test_values_round_trip(void **state)
