@@ -68,8 +68,8 @@ struct sk_ktap {
 
 /*
  * Parse text (need not be NUL-terminated); never fails on malformed input,
- * which is counted as garbage or, past the limits above, as errors.  Top-level tests missing from a plan are
- * added with SK_KTAP_MISSING.
+ * which is counted as garbage or, past the limits above, as errors.
+ * Top-level tests missing from a plan are added with SK_KTAP_MISSING.
  */
 int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len);
 void sk_ktap_release(struct sk_ktap *k);

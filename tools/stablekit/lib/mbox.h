@@ -14,9 +14,11 @@
  * tab and no Unicode line break (NEL, LS, PS); each of their bytes becomes
  * a space.  So an encoded word ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot
  * forge a header in what we write for b4 or store, and b4 (Python, which
- * also breaks lines at VT, FF, NEL...) reads every header as one line.  The MIME walker is iterative and
- * bounded: multipart nesting, parts per mail and the size of one mail are
- * limited below; beyond them the mail is an error naming file:line.
+ * also breaks lines at VT, FF, NEL...) reads every header as one line.
+ *
+ * The MIME walker is iterative and bounded: multipart nesting, parts per
+ * mail and the size of one mail are limited below; beyond them the mail is
+ * an error naming file:line.
  */
 #define SK_MIME_MAX_DEPTH 16
 #define SK_MIME_MAX_PARTS 1000
