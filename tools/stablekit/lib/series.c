@@ -574,9 +574,9 @@ static int save_patch(struct sk_confwriter *w, int ver,
 		if (!sk_trailer_key_valid(lower, strlen(lower))) {
 			free(lower);
 			free(sub);
-			return sk_error_set(SK_EINVALID, "patch %d.%d: trailer "
-					    "key '%s' is not a git-config key",
-					    ver, p->nr, p->trailers[i].key);
+			return sk_error_set(SK_EINVALID,
+				"patch %d.%d: trailer key '%s' is not a git-config key",
+				ver, p->nr, p->trailers[i].key);
 		}
 		for (c = lower; *c; c++)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
