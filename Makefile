@@ -6,6 +6,10 @@
 #   make check SANITIZE=1   the same under ASan+UBSan
 #   make bench        benchmarks, printed as ratios against a baseline in the same run
 #   make run          the main job on the embedded default (ci/main-job)
+#   make fuzz         build every tools/stablekit/fuzz/fuzz-*.c with clang and
+#                     libFuzzer (build/fuzz) and run each FUZZ_TIME seconds
+#   make fuzz-replay  every seed and crash reproducer through its harness
+#                     (part of make check; gcc, or ASan with SANITIZE=1)
 
 PKGS := libgit2 jansson sqlite3
 SK := tools/stablekit
@@ -22,15 +26,19 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 # Quiet before `make deps` has installed them; the build itself then fails
 # on the missing headers, naming them.
-SK_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(SAN_FLAGS) \
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
 	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"'
-SK_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(SAN_FLAGS)
+BASE_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+SK_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
+SK_LDLIBS := $(BASE_LDLIBS) $(SAN_FLAGS)
 
 LIB_SRC := $(sort $(wildcard $(SK)/lib/*.c))
 CMD_SRC := $(sort $(wildcard $(SK)/cmd-*.c)) $(SK)/stablekit.c
 UNIT_SRC := $(sort $(wildcard $(SK)/unit/test-*.c))
 HELPER_SRC := $(sort $(wildcard $(SK)/helpers/*.c))
+FUZZ_SRC := $(sort $(wildcard $(SK)/fuzz/fuzz-*.c))
+FUZZ_NAMES := $(FUZZ_SRC:$(SK)/fuzz/fuzz-%.c=%)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -42,9 +50,10 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libcmocka-dev pkg-config \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu libc6-dev-i386 \
 	busybox-static qemu-system-x86 qemu-system-arm \
-	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl
+	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl \
+	clang-14 libclang-rt-14-dev llvm-14
 
-.PHONY: all deps check unit-test cli-test bench run clean
+.PHONY: all deps check unit-test fuzz-replay cli-test bench run clean fuzz
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/stablekit $(HELPER_BIN)
@@ -79,7 +88,7 @@ deps:
 		apt-get install -y -q --no-install-recommends $$missing; \
 	else echo "deps: all installed"; fi
 
-check: unit-test cli-test
+check: unit-test fuzz-replay cli-test
 
 unit-test: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -100,6 +109,62 @@ bench: all
 
 run: all
 	SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) ci/main-job
+
+# Fuzzing.  The library is built again by clang with coverage hooks
+# (fuzzer-no-link) and ASan+UBSan into build/fuzz; each harness links it
+# with libFuzzer.  New inputs go to build/fuzz/corpus/<name>/, crashes to
+# build/fuzz/crash-<name>-*; the committed seeds (fuzz/corpus/<name>/) and
+# reproducers (fuzz/regress/<name>/) are read, never written.
+FUZZ_CC ?= clang-14
+FUZZ_TIME ?= 60
+FUZZ_ARGS ?=
+FUZZ_BUILD := build/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz-%)
+REPLAY_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay-%)
+
+$(FUZZ_BUILD)/%.o: %.c $(wildcard $(SK)/lib/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -O1 -g $(BASE_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) \
+		-c -o $@ $<
+
+$(FUZZ_BUILD)/libstablekit.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz-%: $(SK)/fuzz/fuzz-%.c $(FUZZ_BUILD)/libstablekit.a
+	$(FUZZ_CC) -O1 -g $(BASE_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
+		$(FUZZ_BUILD)/libstablekit.a $(BASE_LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	@set -e; for n in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
+		seeds=; for d in corpus regress; do \
+			if [ -d $(SK)/fuzz/$$d/$$n ]; then \
+				seeds="$$seeds $(SK)/fuzz/$$d/$$n"; fi; \
+		done; \
+		echo "== fuzz-$$n: $(FUZZ_TIME) s"; \
+		$(FUZZ_BUILD)/fuzz-$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- $(FUZZ_ARGS) \
+			$(FUZZ_BUILD)/corpus/$$n $$seeds; \
+	done
+
+# The replay driver is plain C: gcc builds it, and SANITIZE=1 runs it
+# under ASan+UBSan like the unit tests.
+$(BUILD)/fuzz/replay-%: $(SK)/fuzz/fuzz-%.c $(SK)/fuzz/replay.c \
+		$(BUILD)/libstablekit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SK_CFLAGS) -o $@ $(SK)/fuzz/replay.c $< \
+		$(BUILD)/libstablekit.a $(SK_LDLIBS)
+
+fuzz-replay: $(REPLAY_BIN)
+	@set -e; for n in $(FUZZ_NAMES); do \
+		$(BUILD)/fuzz/replay-$$n $(SK)/fuzz/corpus/$$n \
+			$(SK)/fuzz/regress/$$n; \
+	done
 
 clean:
 	rm -rf build

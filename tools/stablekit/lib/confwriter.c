@@ -1,6 +1,7 @@
 #include "confwriter.h"
 #include "fsutil.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +9,9 @@ static void add_escaped(struct sk_strbuf *sb, const char *v, int in_subsection)
 {
 	size_t len = strlen(v);
 	int quote = !in_subsection &&
-		    (strpbrk(v, "#;") || (len && (v[0] == ' ' || v[len - 1] == ' ')));
+		    (strpbrk(v, "#;\r\v\f") ||
+		     (len && (isspace((unsigned char)v[0]) ||
+			      isspace((unsigned char)v[len - 1]))));
 
 	if (quote || in_subsection)
 		sk_strbuf_addch(sb, '"');

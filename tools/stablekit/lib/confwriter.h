@@ -8,6 +8,11 @@
  * back.  We do not write through libgit2: 1.5's git_config_set_multivar()
  * neither escapes '"' nor '\' and leaks its regex match data on each call,
  * and every set rewrites the whole file.
+ *
+ * Values round-trip through libgit2 and git: '"' and '\' are escaped, tab
+ * and newline written as \t and \n, and a value with '#', ';', CR, VT, FF
+ * or white space at either end is quoted (there is no escape for CR, VT
+ * and FF; inside quotes both readers keep them).
  */
 struct sk_confwriter {
 	struct sk_strbuf text;

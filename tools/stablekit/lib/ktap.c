@@ -2,6 +2,8 @@
 #include "strbuf.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +64,13 @@ static enum line_kind structural(const char *s)
 /*
  * Strip the nesting: four spaces or a tab per level (KTAP), or the
  * kselftest runner's "# " in front of a structural line.  A "#" line
- * whose remainder is not structural is a comment at that depth.
+ * whose remainder is not structural is a comment at the depth of its
+ * first "#".  Iterative: a line is only as deep as its prefixes.
  */
 static enum line_kind classify(const char *s, int *depth, const char **rest)
 {
+	const char *hash = NULL;
+	int d = 0, hash_depth = 0;
 	enum line_kind k;
 
 	for (;;) {
@@ -73,27 +78,26 @@ static enum line_kind classify(const char *s, int *depth, const char **rest)
 			s += 4;
 		} else if (*s == '\t') {
 			s++;
-		} else if (starts(s, "# ")) {
-			int d = *depth + 1;
-			const char *r;
-
-			k = classify(s + 2, &d, &r);
-			if (k != LINE_COMMENT && k != LINE_GARBAGE) {
-				*depth = d;
-				*rest = r;
-				return k;
+		} else if (s[0] == '#' && s[1] == ' ') {
+			if (!hash) {
+				hash = s;
+				hash_depth = d;
 			}
-			break;
+			s += 2;
 		} else {
 			break;
 		}
-		(*depth)++;
+		d++;
 	}
-	*rest = s;
 	k = structural(s);
-	if (k == LINE_GARBAGE && *s == '#')
-		return LINE_COMMENT;
-	return k;
+	if (k != LINE_GARBAGE || !hash) {
+		*depth = d;
+		*rest = s;
+		return k == LINE_GARBAGE && *s == '#' ? LINE_COMMENT : k;
+	}
+	*depth = hash_depth;
+	*rest = hash;
+	return LINE_COMMENT;
 }
 
 static void parse_totals(struct sk_ktap *k, const char *s)
@@ -115,6 +119,14 @@ static void parse_totals(struct sk_ktap *k, const char *s)
 	k->totals.xpass += t.xpass;
 	k->totals.skip += t.skip;
 	k->totals.error += t.error;
+}
+
+/* A decimal number clamped to 0..INT_MAX (atoi overflows). */
+static int small_int(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	return v < 0 ? 0 : v > INT_MAX ? INT_MAX : (int)v;
 }
 
 static char *trimmed(const char *s, size_t len)
@@ -182,6 +194,9 @@ static void add_result(struct sk_ktap *k, const char *s, int depth,
 	char *end;
 	long nr = strtol(p, &end, 10);
 
+	if (nr > INT_MAX)
+		nr = INT_MAX;
+
 	p = end;
 	while (*p == ' ')
 		p++;
@@ -202,22 +217,57 @@ static void add_result(struct sk_ktap *k, const char *s, int depth,
 	adopt_children(k, depth);
 }
 
+static void line_error(struct sk_ktap *k, unsigned int lineno,
+		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Kept: the first SK_KTAP_MAX_ERRORS messages; counted: all of them. */
+static void line_error(struct sk_ktap *k, unsigned int lineno,
+		       const char *fmt, ...)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	va_list ap;
+
+	if (k->nr_errors++ >= SK_KTAP_MAX_ERRORS)
+		return;
+	sk_strbuf_addf(&sb, "line %u: ", lineno);
+	va_start(ap, fmt);
+	sk_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	k->errors = sk_xrealloc(k->errors, k->nr_errors * sizeof(*k->errors));
+	k->errors[k->nr_errors - 1] = sk_strbuf_detach(&sb);
+}
+
+static int is_structural(enum line_kind kind)
+{
+	return kind != LINE_GARBAGE && kind != LINE_COMMENT;
+}
+
 static void parse_line(struct sk_ktap *k, char *line, unsigned int lineno)
 {
 	int depth = 0;
 	const char *rest;
 	enum line_kind kind = classify(line, &depth, &rest);
 
+	if (is_structural(kind) && depth > SK_KTAP_MAX_DEPTH) {
+		line_error(k, lineno, "nested %d levels deep, more than %d",
+			   depth, SK_KTAP_MAX_DEPTH);
+		return;
+	}
 	switch (kind) {
 	case LINE_VERSION:
 		if (!depth && !k->version)
-			k->version = atoi(strchr(rest, 'n') + 2);
+			k->version = small_int(strchr(rest, 'n') + 2);
 		break;
 	case LINE_PLAN:
 		if (!depth && k->planned < 0)
-			k->planned = atoi(rest + 3);
+			k->planned = small_int(rest + 3);
 		break;
 	case LINE_RESULT:
+		if (k->nr >= SK_KTAP_MAX_TESTS) {
+			line_error(k, lineno, "more than %d results",
+				   SK_KTAP_MAX_TESTS);
+			break;
+		}
 		add_result(k, rest, depth, lineno);
 		break;
 	case LINE_COMMENT:
@@ -298,6 +348,12 @@ int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len)
 
 		while (e < len && text[e] != '\n')
 			e++;
+		if (e - i > SK_KTAP_LINE_MAX) {
+			line_error(out, ++lineno, "longer than %d bytes",
+				   SK_KTAP_LINE_MAX);
+			i = e + 1;
+			continue;
+		}
 		sk_strbuf_reset(&line);
 		for (j = i; j < e; j++)
 			if (text[j] != '\r' && text[j] != '\0')
@@ -319,6 +375,11 @@ int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len)
 		} else {
 			t->name = base;
 		}
+		if (strlen(t->name) > SK_KTAP_NAME_MAX) {
+			t->name[SK_KTAP_NAME_MAX] = '\0';
+			line_error(out, t->line, "test name cut at %d bytes",
+				   SK_KTAP_NAME_MAX);
+		}
 	}
 	return 0;
 }
@@ -335,6 +396,8 @@ void sk_ktap_release(struct sk_ktap *k)
 		free(k->tests[i].reason);
 	}
 	free(k->tests);
+	sk_strv_free(k->errors, k->nr_errors < SK_KTAP_MAX_ERRORS ?
+		     k->nr_errors : SK_KTAP_MAX_ERRORS);
 	memset(k, 0, sizeof(*k));
 	k->planned = -1;
 }

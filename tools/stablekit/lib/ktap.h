@@ -9,7 +9,20 @@
  * kselftest runner's "# " prefix, "ok|not ok N desc # SKIP|XFAIL|TIMEOUT",
  * "# Totals:" lines, and kernel log or other garbage interleaved, which is
  * ignored.
+ *
+ * The console is the guest's, so it is read as hostile: the walk is
+ * iterative and bounded.  A line longer than SK_KTAP_LINE_MAX bytes, a
+ * structural line nested deeper than SK_KTAP_MAX_DEPTH levels and a result
+ * beyond SK_KTAP_MAX_TESTS are parse errors of that line (errors[], "line
+ * N: ..."), skipped; a test path longer than SK_KTAP_NAME_MAX bytes is cut
+ * there, with an error.  Memory stays proportional to the input.
  */
+#define SK_KTAP_LINE_MAX 4096
+#define SK_KTAP_MAX_DEPTH 16
+#define SK_KTAP_MAX_TESTS 1000000
+#define SK_KTAP_NAME_MAX 1024
+#define SK_KTAP_MAX_ERRORS 16
+
 enum sk_ktap_status {
 	SK_KTAP_PASS = 0,
 	SK_KTAP_FAIL,
@@ -46,14 +59,17 @@ struct sk_ktap {
 	size_t nr_totals;	/* "# Totals:" lines seen, summed into totals */
 	struct sk_ktap_totals totals;
 	size_t nr_garbage;	/* lines that were neither KTAP nor comments */
+	char **errors;		/* the first SK_KTAP_MAX_ERRORS, "line N: ..." */
+	size_t nr_errors;	/* all parse errors, kept or not */
 };
 
-#define SK_KTAP_INIT { NULL, 0, 0, 0, -1, 0, 0, { 0, 0, 0, 0, 0, 0 }, 0 }
+#define SK_KTAP_INIT { NULL, 0, 0, 0, -1, 0, 0, { 0, 0, 0, 0, 0, 0 }, 0, \
+		       NULL, 0 }
 
 /*
  * Parse text (need not be NUL-terminated); never fails on malformed input,
- * which is counted as garbage.  Top-level tests missing from a plan are
- * added with SK_KTAP_MISSING.
+ * which is counted as garbage or, past the limits above, as errors.
+ * Top-level tests missing from a plan are added with SK_KTAP_MISSING.
  */
 int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len);
 void sk_ktap_release(struct sk_ktap *k);

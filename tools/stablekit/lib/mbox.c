@@ -171,6 +171,46 @@ int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len)
 	return 0;
 }
 
+/*
+ * An encoded word at p: "=?charset?X?text?=" with no white space or '?' in
+ * charset and text.  Sets the three '?' positions; 0 if p starts none.
+ * Bounded by the next white space, so a header of many "=?" is linear.
+ */
+static int encoded_word_at(const char *p, const char **q1, const char **q2,
+			   const char **q3)
+{
+	const char *s;
+
+	if (p[0] != '=' || p[1] != '?')
+		return 0;
+	for (s = p + 2; *s && *s != '?' && !isspace((unsigned char)*s); s++)
+		;
+	if (*s != '?' || s == p + 2 || !s[1] || s[2] != '?')
+		return 0;
+	*q1 = s;
+	*q2 = s + 2;
+	for (s = s + 3; *s && *s != '?' && !isspace((unsigned char)*s); s++)
+		;
+	if (s[0] != '?' || s[1] != '=')
+		return 0;
+	*q3 = s;
+	return 1;
+}
+
+static void decode_q(struct sk_strbuf *raw, const char *s, const char *end)
+{
+	for (; s < end; s++) {
+		if (*s == '_')
+			sk_strbuf_addch(raw, ' ');
+		else if (*s == '=' && end - s > 2 && hexval(s[1]) >= 0 &&
+			 hexval(s[2]) >= 0) {
+			sk_strbuf_addch(raw, hexval(s[1]) * 16 + hexval(s[2]));
+			s += 2;
+		} else
+			sk_strbuf_addch(raw, *s);
+	}
+}
+
 /* =?charset?Q|B?text?= words; whitespace between two words is dropped. */
 int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 {
@@ -178,14 +218,12 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 	int last_was_word = 0;
 
 	while (*p) {
-		const char *q1, *q2, *q3, *end;
+		const char *q1, *q2, *q3;
 		struct sk_strbuf raw = SK_STRBUF_INIT;
 		char *charset;
 		int ret;
 
-		if (!(p[0] == '=' && p[1] == '?') ||
-		    !(q1 = strchr(p + 2, '?')) || !q1[1] || q1[2] != '?' ||
-		    !(q2 = q1 + 2) || !(q3 = strstr(q2 + 1, "?="))) {
+		if (!encoded_word_at(p, &q1, &q2, &q3)) {
 			if (isspace((unsigned char)*p) && last_was_word) {
 				if (!pending_ws)
 					pending_ws = p;
@@ -204,21 +242,10 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 		charset = sk_xstrndup(p + 2, (size_t)(q1 - p - 2));
 		if (strchr(charset, '*'))	/* RFC 2231 language suffix */
 			*strchr(charset, '*') = '\0';
-		end = q3;
 		if (toupper((unsigned char)q1[1]) == 'B') {
-			ret = sk_decode_base64(&raw, q2 + 1, (size_t)(end - q2 - 1));
+			ret = sk_decode_base64(&raw, q2 + 1, (size_t)(q3 - q2 - 1));
 		} else {
-			const char *s;
-
-			for (s = q2 + 1; s < end; s++)
-				if (*s == '_')
-					sk_strbuf_addch(&raw, ' ');
-				else if (*s == '=' && s + 2 < end + 1 &&
-					 hexval(s[1]) >= 0 && hexval(s[2]) >= 0) {
-					sk_strbuf_addch(&raw, hexval(s[1]) * 16 + hexval(s[2]));
-					s += 2;
-				} else
-					sk_strbuf_addch(&raw, *s);
+			decode_q(&raw, q2 + 1, q3);
 			ret = 0;
 		}
 		if (!ret)
@@ -228,7 +255,7 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 		if (ret)
 			return ret;
 		last_was_word = 1;
-		p = end + 2;
+		p = q3 + 2;
 	}
 	if (pending_ws)
 		sk_strbuf_adds(out, pending_ws);
@@ -258,6 +285,32 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name)
 	return NULL;
 }
 
+/* NEL (U+0085), LS (U+2028), PS (U+2029) in UTF-8: 0 or their length. */
+static size_t unicode_break(const unsigned char *p, size_t left)
+{
+	if (left >= 2 && p[0] == 0xc2 && p[1] == 0x85)
+		return 2;
+	if (left >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0xa8 || p[2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+void sk_header_sanitize(char *s, size_t len)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t i, n;
+
+	for (i = 0; i < len; i++) {
+		if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)
+			p[i] = ' ';
+		else if ((n = unicode_break(p + i, len - i))) {
+			memset(p + i, ' ', n);
+			i += n - 1;
+		}
+	}
+}
+
 static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		       const char *value)
 {
@@ -280,6 +333,7 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		sk_strbuf_release(&dec);
 		dec = conv;
 	}
+	sk_header_sanitize(dec.buf, dec.len);
 	sk_strbuf_rtrim(&dec);
 	h->value = sk_strbuf_detach(&dec);
 }
@@ -380,59 +434,195 @@ static int decode_part(struct sk_strbuf *out, const char *cte, const char *ct,
 	return ret;
 }
 
-static int decode_multipart(struct sk_strbuf *out, const struct sk_mail *m,
-			    const char *ct, const char *raw, size_t len);
+/*
+ * The MIME walker is iterative: a stack of parts still to decode, children
+ * pushed in reverse so that text comes out in mail order.  Nesting, the
+ * number of parts and the size of a mail are limited (mbox.h), so a hostile
+ * mail costs an error, never the process stack.
+ */
+struct mime_part {
+	const char *raw;
+	size_t len;
+	size_t line;		/* of raw[0] in the file */
+	int depth;		/* multipart levels above it */
+	int has_headers;	/* a subpart: raw starts with its headers */
+	char *ct, *cte;
+};
 
-/* Decode a (sub)part given its headers and raw body into UTF-8 text. */
-static int decode_body(struct sk_strbuf *out, const struct sk_mail *m,
-		       const char *ct, const char *cte, const char *raw,
-		       size_t len)
+struct mime_walk {
+	const struct sk_mail *m;
+	struct mime_part *stack;
+	size_t nr, alloc;
+	size_t nr_parts;
+};
+
+static void push_part(struct mime_walk *w, const char *raw, size_t len,
+		      size_t line, int depth, int has_headers)
 {
-	if (ct && !strncasecmp(ct, "multipart/", 10))
-		return decode_multipart(out, m, ct, raw, len);
-	if (ct && strncasecmp(ct, "text/", 5))
-		return 0;	/* binary attachments carry no patch text */
-	return decode_part(out, cte, ct, raw, len);
+	struct mime_part *p = SK_ARRAY_PUSH(w->stack, w->nr, w->alloc);
+
+	memset(p, 0, sizeof(*p));
+	p->raw = raw;
+	p->len = len;
+	p->line = line;
+	p->depth = depth;
+	p->has_headers = has_headers;
 }
 
-static int decode_multipart(struct sk_strbuf *out, const struct sk_mail *m,
-			    const char *ct, const char *raw, size_t len)
+static void free_part(struct mime_part *p)
 {
-	char *boundary = ct_param(ct, "boundary");
-	char *delim;
-	const char *p, *end = raw + len;
+	free(p->ct);
+	free(p->cte);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? sk_xstrdup(s) : NULL;
+}
+
+/* A subpart's own headers: Content-Type and -Transfer-Encoding. */
+static int part_headers(struct mime_part *p, const char *source)
+{
+	struct sk_mail sub = { 0 };
+	struct cursor c = { source, p->raw, p->raw + p->len, p->line - 1 };
+	size_t i;
+	int ret;
+
+	sub.source = (char *)source;
+	ret = parse_headers(&sub, &c);
+	if (!ret) {
+		p->ct = dup_or_null(sk_mail_header(&sub, "Content-Type"));
+		p->cte = dup_or_null(sk_mail_header(&sub, "Content-Transfer-Encoding"));
+		p->line = c.line + 1;
+		p->len -= (size_t)(c.p - p->raw);
+		p->raw = c.p;
+	}
+	for (i = 0; i < sub.nr_headers; i++) {
+		free(sub.headers[i].name);
+		free(sub.headers[i].value);
+	}
+	free(sub.headers);
+	return ret;
+}
+
+static size_t count_lines(const char *s, const char *end)
+{
+	size_t n = 0;
+
+	while (s < end && (s = memchr(s, '\n', (size_t)(end - s)))) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
+/*
+ * The next delimiter line in [p, end): "--boundary" at the start of a line,
+ * followed by "--", white space or the line end (RFC 2046 5.1.1), so that
+ * boundary "b1" does not match "--b10".
+ */
+static const char *find_delim(const char *start, const char *p,
+			      const char *end, const char *delim, size_t dl)
+{
+	while (p < end && (p = memmem(p, (size_t)(end - p), delim, dl))) {
+		const char *after = p + dl;
+
+		if ((p == start || p[-1] == '\n') &&
+		    (after == end || (*after && strchr("-\r\n \t", *after))))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+/* Push the parts between the boundaries of p, last first. */
+static int split_multipart(struct mime_walk *w, const struct mime_part *mp)
+{
+	const char *source = w->m->source;
+	const char *end = mp->raw + mp->len, *base = mp->raw, *p;
+	char *boundary = ct_param(mp->ct, "boundary"), *delim;
+	size_t dl, line = mp->line, first = w->nr;
 	int ret = 0;
 
 	if (!boundary)
-		return sk_error_set(SK_EINVALID, "%s:%zu: multipart mail without a boundary",
-				    m->source, m->line);
+		return sk_error_set(SK_EINVALID,
+				    "%s:%zu: multipart mail without a boundary",
+				    source, mp->line);
+	if (mp->depth >= SK_MIME_MAX_DEPTH) {
+		free(boundary);
+		return sk_error_set(SK_EINVALID,
+				    "%s:%zu: MIME parts nested deeper than %d levels",
+				    source, mp->line, SK_MIME_MAX_DEPTH);
+	}
 	delim = sk_xstrfmt("--%s", boundary);
-	p = memmem(raw, len, delim, strlen(delim));
-	while (p && !ret) {
+	dl = strlen(delim);
+	p = find_delim(mp->raw, mp->raw, end, delim, dl);
+	while (p) {
 		const char *part = memchr(p, '\n', (size_t)(end - p)), *next;
-		struct sk_mail sub = { 0 };
-		struct cursor c;
 
-		if (!part || !strncmp(p + strlen(delim), "--", 2))
+		if (!part || ((size_t)(end - p) >= dl + 2 && !memcmp(p + dl, "--", 2)))
 			break;
 		part++;
-		next = memmem(part, (size_t)(end - part), delim, strlen(delim));
-		c = (struct cursor){ m->source, part, next ? next : end, 0 };
-		sub.source = m->source;
-		ret = parse_headers(&sub, &c);
-		if (!ret)
-			ret = decode_body(out, m, sk_mail_header(&sub, "Content-Type"),
-					  sk_mail_header(&sub, "Content-Transfer-Encoding"),
-					  c.p, (size_t)(c.end - c.p));
-		for (size_t i = 0; i < sub.nr_headers; i++) {
-			free(sub.headers[i].name);
-			free(sub.headers[i].value);
+		if (++w->nr_parts > SK_MIME_MAX_PARTS) {
+			ret = sk_error_set(SK_EINVALID,
+					   "%s:%zu: more than %d MIME parts in one mail",
+					   source, w->m->line, SK_MIME_MAX_PARTS);
+			break;
 		}
-		free(sub.headers);
+		next = find_delim(mp->raw, part, end, delim, dl);
+		line += count_lines(base, part);
+		base = part;
+		push_part(w, part, (size_t)((next ? next : end) - part), line,
+			  mp->depth + 1, 1);
 		p = next;
+	}
+	/* reverse what was pushed, so that the first part is on top */
+	for (size_t i = first, j = w->nr; j > i + 1; i++, j--) {
+		struct mime_part t = w->stack[i];
+
+		w->stack[i] = w->stack[j - 1];
+		w->stack[j - 1] = t;
 	}
 	free(delim);
 	free(boundary);
+	return ret;
+}
+
+/* One part off the stack: split a multipart, decode text, skip the rest. */
+static int walk_part(struct sk_strbuf *out, struct mime_walk *w,
+		     struct mime_part *p)
+{
+	int ret;
+
+	if (p->has_headers && (ret = part_headers(p, w->m->source)))
+		return ret;
+	if (p->ct && !strncasecmp(p->ct, "multipart/", 10))
+		return split_multipart(w, p);
+	if (p->ct && strncasecmp(p->ct, "text/", 5))
+		return 0;	/* binary attachments carry no patch text */
+	ret = decode_part(out, p->cte, p->ct, p->raw, p->len);
+	if (ret)
+		ret = sk_error_prefix(ret, "%s:%zu", w->m->source, p->line);
+	return ret;
+}
+
+static int decode_body(struct sk_strbuf *out, const struct sk_mail *m,
+		       const char *raw, size_t len)
+{
+	struct mime_walk w = { m, NULL, 0, 0, 0 };
+	int ret = 0;
+
+	push_part(&w, raw, len, m->body_line, 0, 0);
+	w.stack[0].ct = dup_or_null(sk_mail_header(m, "Content-Type"));
+	w.stack[0].cte = dup_or_null(sk_mail_header(m, "Content-Transfer-Encoding"));
+	while (w.nr) {
+		struct mime_part p = w.stack[--w.nr];
+
+		if (!ret)
+			ret = walk_part(out, &w, &p);
+		free_part(&p);
+	}
+	free(w.stack);
 	return ret;
 }
 
@@ -454,22 +644,20 @@ static void split_references(struct sk_mail *m, const char *refs)
 
 static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
 {
+	struct sk_strbuf body = SK_STRBUF_INIT;
 	const char *v;
 	int ret;
 
-	m->body = NULL;
-	{
-		struct sk_strbuf body = SK_STRBUF_INIT;
-
-		ret = decode_body(&body, m, sk_mail_header(m, "Content-Type"),
-				  sk_mail_header(m, "Content-Transfer-Encoding"),
-				  raw->buf, raw->len);
-		if (ret) {
-			sk_strbuf_release(&body);
-			return sk_error_prefix(ret, "%s:%zu", m->source, m->body_line);
-		}
-		m->body = sk_strbuf_detach(&body);
+	if (raw->len > SK_MAIL_MAX_SIZE)
+		return sk_error_set(SK_EINVALID,
+				    "%s:%zu: mail larger than %d MiB",
+				    m->source, m->line, SK_MAIL_MAX_SIZE >> 20);
+	ret = decode_body(&body, m, raw->buf, raw->len);
+	if (ret) {
+		sk_strbuf_release(&body);
+		return ret;
 	}
+	m->body = sk_strbuf_detach(&body);
 	m->from = (v = sk_mail_header(m, "From")) ? v : "";
 	m->subject = (v = sk_mail_header(m, "Subject")) ? v : "";
 	m->date = (v = sk_mail_header(m, "Date")) ? v : "";

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "mbox.h"
+#include "names.h"
 #include "patch.h"
 #include "trailers.h"
 
@@ -31,6 +32,7 @@ struct pull {
 	size_t nr_patches;
 	struct sk_patch *fixlets;
 	int *fixlet_target;		/* patch number each fixlet amends */
+	const struct sk_mail **fixlet_mail;	/* the reply it came in */
 	size_t nr_fixlets;
 	struct sk_revision rev;		/* the new revision, built here */
 	char *subject, *author, *change_id;
@@ -170,10 +172,13 @@ static void sanitize_trailers(struct pull *pl, struct sk_patch *p)
 			bad = sk_fixes_parse(&f, t->value) != 0;
 			sk_fixes_release(&f);
 		}
+		if (!sk_trailer_key_valid(t->key, strlen(t->key)))
+			bad = 2;	/* series.conf could not store it */
 		if (bad || is_dup(p, kept, t)) {
 			warn(pl, "patch %d/%d: dropped %s trailer '%s: %s'",
-			     p->subj.nr, p->subj.total, bad ? "malformed" : "duplicate",
-			     t->key, t->value);
+			     p->subj.nr, p->subj.total,
+			     bad == 2 ? "unstorable (key not a git-config name)" :
+			     bad ? "malformed" : "duplicate", t->key, t->value);
 			free(t->key);
 			free(t->value);
 			continue;
@@ -301,6 +306,8 @@ static int find_fixlets(struct pull *pl)
 		if (!target)
 			continue;
 		ret = sk_patch_parse_followup(&p, m);
+		if (ret)
+			sk_patch_release(&p);
 		if (ret == SK_ENOTFOUND)
 			continue;
 		if (ret)
@@ -308,6 +315,9 @@ static int find_fixlets(struct pull *pl)
 		pl->fixlets = sk_xrealloc(pl->fixlets, (pl->nr_fixlets + 1) * sizeof(*pl->fixlets));
 		pl->fixlet_target = sk_xrealloc(pl->fixlet_target,
 						(pl->nr_fixlets + 1) * sizeof(int));
+		pl->fixlet_mail = sk_xrealloc(pl->fixlet_mail, (pl->nr_fixlets + 1) *
+					      sizeof(*pl->fixlet_mail));
+		pl->fixlet_mail[pl->nr_fixlets] = m;
 		free(p.message_id);
 		p.message_id = sk_msgid_strip(m->message_id);
 		pl->fixlets[pl->nr_fixlets] = p;
@@ -338,21 +348,6 @@ static void fill_fixlet(struct sk_fixlet *f, const struct sk_patch *p,
 	memcpy(f->patch_id, p->patch_id, sizeof(f->patch_id));
 	f->files = copy_strs(p->files, p->nr_files);
 	f->nr_files = p->nr_files;
-}
-
-static const struct sk_mail *raw_by_id(const struct pull *pl, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < pl->raw.nr; i++) {
-		char *mid = sk_msgid_strip(pl->raw.mails[i].message_id);
-		int same = !strcmp(mid, id);
-
-		free(mid);
-		if (same)
-			return &pl->raw.mails[i];
-	}
-	return NULL;
 }
 
 static void build_revision(struct pull *pl)
@@ -398,7 +393,7 @@ static void build_revision(struct pull *pl)
 						  (sp->nr_fixlets + 1) * sizeof(*sp->fixlets));
 			memset(&sp->fixlets[sp->nr_fixlets], 0, sizeof(*sp->fixlets));
 			fill_fixlet(&sp->fixlets[sp->nr_fixlets], &pl->fixlets[j],
-				    raw_by_id(pl, pl->fixlets[j].message_id),
+				    pl->fixlet_mail[j],
 				    (int)sp->nr_fixlets + 1);
 			sp->nr_fixlets++;
 		}
@@ -610,6 +605,9 @@ static int store_new_series(struct pull *pl)
 	s->change_id = pl->change_id ? sk_xstrdup(pl->change_id) : NULL;
 	final = sk_path_join(root, s->slug);
 	pl->res->series = s;
+	ret = sk_name_check("series", s->slug);
+	if (ret)
+		goto out;
 	if (sk_path_exists(final)) {
 		ret = sk_error_set(SK_EEXISTS,
 				   "'%s' exists but holds another series; choose a name with --name",
@@ -701,6 +699,8 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 	memset(res, 0, sizeof(*res));
 	pl.o = o;
 	pl.res = res;
+	if (o->name && sk_name_check("series", o->name))
+		return SK_EINVALID;
 	ret = sk_mkdtemp_in(&pl.tmpdir, "/tmp", "stablekit-pull");
 	if (ret)
 		return ret;
@@ -758,6 +758,7 @@ out:
 		sk_patch_release(&pl.fixlets[i]);
 	free(pl.fixlets);
 	free(pl.fixlet_target);
+	free(pl.fixlet_mail);
 	sk_revision_release(&pl.rev);
 	free(pl.subject);
 	free(pl.author);

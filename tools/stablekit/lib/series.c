@@ -3,8 +3,11 @@
 #include "error.h"
 #include "fsutil.h"
 #include "mbox.h"
+#include "names.h"
 #include "patch.h"
+#include "trailers.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <git2.h>
@@ -27,30 +30,42 @@ int sk_series_names(char ***out, size_t *nr, const char *top)
 	size_t alloc = 0;
 	struct dirent *e;
 	DIR *d;
+	int ret = 0;
 
 	*out = NULL;
 	*nr = 0;
 	d = opendir(root);
 	if (!d) {
-		int ret = errno == ENOENT ? 0 : sk_error_errno(root);
-
+		ret = errno == ENOENT ? 0 : sk_error_errno(root);
 		free(root);
 		return ret;
 	}
-	while ((e = readdir(d))) {
+	while (!ret && (e = readdir(d))) {
 		char *dir, *conf;
 
-		if (e->d_name[0] == '.')
-			continue;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strncmp(e->d_name, ".pull-", 6))
+			continue;	/* a pull in progress, or killed */
 		dir = sk_path_join(root, e->d_name);
 		conf = sk_path_join(dir, CONF_NAME);
-		if (sk_path_exists(conf))
-			*SK_ARRAY_PUSH(*out, *nr, alloc) = sk_xstrdup(e->d_name);
+		if (sk_path_exists(conf)) {
+			ret = sk_name_check("series", e->d_name);
+			if (ret)
+				ret = sk_error_prefix(ret, "%s", dir);
+			else
+				*SK_ARRAY_PUSH(*out, *nr, alloc) = sk_xstrdup(e->d_name);
+		}
 		free(conf);
 		free(dir);
 	}
 	closedir(d);
 	free(root);
+	if (ret) {
+		sk_series_names_free(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+		return ret;
+	}
 	if (*nr > 1)
 		qsort(*out, *nr, sizeof(**out), cmp_names);
 	return 0;
@@ -150,8 +165,8 @@ static int is_patch_field(const char *key)
 	return 0;
 }
 
-static void load_patch_key(struct sk_series_patch *p, const char *key,
-			   const char *value)
+static int load_patch_key(struct sk_series_patch *p, const char *key,
+			  const char *value)
 {
 	if (!strcmp(key, "subject"))
 		set_str(&p->subject, value);
@@ -167,6 +182,8 @@ static void load_patch_key(struct sk_series_patch *p, const char *key,
 		snprintf(p->message_hash, sizeof(p->message_hash), "%s", value);
 	else if (!strcmp(key, "file"))
 		push_str(&p->files, &p->nr_files, value);
+	else if (!sk_trailer_key_valid(key, strlen(key)))
+		return -1;	/* libgit2 reads "1st-by", git does not */
 	else {
 		struct sk_trailer *t;
 
@@ -176,10 +193,11 @@ static void load_patch_key(struct sk_series_patch *p, const char *key,
 		t->key = trailer_key(key);
 		t->value = sk_xstrdup(value);
 	}
+	return 0;
 }
 
-static void load_fixlet_key(struct sk_fixlet *f, const char *key,
-			    const char *value)
+static int load_fixlet_key(struct sk_fixlet *f, const char *key,
+			   const char *value)
 {
 	if (!strcmp(key, "subject"))
 		set_str(&f->subject, value);
@@ -195,50 +213,205 @@ static void load_fixlet_key(struct sk_fixlet *f, const char *key,
 		snprintf(f->patch_id, sizeof(f->patch_id), "%s", value);
 	else if (!strcmp(key, "file"))
 		push_str(&f->files, &f->nr_files, value);
+	else
+		return -1;
+	return 0;
 }
 
-static int load_entry(struct sk_series *s, size_t *rev_alloc,
-		      const char *name, const char *value, const char *path)
+static int load_series_key(struct sk_series *s, const char *key,
+			   const char *value)
+{
+	if (!strcmp(key, "slug"))
+		set_str(&s->slug, value);
+	else if (!strcmp(key, "subject"))
+		set_str(&s->subject, value);
+	else if (!strcmp(key, "author"))
+		set_str(&s->author, value);
+	else if (!strcmp(key, "change-id"))
+		set_str(&s->change_id, value);
+	else
+		return -1;
+	return 0;
+}
+
+static int load_revision_key(struct sk_revision *r, const char *key,
+			     const char *value)
+{
+	if (!strcmp(key, "message-id"))
+		set_str(&r->message_id, value);
+	else if (!strcmp(key, "date"))
+		set_str(&r->date, value);
+	else if (!strcmp(key, "mbox"))
+		set_str(&r->mbox, value);
+	else if (!strcmp(key, "base-commit"))
+		set_str(&r->base_commit, value);
+	else if (strcmp(key, "patches"))	/* written for readers, derived */
+		return -1;
+	return 0;
+}
+
+/* One series.conf being read: the text is read only to place an error. */
+struct conf_load {
+	struct sk_series *s;
+	size_t rev_alloc;
+	const char *path;
+	char *text;
+};
+
+/* Section prefix of a "[section "sub"]" line: "section.sub." */
+static const char *section_prefix(struct sk_strbuf *sect, const char *q)
+{
+	sk_strbuf_reset(sect);
+	for (q++; isalnum((unsigned char)*q) || *q == '-' || *q == '.'; q++)
+		sk_strbuf_addch(sect, tolower((unsigned char)*q));
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q == '"') {
+		sk_strbuf_addch(sect, '.');
+		for (q++; *q && *q != '"' && *q != '\n'; q++) {
+			if (*q == '\\' && q[1] && q[1] != '\n')
+				q++;
+			sk_strbuf_addch(sect, *q);
+		}
+		if (*q == '"')
+			q++;
+	}
+	sk_strbuf_addch(sect, '.');
+	while (*q && *q != ']' && *q != '\n')
+		q++;
+	return *q == ']' ? q + 1 : q;
+}
+
+/* Does the key at q spell name (after the section prefix)? */
+static int key_matches(const char *q, const struct sk_strbuf *sect,
+		       const char *name, int bare)
+{
+	size_t n = sect->len;
+
+	if (strncmp(name, sect->buf, n))
+		return 0;
+	for (name += n; isalnum((unsigned char)*q) || *q == '-'; q++, name++)
+		if (tolower((unsigned char)*q) != *name)
+			return 0;
+	if (*name)
+		return 0;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	return !bare || !*q || *q == '\n' || *q == '#' || *q == ';';
+}
+
+/* The line of the entry name in the file (a bare one if bare), or 0. */
+static size_t entry_line(struct conf_load *ld, const char *name, int bare)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT, sect = SK_STRBUF_INIT;
+	const char *p;
+	size_t line = 0, found = 0;
+
+	if (!ld->text) {
+		if (sk_read_file(&sb, ld->path))
+			return 0;
+		ld->text = sk_strbuf_detach(&sb);
+	}
+	for (p = ld->text; *p && !found;) {
+		const char *q = p + strspn(p, " \t"), *nl = strchr(p, '\n');
+
+		line++;
+		if (*q == '[')
+			q = section_prefix(&sect, q);
+		q += strspn(q, " \t");
+		if (sect.len && key_matches(q, &sect, name, bare))
+			found = line;
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	sk_strbuf_release(&sect);
+	return found;
+}
+
+static int conf_error(struct conf_load *ld, const char *name, int bare,
+		      const char *what)
+{
+	size_t line = entry_line(ld, name, bare);
+
+	if (line)
+		return sk_error_set(SK_EINVALID, "%s:%zu: %s '%s'", ld->path,
+				    line, what, name);
+	return sk_error_set(SK_EINVALID, "%s: %s '%s'", ld->path, what, name);
+}
+
+/* "2", "2.1" or "2.1.3": exactly n numbers 0..999999, dot-separated. */
+static int parse_numbers(const char *sub, int n, int *out)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int v = 0, digits = 0;
+
+		while (isdigit((unsigned char)*sub) && digits < 7) {
+			v = v * 10 + (*sub++ - '0');
+			digits++;
+		}
+		if (!digits || digits > 6)
+			return -1;
+		out[i] = v;
+		if (*sub != (i + 1 < n ? '.' : '\0'))
+			return -1;
+		if (i + 1 < n)
+			sub++;
+	}
+	return 0;
+}
+
+static int load_keyed(struct conf_load *ld, const char *section,
+		      const char *sub, const char *key, const char *value)
+{
+	struct sk_series *s = ld->s;
+	int n[3];
+
+	if (!strcmp(section, "series") && !sub)
+		return load_series_key(s, key, value);
+	if (!strcmp(section, "revision") && sub && !parse_numbers(sub, 1, n))
+		return load_revision_key(get_rev(s, n[0], &ld->rev_alloc), key,
+					 value);
+	if (!strcmp(section, "patch") && sub && !parse_numbers(sub, 2, n))
+		return load_patch_key(get_patch(get_rev(s, n[0], &ld->rev_alloc),
+						n[1]), key, value);
+	if (!strcmp(section, "fixlet") && sub && !parse_numbers(sub, 3, n))
+		return load_fixlet_key(get_fixlet(get_patch(get_rev(s, n[0],
+				&ld->rev_alloc), n[1]), n[2]), key, value);
+	return -2;
+}
+
+/*
+ * Every entry must be one we write: a bare key (no '='; valid git-config,
+ * a NULL value in libgit2), a key or section we do not know, or a section
+ * name that is not the numbers it should be, is an error at its line.
+ * Under [patch], any other key is a trailer, if git can read it back.
+ */
+static int load_entry(struct conf_load *ld, const char *name,
+		      const char *value)
 {
 	const char *dot1 = strchr(name, '.'), *dot2 = strrchr(name, '.');
-	char *sub = NULL;
-	int a = 0, b = 0, c = 0, ret = 0;
+	char *section, *sub = NULL;
+	int ret;
 
 	if (!dot1)
-		return 0;
+		return conf_error(ld, name, 0, "malformed entry");
+	if (!value)
+		return conf_error(ld, name, 1, "no value (a bare key) for");
+	section = sk_xstrndup(name, (size_t)(dot1 - name));
 	if (dot2 > dot1)
 		sub = sk_xstrndup(dot1 + 1, (size_t)(dot2 - dot1 - 1));
-	if (!strncmp(name, "series.", 7) && !sub) {
-		if (!strcmp(dot2 + 1, "slug"))
-			set_str(&s->slug, value);
-		else if (!strcmp(dot2 + 1, "subject"))
-			set_str(&s->subject, value);
-		else if (!strcmp(dot2 + 1, "author"))
-			set_str(&s->author, value);
-		else if (!strcmp(dot2 + 1, "change-id"))
-			set_str(&s->change_id, value);
-	} else if (!strncmp(name, "revision.", 9) && sub && sscanf(sub, "%d", &a) == 1) {
-		struct sk_revision *r = get_rev(s, a, rev_alloc);
-		const char *k = dot2 + 1;
-
-		if (!strcmp(k, "message-id"))
-			set_str(&r->message_id, value);
-		else if (!strcmp(k, "date"))
-			set_str(&r->date, value);
-		else if (!strcmp(k, "mbox"))
-			set_str(&r->mbox, value);
-		else if (!strcmp(k, "base-commit"))
-			set_str(&r->base_commit, value);
-	} else if (!strncmp(name, "patch.", 6) && sub && sscanf(sub, "%d.%d", &a, &b) == 2) {
-		load_patch_key(get_patch(get_rev(s, a, rev_alloc), b), dot2 + 1, value);
-	} else if (!strncmp(name, "fixlet.", 7) && sub &&
-		   sscanf(sub, "%d.%d.%d", &a, &b, &c) == 3) {
-		load_fixlet_key(get_fixlet(get_patch(get_rev(s, a, rev_alloc), b), c),
-				dot2 + 1, value);
-	} else if (sub && (!strncmp(name, "patch.", 6) || !strncmp(name, "revision.", 9))) {
-		ret = sk_error_set(SK_EINVALID, "%s: malformed section name in '%s'",
-				   path, name);
-	}
+	ret = load_keyed(ld, section, sub, dot2 + 1, value);
+	if (ret == -1)
+		ret = conf_error(ld, name, 0, "unknown key");
+	else if (ret == -2 && (!strcmp(section, "series") ||
+			       !strcmp(section, "revision") ||
+			       !strcmp(section, "patch") ||
+			       !strcmp(section, "fixlet")))
+		ret = conf_error(ld, name, 0, "malformed section name in");
+	else if (ret == -2)
+		ret = conf_error(ld, name, 0, "unknown section in");
+	free(section);
 	free(sub);
 	return ret;
 }
@@ -262,7 +435,8 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
-	size_t rev_alloc = 0, i;
+	struct conf_load ld = { s, 0, path, NULL };
+	size_t i;
 	int ret = 0, err;
 
 	s->dir = sk_xstrdup(dir);
@@ -276,7 +450,7 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 		goto out;
 	}
 	while (!ret && !(err = git_config_next(&e, it)))
-		ret = load_entry(s, &rev_alloc, e->name, e->value, path);
+		ret = load_entry(&ld, e->name, e->value);
 	if (!ret && err != GIT_ITEROVER)
 		ret = sk_error_git(SK_EINVALID, path);
 	if (ret)
@@ -295,6 +469,7 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 out:
 	git_config_iterator_free(it);
 	git_config_free(cfg);
+	free(ld.text);
 	free(path);
 	if (ret) {
 		sk_series_free(s);
@@ -310,9 +485,9 @@ int sk_series_load(struct sk_series **out, const char *top, const char *slug)
 	char *dir;
 	int ret;
 
-	if (!*slug || strchr(slug, '/') || slug[0] == '.') {
+	if (sk_name_check("series", slug)) {
 		free(root);
-		return sk_error_set(SK_EINVALID, "'%s' is not a series name", slug);
+		return SK_EINVALID;
 	}
 	dir = sk_path_join(root, slug);
 	ret = sk_series_load_dir(out, dir);
@@ -379,7 +554,7 @@ void sk_series_free(struct sk_series *s)
 	free(s);
 }
 
-static void save_patch(struct sk_confwriter *w, int ver,
+static int save_patch(struct sk_confwriter *w, int ver,
 		       const struct sk_series_patch *p)
 {
 	char *sub = sk_xstrfmt("%d.%d", ver, p->nr);
@@ -396,6 +571,13 @@ static void save_patch(struct sk_confwriter *w, int ver,
 	for (i = 0; i < p->nr_trailers; i++) {
 		char *lower = sk_xstrdup(p->trailers[i].key), *c;
 
+		if (!sk_trailer_key_valid(lower, strlen(lower))) {
+			free(lower);
+			free(sub);
+			return sk_error_set(SK_EINVALID,
+				"patch %d.%d: trailer key '%s' is not a git-config key",
+				ver, p->nr, p->trailers[i].key);
+		}
 		for (c = lower; *c; c++)
 			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
 		/* a trailer named like a field would be read back as the field */
@@ -419,9 +601,10 @@ static void save_patch(struct sk_confwriter *w, int ver,
 			sk_confwriter_add(w, "fixlet", sub, "file", f->files[j]);
 		free(sub);
 	}
+	return 0;
 }
 
-static void save_revision(struct sk_confwriter *w, const struct sk_revision *r)
+static int save_revision(struct sk_confwriter *w, const struct sk_revision *r)
 {
 	char *sub = sk_xstrfmt("%d", r->version);
 	char *n = sk_xstrfmt("%zu", r->nr_patches);
@@ -435,7 +618,9 @@ static void save_revision(struct sk_confwriter *w, const struct sk_revision *r)
 	free(n);
 	free(sub);
 	for (j = 0; j < r->nr_patches; j++)
-		save_patch(w, r->version, &r->patches[j]);
+		if (save_patch(w, r->version, &r->patches[j]))
+			return SK_EINVALID;
+	return 0;
 }
 
 int sk_series_save(const struct sk_series *s)
@@ -443,15 +628,16 @@ int sk_series_save(const struct sk_series *s)
 	struct sk_confwriter w = SK_CONFWRITER_INIT;
 	char *path = sk_path_join(s->dir, CONF_NAME);
 	size_t i;
-	int ret;
+	int ret = 0;
 
 	sk_confwriter_add(&w, "series", NULL, "slug", s->slug);
 	sk_confwriter_add(&w, "series", NULL, "subject", s->subject);
 	sk_confwriter_add(&w, "series", NULL, "author", s->author);
 	sk_confwriter_add(&w, "series", NULL, "change-id", s->change_id);
-	for (i = 0; i < s->nr_revs; i++)
-		save_revision(&w, &s->revs[i]);
-	ret = sk_confwriter_write(&w, path);
+	for (i = 0; !ret && i < s->nr_revs; i++)
+		ret = save_revision(&w, &s->revs[i]);
+	if (!ret)
+		ret = sk_confwriter_write(&w, path);
 	sk_confwriter_release(&w);
 	free(path);
 	return ret;

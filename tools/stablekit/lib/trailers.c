@@ -79,14 +79,37 @@ void sk_cc_stable_release(struct sk_cc_stable *c)
 	c->note = NULL;
 }
 
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+int sk_trailer_key_valid(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || !is_alpha(s[0]))
+		return 0;
+	for (i = 1; i < len; i++)
+		if (!is_alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9') &&
+		    s[i] != '-')
+			return 0;
+	return 1;
+}
+
+/*
+ * A trailer's key: ASCII letters, digits and '-', not starting with '-'.
+ * Whether git-config can store it is sk_trailer_key_valid's question.
+ */
 static int trailer_key_len(const char *s, size_t len)
 {
 	size_t i;
 
-	if (!len || !isalnum((unsigned char)s[0]))
+	if (!len || s[0] == '-')
 		return 0;
 	for (i = 0; i < len && s[i] != ':'; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '-')
+		if (!is_alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9') &&
+		    s[i] != '-')
 			return 0;
 	if (i == len || i + 1 >= len || s[i + 1] != ' ')
 		return 0;
@@ -120,11 +143,20 @@ static int is_trailer_block(const char *start, const char *end)
 	return trailers > 0;
 }
 
+/* The value of the trailer being read, continuation lines joined. */
+static void flush_value(struct sk_trailer *t, struct sk_strbuf *value)
+{
+	if (t)
+		t->value = sk_strbuf_detach(value);
+}
+
 size_t sk_trailers_parse(struct sk_trailer **out, size_t *nr, size_t *alloc,
 			 const char *msg)
 {
 	size_t len = strlen(msg);
 	const char *end = msg + len, *start, *p;
+	struct sk_strbuf value = SK_STRBUF_INIT;
+	struct sk_trailer *cur = NULL;
 
 	while (end > msg && (end[-1] == '\n' || end[-1] == ' '))
 		end--;
@@ -140,27 +172,26 @@ size_t sk_trailers_parse(struct sk_trailer **out, size_t *nr, size_t *alloc,
 		int k = trailer_key_len(p, l);
 
 		if (k) {
-			struct sk_trailer *t = SK_ARRAY_PUSH(*out, *nr, *alloc);
 			const char *v = p + k + 1;
 
+			flush_value(cur, &value);
+			cur = SK_ARRAY_PUSH(*out, *nr, *alloc);
 			while (*v == ' ')
 				v++;
-			t->key = sk_xstrndup(p, (size_t)k);
-			t->value = sk_xstrndup(v, (size_t)(p + l - v));
-		} else if (l && (p[0] == ' ' || p[0] == '\t') && *nr) {
-			struct sk_trailer *t = &(*out)[*nr - 1];
+			cur->key = sk_xstrndup(p, (size_t)k);
+			cur->value = NULL;
+			sk_strbuf_add(&value, v, (size_t)(p + l - v));
+		} else if (l && (p[0] == ' ' || p[0] == '\t') && cur) {
 			const char *c = p;
-			char *joined;
 
 			while (c < p + l && (*c == ' ' || *c == '\t'))
 				c++;
-			joined = sk_xstrfmt("%s %.*s", t->value, (int)(p + l - c), c);
-
-			free(t->value);
-			t->value = joined;
+			sk_strbuf_addch(&value, ' ');
+			sk_strbuf_add(&value, c, (size_t)(p + l - c));
 		}
 		p = nl ? nl + 1 : end;
 	}
+	flush_value(cur, &value);
 	return (size_t)(start - msg);
 }
 

@@ -40,4 +40,12 @@ size_t sk_trailers_parse(struct sk_trailer **out, size_t *nr, size_t *alloc,
 			 const char *msg);
 void sk_trailers_free(struct sk_trailer *t, size_t nr);
 
+/*
+ * Can series.conf store a trailer under the key s[0..len)?  git-config's
+ * variable names: an ASCII letter, then letters, digits and '-'.  A parsed
+ * trailer may start with a digit ("1st-by:"); pull drops such a trailer
+ * with a warning and sk_series_save refuses it.
+ */
+int sk_trailer_key_valid(const char *s, size_t len);
+
 #endif

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "ktap.h"
+#include "strbuf.h"
 
 static void parse(struct sk_ktap *k, const char *text)
 {
@@ -212,6 +213,99 @@ static void test_truncated(void **state)
 	sk_ktap_release(&k);
 }
 
+/* The console line: 300,000 "# " prefixes before a result. */
+static void test_deep_prefixes_are_a_line_error(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_ktap k;
+	int i;
+
+	(void)state;
+	sk_strbuf_adds(&sb, "TAP version 13\n1..1\n");
+	for (i = 0; i < 300000; i++)
+		sk_strbuf_adds(&sb, "# ");
+	sk_strbuf_adds(&sb, "ok 1 deep\nok 1 shallow\n");
+	assert_int_equal(sk_ktap_parse(&k, sb.buf, sb.len), 0);
+	assert_int_equal(k.nr, 1);
+	assert_string_equal(k.tests[0].name, "shallow");
+	assert_int_equal(k.nr_errors, 1);
+	assert_string_equal(k.errors[0], "line 3: longer than 4096 bytes");
+	sk_ktap_release(&k);
+	sk_strbuf_release(&sb);
+}
+
+/* Within the line limit, nesting past SK_KTAP_MAX_DEPTH is an error. */
+static void test_depth_limit(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_ktap k;
+	int i;
+
+	(void)state;
+	for (i = 0; i < SK_KTAP_MAX_DEPTH + 1; i++)
+		sk_strbuf_adds(&sb, "\t");
+	sk_strbuf_adds(&sb, "ok 1 too deep\n");
+	for (i = 0; i < SK_KTAP_MAX_DEPTH; i++)
+		sk_strbuf_adds(&sb, "# ");
+	sk_strbuf_adds(&sb, "ok 1 deepest\nok 1 top\n");
+	assert_int_equal(sk_ktap_parse(&k, sb.buf, sb.len), 0);
+	assert_int_equal(k.nr, 2);
+	assert_int_equal(k.tests[0].depth, SK_KTAP_MAX_DEPTH);
+	assert_int_equal(k.nr_errors, 1);
+	assert_string_equal(k.errors[0], "line 1: nested 17 levels deep, more than 16");
+	sk_ktap_release(&k);
+	sk_strbuf_release(&sb);
+}
+
+/* Errors are counted; only the first few are kept. */
+static void test_errors_are_bounded(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_ktap k;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 100; i++)
+		sk_strbuf_adds(&sb, "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\tok 1 x\n");
+	assert_int_equal(sk_ktap_parse(&k, sb.buf, sb.len), 0);
+	assert_int_equal(k.nr_errors, 100);
+	assert_string_equal(k.errors[SK_KTAP_MAX_ERRORS - 1],
+			    "line 16: nested 17 levels deep, more than 16");
+	sk_ktap_release(&k);
+	sk_strbuf_release(&sb);
+}
+
+/* A subtest under a long parent keeps a path of at most NAME_MAX bytes. */
+static void test_name_is_cut(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_ktap k;
+	int i;
+
+	(void)state;
+	for (i = 0; i < SK_KTAP_MAX_DEPTH; i++)
+		sk_strbuf_adds(&sb, "\t");
+	sk_strbuf_adds(&sb, "ok 1 leaf\n");
+	for (i = SK_KTAP_MAX_DEPTH; i-- > 0;) {
+		int j;
+
+		for (j = 0; j < i; j++)
+			sk_strbuf_addch(&sb, '\t');
+		sk_strbuf_adds(&sb, "ok 1 ");
+		for (j = 0; j < 100; j++)
+			sk_strbuf_addch(&sb, 'a' + i % 26);
+		sk_strbuf_addch(&sb, '\n');
+	}
+	assert_int_equal(sk_ktap_parse(&k, sb.buf, sb.len), 0);
+	assert_int_equal(k.nr, SK_KTAP_MAX_DEPTH + 1);
+	assert_int_equal(strlen(k.tests[0].name), SK_KTAP_NAME_MAX);
+	assert_int_equal(k.tests[0].parent, 1);
+	assert_true(k.nr_errors > 0);
+	assert_non_null(strstr(k.errors[0], "test name cut at 1024 bytes"));
+	sk_ktap_release(&k);
+	sk_strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +314,10 @@ int main(void)
 		cmocka_unit_test(test_garbage_and_missing),
 		cmocka_unit_test(test_directives),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_deep_prefixes_are_a_line_error),
+		cmocka_unit_test(test_depth_limit),
+		cmocka_unit_test(test_errors_are_bounded),
+		cmocka_unit_test(test_name_is_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

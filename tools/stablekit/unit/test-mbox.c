@@ -107,6 +107,121 @@ static void test_malformed_header_names_line(void **state)
 	sk_mbox_release(&mb);
 }
 
+/* A multipart mail nested levels deep (the 60,000 levels). */
+static char *nested_multipart(int levels)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	int i;
+
+	sk_strbuf_adds(&sb, "From x Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\n"
+		       "Subject: deep\nMessage-Id: <deep@x>\n"
+		       "Content-Type: multipart/mixed; boundary=b0\n\n");
+	for (i = 1; i <= levels; i++)
+		sk_strbuf_addf(&sb, "--b%d\nContent-Type: multipart/mixed; "
+			       "boundary=b%d\n\n", i - 1, i);
+	sk_strbuf_addf(&sb, "--b%d\nContent-Type: text/plain\n\ntext\n", levels);
+	return sk_strbuf_detach(&sb);
+}
+
+static void test_mime_nesting_is_bounded(void **state)
+{
+	char *deep = nested_multipart(60000);
+	char *ok = nested_multipart(SK_MIME_MAX_DEPTH - 1);
+	struct sk_mbox mb = SK_MBOX_INIT;
+
+	(void)state;
+	assert_int_equal(sk_mbox_parse_buf(&mb, "deep.mbox", deep, strlen(deep)),
+			 SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(),
+			       "deep.mbox:55: MIME parts nested deeper than 16 levels"));
+	sk_mbox_release(&mb);
+	assert_int_equal(sk_mbox_parse_buf(&mb, "ok.mbox", ok, strlen(ok)), 0);
+	assert_string_equal(mb.mails[0].body, "text\n");
+	sk_mbox_release(&mb);
+	free(deep);
+	free(ok);
+}
+
+static void test_mime_parts_are_bounded(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_mbox mb = SK_MBOX_INIT;
+	int i;
+
+	(void)state;
+	sk_strbuf_adds(&sb, "From: A <a@b>\nSubject: many\n"
+		       "Content-Type: multipart/mixed; boundary=b\n\n");
+	for (i = 0; i <= SK_MIME_MAX_PARTS; i++)
+		sk_strbuf_adds(&sb, "--b\nContent-Type: text/plain\n\nx\n");
+	assert_int_equal(sk_mbox_parse_buf(&mb, "many.eml", sb.buf, sb.len),
+			 SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(),
+			       "many.eml:1: more than 1000 MIME parts in one mail"));
+	sk_mbox_release(&mb);
+	sk_strbuf_release(&sb);
+}
+
+/* A subpart's errors name its own line in the file. */
+static void test_mime_part_errors_name_the_line(void **state)
+{
+	const char in[] = "From: A <a@b>\nSubject: x\n"
+		"Content-Type: multipart/mixed; boundary=b\n\n"
+		"preamble\n--b\nContent-Type: text/plain; charset=no-such-set\n\n"
+		"text\n--b--\n";
+	struct sk_mbox mb = SK_MBOX_INIT;
+
+	(void)state;
+	assert_int_equal(sk_mbox_parse_buf(&mb, "p.eml", in, strlen(in)),
+			 SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(), "p.eml:9: unknown charset"));
+	sk_mbox_release(&mb);
+}
+
+/*
+ * The header rule: an encoded word that decodes to CR, LF or NUL yields a
+ * space, so no header can be forged in what we write for b4.
+ */
+static void test_encoded_newline_forges_no_header(void **state)
+{
+	const char in[] =
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: A <a@b>\n"
+		"Subject: =?utf-8?q?fix=0AMessage-Id:_<forged@evil>=0D=0ALink:_x?=\n"
+		"To: =?utf-8?b?eA0KTWVzc2FnZS1JZDogPGZvcmdlZDJAZXZpbD4=?= <t@x>\n"
+		"Cc: =?utf-8?q?a=00b?=\n"
+		"Message-Id: <real@x>\n\nbody\n";
+	struct sk_mbox mb = SK_MBOX_INIT, back = SK_MBOX_INIT;
+	struct sk_strbuf out = SK_STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(sk_mbox_parse_buf(&mb, "inj.mbox", in, strlen(in)), 0);
+	assert_string_equal(mb.mails[0].subject,
+			    "fix Message-Id: <forged@evil>  Link: x");
+	assert_string_equal(sk_mail_header(&mb.mails[0], "To"),
+			    "x  Message-Id: <forged2@evil> <t@x>");
+	assert_string_equal(sk_mail_header(&mb.mails[0], "Cc"), "a b");
+	sk_mbox_format_mail(&out, &mb.mails[0]);
+	assert_null(strstr(out.buf, "\nMessage-Id: <forged"));
+	assert_null(strstr(out.buf, "\nLink:"));
+	assert_int_equal(sk_mbox_parse_buf(&back, "thread.mbx", out.buf, out.len), 0);
+	assert_int_equal(back.nr, 1);
+	assert_string_equal(back.mails[0].message_id, "<real@x>");
+	sk_mbox_release(&back);
+	sk_mbox_release(&mb);
+	sk_strbuf_release(&out);
+}
+
+static void test_header_sanitize(void **state)
+{
+	char s[] = "a\rb\nc\0d\te\vf\fg\x7fh\x1bi\xc2\x85j\xe2\x80\xa8k"
+		   "\xe2\x80\xa9l \xc3\xbc\xe2\x80\x94";
+
+	(void)state;
+	sk_header_sanitize(s, sizeof(s) - 1);
+	assert_memory_equal(s, "a b c d\te f g h i  j   k   l \xc3\xbc\xe2\x80\x94",
+			    sizeof(s) - 1);
+}
+
 static void test_msgid_strip(void **state)
 {
 	char *a = sk_msgid_strip(" <abc@def> "), *b = sk_msgid_strip("abc@def");
@@ -129,6 +244,11 @@ int main(void)
 		cmocka_unit_test(test_headers_unfold_and_body_unescape),
 		cmocka_unit_test(test_malformed_header_names_line),
 		cmocka_unit_test(test_msgid_strip),
+		cmocka_unit_test(test_mime_nesting_is_bounded),
+		cmocka_unit_test(test_mime_parts_are_bounded),
+		cmocka_unit_test(test_mime_part_errors_name_the_line),
+		cmocka_unit_test(test_encoded_newline_forges_no_header),
+		cmocka_unit_test(test_header_sanitize),
 	};
 
 	return cmocka_run_group_tests_name("mbox", tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "series.h"
 #include "trailers.h"
+#include "strbuf.h"
 
 static void test_fixes_well_formed(void **state)
 {
@@ -89,6 +90,51 @@ static void test_no_trailer_block(void **state)
 	assert_int_equal(nr, 0);
 }
 
+/* Keys are what git-config takes as a name: series.conf stores them. */
+static void test_keys_git_can_read_back(void **state)
+{
+	const char msg[] = "Body.\n\nAcked-by: A <a@b>\n1st-by: B <b@c>\n";
+	struct sk_trailer *t = NULL;
+	size_t nr = 0, alloc = 0;
+
+	(void)state;
+	assert_true(sk_trailer_key_valid("Reviewed-by", 11));
+	assert_true(sk_trailer_key_valid("X-2", 3));
+	assert_false(sk_trailer_key_valid("1st-by", 6));
+	assert_false(sk_trailer_key_valid("-by", 3));
+	assert_false(sk_trailer_key_valid("Tested_by", 9));
+	assert_false(sk_trailer_key_valid("T\xc3\xa9st", 5));
+	assert_false(sk_trailer_key_valid("", 0));
+	/* the shape of a trailer, but no key series.conf can store */
+	sk_trailers_parse(&t, &nr, &alloc, msg);
+	assert_int_equal(nr, 2);
+	assert_string_equal(t[1].key, "1st-by");
+	assert_false(sk_trailer_key_valid(t[1].key, strlen(t[1].key)));
+	sk_trailers_free(t, nr);
+}
+
+/* Continuation lines join in order, each once (the join is linear). */
+static void test_many_continuation_lines(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_trailer *t = NULL;
+	size_t nr = 0, alloc = 0;
+	int i;
+
+	(void)state;
+	sk_strbuf_adds(&sb, "Body.\n\nLink: a\n");
+	for (i = 0; i < 20000; i++)
+		sk_strbuf_addf(&sb, "  %d\n", i % 10);
+	sk_strbuf_adds(&sb, "Acked-by: B\n\tb2\n");
+	sk_trailers_parse(&t, &nr, &alloc, sb.buf);
+	assert_int_equal(nr, 2);
+	assert_int_equal(strlen(t[0].value), 1 + 2 * 20000);
+	assert_int_equal(strncmp(t[0].value, "a 0 1 2", 7), 0);
+	assert_string_equal(t[1].value, "B b2");
+	sk_trailers_free(t, nr);
+	sk_strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -97,6 +143,8 @@ int main(void)
 		cmocka_unit_test(test_cc_stable_bounds),
 		cmocka_unit_test(test_trailer_block_is_last_paragraph),
 		cmocka_unit_test(test_no_trailer_block),
+		cmocka_unit_test(test_keys_git_can_read_back),
+		cmocka_unit_test(test_many_continuation_lines),
 	};
 
 	return cmocka_run_group_tests_name("trailers", tests, NULL, NULL);
