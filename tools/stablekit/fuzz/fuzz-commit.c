@@ -1,7 +1,8 @@
 /*
  * The commit message readers: trailers, Fixes:, Cc: stable, upstream
  * references ("commit X upstream.", "(cherry picked from commit X)"),
- * summary and subject normalisation.  Invariants: the
+ * summary and subject normalisation, and raw commit objects (the index's
+ * reader: a 20-digit date saturates).  Invariants: the
  * trailer block starts inside the message and every key is ASCII
  * letters, digits and '-'; upstream references are 12 to 40 lowercase hex
  * digits.
@@ -60,7 +61,17 @@ static void facts(const char *msg)
 	sk_strbuf_release(&sb);
 	mail = sk_author_email(msg);
 	free(mail);
-	sk_subject_similarity(msg, msg + strlen(msg) / 2);
+}
+
+/* A raw commit object as the index walk reads it: time saturates, never wraps. */
+static void raw(const char *data, size_t len)
+{
+	struct sk_commit_raw r;
+
+	if (sk_commit_raw_parse(&r, data, len))
+		return;
+	if (r.message + r.message_len > data + len || r.nr_parents > len)
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -71,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	msg[size] = '\0';
 	trailers(msg, size);
 	facts(msg);
+	raw(msg, size);
 	free(msg);
 	return 0;
 }

@@ -246,6 +246,21 @@ int sk_patch_parse(struct sk_patch *out, const struct sk_mail *m)
 	return parse_from(out, m, m->subject, m->body, m->body_line);
 }
 
+/*
+ * "From <40 chars> Mon Sep 17 00:00:00 2001": the first line of a patch
+ * pasted into a reply.  Only this line is looked at, so a long reply is
+ * scanned once, not once per "From " line.
+ */
+static int is_format_patch_from(const char *p)
+{
+	static const char date[] = " Mon Sep 17 00:00:00 2001";
+	const char *nl = strchr(p, '\n');
+	size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+	return len >= 45 + sizeof(date) - 1 && !strncmp(p, "From ", 5) &&
+	       !memchr(p + 5, ' ', 40) && !memcmp(p + 45, date, sizeof(date) - 1);
+}
+
 int sk_patch_parse_followup(struct sk_patch *out, const struct sk_mail *m)
 {
 	const char *p = m->body, *start = NULL;
@@ -253,8 +268,7 @@ int sk_patch_parse_followup(struct sk_patch *out, const struct sk_mail *m)
 	int ret;
 
 	while (p && *p && !start) {
-		if (!strncmp(p, "From ", 5) && strstr(p, " Mon Sep 17 00:00:00 2001") ==
-		    strchr(p, ' ') + 41)
+		if (is_format_patch_from(p))
 			start = p;
 		else if (!strncmp(p, "-- >8 --", 8) || !strncmp(p, "--8<--", 6))
 			start = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
