@@ -136,6 +136,21 @@ out:
 	return out;
 }
 
+/* "work/model/results" -> "model": the directory that holds the results. */
+static char *project_label(const char *results)
+{
+	char *dir = sk_xstrdup(results), *slash, *name;
+
+	while ((slash = strrchr(dir, '/')) && !slash[1] && slash > dir)
+		*slash = '\0';
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	name = strrchr(dir, '/');
+	name = sk_xstrdup(name ? name + 1 : dir);
+	free(dir);
+	return name;
+}
+
 /*
  * Another project's summary (the main job's model branches) joins this one:
  * one table over every branch, each row linking to its own report.
@@ -143,6 +158,7 @@ out:
 static int include_summary(json_t *sum, const char *report_dir, const char *results)
 {
 	char *path = sk_xstrfmt("%s/report/summary.json", results), *why = NULL;
+	char *label = project_label(results);
 	json_t *other = sk_results_load(path, &why), *b;
 	size_t i;
 	int ret = 0;
@@ -161,6 +177,8 @@ static int include_summary(json_t *sum, const char *report_dir, const char *resu
 
 		json_object_set_new(row, "report", json_string(rel ? rel : page));
 		json_object_set_new(row, "results", json_string(results));
+		/* the same branch name may stand in both projects */
+		json_object_set_new(row, "project", json_string(label));
 		json_array_append_new(json_object_get(sum, "branches"), row);
 		free(rel);
 		free(page);
@@ -173,6 +191,7 @@ static int include_summary(json_t *sum, const char *report_dir, const char *resu
 		"status_reason", json_object_get(other, "status_reason")));
 out:
 	json_decref(other);
+	free(label);
 	free(why);
 	free(path);
 	return ret;

@@ -560,9 +560,14 @@ char *sk_report_summary_html(json_t *s)
 		       "<th>verdict</th><th>why</th><th>backports</th><th>build</th><th>gate</th>"
 		       "<th>Tested-by</th><th>report</th></tr>\n");
 	json_array_foreach(json_object_get(s, "branches"), i, b) {
-		sk_strbuf_adds(&sb, "<tr>");
-		cell(&sb, STR(b, "branch"));
-		sk_strbuf_adds(&sb, "<td>");
+		sk_strbuf_adds(&sb, "<tr><td>");
+		esc(&sb, STR(b, "branch"));
+		if (*STR(b, "project")) {
+			sk_strbuf_adds(&sb, " <small>(");
+			esc(&sb, STR(b, "project"));
+			sk_strbuf_adds(&sb, ")</small>");
+		}
+		sk_strbuf_adds(&sb, "</td><td>");
 		esc(&sb, *STR(b, "describe") ? STR(b, "describe") : STR(b, "kind"));
 		if (*STR(b, "tip")) {
 			sk_strbuf_adds(&sb, " <code>");

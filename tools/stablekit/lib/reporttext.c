@@ -408,8 +408,19 @@ static void status_matrix(struct sk_strbuf *sb, json_t *s)
 		sk_strbuf_addf(sb, "%s\n", STR(s, "status_reason"));
 }
 
+/* "linux-7.1.y", or "linux-7.1.y (model)" for a row of an included project. */
+static const char *branch_label(json_t *b, struct sk_strbuf *buf)
+{
+	sk_strbuf_reset(buf);
+	sk_strbuf_adds(buf, STR(b, "branch"));
+	if (*STR(b, "project"))
+		sk_strbuf_addf(buf, " (%s)", STR(b, "project"));
+	return buf->buf;
+}
+
 char *sk_report_summary_text(json_t *s)
 {
+	struct sk_strbuf label = SK_STRBUF_INIT;
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	json_t *b, *why;
 	size_t i;
@@ -422,11 +433,11 @@ char *sk_report_summary_text(json_t *s)
 	}
 	if (*STR(s, "generated"))
 		sk_strbuf_addf(&sb, "\nMade %s\n", STR(s, "generated"));
-	sk_strbuf_addf(&sb, "\n## Branches\n%-16s %-12.12s %-11s %-10s %-8s %-8s %s\n",
+	sk_strbuf_addf(&sb, "\n## Branches\n%-24s %-12.12s %-11s %-10s %-8s %-8s %s\n",
 		       "branch", "tip", "verdict", "backports", "build", "gate", "tested");
 	json_array_foreach(json_object_get(s, "branches"), i, b)
-		sk_strbuf_addf(&sb, "%-16s %-12.12s %-11s %-10s %-8s %-8s %s\n",
-			       STR(b, "branch"), *STR(b, "tip") ? STR(b, "tip") : "-",
+		sk_strbuf_addf(&sb, "%-24s %-12.12s %-11s %-10s %-8s %-8s %s\n",
+			       branch_label(b, &label), *STR(b, "tip") ? STR(b, "tip") : "-",
 			       upper(STR(b, "verdict")),
 			       *STR(b, "backports") ? STR(b, "backports") : "not run",
 			       *STR(b, "build") ? STR(b, "build") : "not run",
@@ -440,10 +451,12 @@ char *sk_report_summary_text(json_t *s)
 		why = json_array_get(json_object_get(b, "reasons"), 0);
 		if (!why)
 			continue;
-		sk_strbuf_addf(&sb, "%s: %s", STR(b, "branch"), json_string_value(why));
+		sk_strbuf_addf(&sb, "%s: %s", branch_label(b, &label),
+			       json_string_value(why));
 		if (n > 1)
 			sk_strbuf_addf(&sb, " (and %zu more in its report)", n - 1);
 		sk_strbuf_addch(&sb, '\n');
 	}
+	sk_strbuf_release(&label);
 	return sk_strbuf_detach(&sb);
 }
