@@ -311,6 +311,19 @@ void sk_header_sanitize(char *s, size_t len)
 	}
 }
 
+/* RFC 2047 section 5: no encoded word in a msg-id; those headers stay as written. */
+static int is_msgid_header(const char *name, size_t nlen)
+{
+	static const char *const names[] = { "Message-Id", "In-Reply-To",
+					     "References", NULL };
+	const char *const *n;
+
+	for (n = names; *n; n++)
+		if (strlen(*n) == nlen && !strncasecmp(name, *n, nlen))
+			return 1;
+	return 0;
+}
+
 static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		       const char *value)
 {
@@ -322,7 +335,7 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 	while (*v == ' ' || *v == '\t')
 		v++;
 	h->name = sk_xstrndup(name, nlen);
-	if (sk_decode_rfc2047(&dec, v)) {
+	if (is_msgid_header(name, nlen) || sk_decode_rfc2047(&dec, v)) {
 		sk_strbuf_reset(&dec);
 		sk_strbuf_adds(&dec, v);
 	}
