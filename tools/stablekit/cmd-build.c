@@ -218,39 +218,40 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 	return ret;
 }
 
+/* v moved from "from" to "to" when it is a path under from, else NULL. */
+static json_t *moved_path(json_t *v, const char *from, const char *to)
+{
+	const char *s = json_string_value(v);
+	size_t n = strlen(from);
+	char *p;
+	json_t *o;
+
+	if (!s || strncmp(s, from, n) || (s[n] && s[n] != '/'))
+		return NULL;
+	p = sk_xstrfmt("%s%s", to, s + n);
+	o = json_string(p);
+	free(p);
+	return o;
+}
+
 /* Paths under the staging directory, as they will be once it is in place. */
 static void rebase_paths(json_t *o, const char *from, const char *to)
 {
-	size_t n = strlen(from), i;
 	const char *key;
-	json_t *v;
+	json_t *v, *m;
+	size_t i;
 
-	if (json_is_object(o)) {
-		json_object_foreach(o, key, v) {
-			const char *s = json_string_value(v);
-
-			if (s && !strncmp(s, from, n) && (!s[n] || s[n] == '/')) {
-				char *moved = sk_xstrfmt("%s%s", to, s + n);
-
-				json_object_set_new(o, key, json_string(moved));
-				free(moved);
-			} else {
-				rebase_paths(v, from, to);
-			}
-		}
-	} else if (json_is_array(o)) {
-		json_array_foreach(o, i, v) {
-			const char *s = json_string_value(v);
-
-			if (s && !strncmp(s, from, n) && (!s[n] || s[n] == '/')) {
-				char *moved = sk_xstrfmt("%s%s", to, s + n);
-
-				json_array_set_new(o, i, json_string(moved));
-				free(moved);
-			} else {
-				rebase_paths(v, from, to);
-			}
-		}
+	json_object_foreach(o, key, v) {
+		if ((m = moved_path(v, from, to)))
+			json_object_set_new(o, key, m);
+		else
+			rebase_paths(v, from, to);
+	}
+	json_array_foreach(o, i, v) {
+		if ((m = moved_path(v, from, to)))
+			json_array_set_new(o, i, m);
+		else
+			rebase_paths(v, from, to);
 	}
 }
 
