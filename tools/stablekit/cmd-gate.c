@@ -35,6 +35,13 @@ static const char *const new_counters[] = {
 
 struct gate {
 	const char *top, *branch, *arch, *outdir;
+	/*
+	 * Another arch's part of the gate: its stages are named
+	 * "<stage>-<arch>" in the parent's gate.json, its files go to
+	 * <outdir>/<arch>; it boots and runs the kselftests, no benchmark.
+	 */
+	struct gate *parent;
+	const char *busybox;	/* the guest's, when known before the key */
 	char *self, *work, *src;
 	struct sk_strlist skip;
 	struct sk_gate_thresholds t;
@@ -65,6 +72,8 @@ static int skipped(const struct gate *g, const char *stage)
 {
 	size_t i;
 
+	if (g->parent && !strcmp(stage, "bench"))
+		return 1;
 	for (i = 0; i < g->skip.nr; i++)
 		if (!strcmp(g->skip.items[i], stage))
 			return 1;
@@ -91,11 +100,16 @@ static void save_partial(const struct gate *g)
 static json_t *stage(struct gate *g, const char *name, const char *status,
 		     const char *reason, double seconds)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s?, s:f}", "name", name, "status",
-			      status, "reason", reason, "seconds", seconds);
+	char *full = g->parent ? sk_xstrfmt("%s-%s", name, g->arch) : NULL;
+	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:s}", "name",
+			      full ? full : name, "status", status, "reason",
+			      reason, "seconds", seconds, "arch", g->arch);
 
+	if (full)
+		name = json_string_value(json_object_get(o, "name"));
+	free(full);
 	json_array_append(g->stages, o);
-	save_partial(g);
+	save_partial(g->parent ? g->parent : g);
 	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
 		sk_progressf("gate: %-10s %s (%.0f s)", name, reason, seconds);
 	else if (g->progress)
@@ -256,7 +270,8 @@ static char *inputs_key(const struct gate *g)
 		free(path);
 	}
 	add_job_oid(&sb);
-	add_oid(&sb, "busybox", sk_guest_busybox(g->arch));
+	add_oid(&sb, "busybox", g->busybox ? g->busybox :
+		sk_guest_busybox(g->arch));
 	for (line = g->bench_env; *line; line = end) {
 		end = strchr(line, '\n');
 		end = end ? end + 1 : line + strlen(line);
@@ -703,6 +718,60 @@ cleanup:
 	json_decref(res[1]);
 }
 
+/*
+ * Another arch: its LOCK_STAT kernels, boots and kselftests, the baseline
+ * stored and reused per arch as the first arch's.  Its userland is found
+ * (or fetched) first: without one, building its kernels is wasted time.
+ */
+static void gate_other_arch(struct gate *g, const char *arch)
+{
+	struct gate a = *g;
+	char *busybox = NULL, *why;
+	json_t *kbuild = NULL;
+
+	a.parent = g;
+	a.arch = arch;
+	a.outdir = sk_path_join(g->outdir, arch);
+	a.cache = sk_xstrfmt("%s/results/%s/gate-baseline/%s", g->work,
+			     g->branch, arch);
+	a.staging = sk_xstrfmt("%s.new", a.cache);
+	a.cached_tip = a.tip = a.reuse_why = NULL;
+	if (skipped(g, "kselftest")) {
+		stage(&a, "kernel", "not run", "not run: --skip kselftest", 0);
+		stage(&a, "boot", "not run", "not run: --skip kselftest", 0);
+		stage(&a, "kselftest", "not run", "not run: --skip kselftest", 0);
+		goto out;
+	}
+	if (sk_mkdir_p(a.outdir, 0755) < 0 ||
+	    sk_guest_userland(&busybox, g->work, arch) < 0) {
+		why = sk_xstrfmt("not run: %s", sk_error_last());
+		stage(&a, "kernel", "not run", why, 0);
+		stage(&a, "boot", "not run", why, 0);
+		stage(&a, "kselftest", "not run", why, 0);
+		free(why);
+		goto out;
+	}
+	a.busybox = busybox;
+	a.inputs = inputs_key(&a);
+	reuse_check(&a);
+	if (a.progress)
+		sk_progressf("gate: %s: baseline %s", arch,
+			     a.reuse ? "reused" : a.reuse_why);
+	stage_kernel(&a, &kbuild);
+	stage_kselftest(&a, kbuild);
+	store_baseline(&a);
+	free(a.inputs);
+out:
+	json_decref(kbuild);
+	free(busybox);
+	free(a.cached_tip);
+	free(a.tip);
+	free(a.reuse_why);
+	free(a.staging);
+	free(a.cache);
+	free((char *)a.outdir);
+}
+
 /* A stored baseline run: its console parsed and copied into dir. */
 static int bench_reused(struct gate *g, struct sk_bench *out,
 			const char *mode, int run, const char *dir)
@@ -1022,7 +1091,10 @@ static int check_args(const struct sk_strlist *skip, const char *arch)
 
 int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 {
-	const char *branch = NULL, *arch = "x86_64", *config = NULL, *out = NULL;
+	const char *branch = NULL, *arch = NULL, *config = NULL, *out = NULL;
+	struct sk_gate_arches arches = { { NULL }, 0 };
+	json_t *arch_list;
+	size_t i;
 	int runs = 0, json = ctx->json, ret;
 	struct gate g = { 0 };
 	char *conf_path, *outdir;
@@ -1031,7 +1103,8 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	double t0 = now();
 	const struct sk_option opts[] = {
 		SK_OPT_STRING_(0, "branch", &branch, "b", "the stable branch"),
-		SK_OPT_STRING_(0, "arch", &arch, "a", "arch to boot (default x86_64)"),
+		SK_OPT_STRING_(0, "arch", &arch, "a",
+			       "this arch alone (default: [gate] arch, else x86_64 and arm64)"),
 		SK_OPT_RANGE_(0, "runs", &runs, "n", 1, 1000, "benchmark runs per side"),
 		SK_OPT_LIST_(0, "skip", &g.skip, "stage", "build, kselftest, bench or mglru"),
 		SK_OPT_STRING_(0, "config", &config, "file", "thresholds (ci/gate.conf)"),
@@ -1053,7 +1126,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		return SK_EXIT_USAGE;
 	}
 	/* every argument checked before the first build starts */
-	ret = check_args(&g.skip, arch);
+	ret = check_args(&g.skip, arch ? arch : "x86_64");
 	if (!ret)
 		ret = sk_require_branch(ctx->top, branch);
 	if (ret) {
@@ -1062,7 +1135,6 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	}
 	g.top = ctx->top;
 	g.branch = branch;
-	g.arch = arch;
 	g.progress = ctx->progress;
 	g.guests = sk_batch_guest_slots();
 	g.self = realpath("/proc/self/exe", NULL);
@@ -1074,6 +1146,15 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	g.stages = json_array();
 	conf_path = config ? sk_xstrdup(config) :
 		    sk_path_join(ctx->top, "ci/gate.conf");
+	if (arch) {
+		arches.v[arches.nr++] = arch;
+	} else if (sk_gate_arches(&arches, sk_path_exists(conf_path) ?
+				  conf_path : NULL, branch) < 0) {
+		ret = sk_die_lib(SK_EINVALID);
+		goto cleanup;
+	}
+	arch = arches.v[0];
+	g.arch = arch;
 	if (sk_mkdir_p(outdir, 0755) < 0 ||
 	    sk_gate_config(&g.t, &g.bench_env, sk_path_exists(conf_path) ?
 			   conf_path : NULL) < 0) {
@@ -1102,6 +1183,8 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	} else {
 		stage_kselftest(&g, kbuild);
 	}
+	for (i = 1; i < arches.nr; i++)
+		gate_other_arch(&g, arches.v[i]);
 	if (skipped(&g, "bench")) {
 		stage(&g, "bench-classic", "not run", "not run: --skip bench", 0);
 	} else {
@@ -1118,6 +1201,10 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 			"seconds", now() - t0, "results", outdir, "baseline",
 			"reused", g.reuse, "why_not", g.reuse ? NULL : g.reuse_why,
 			"tip", g.tip, "store", g.cache);
+	arch_list = json_array();
+	for (i = 0; i < arches.nr; i++)
+		json_array_append_new(arch_list, json_string(arches.v[i]));
+	json_object_set_new(res, "arches", arch_list);
 	save(&g, "gate.json", res);
 	if (json) {
 		json_dumpf(res, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);

@@ -2,6 +2,7 @@
 #include "bench.h"
 #include "error.h"
 #include "fsutil.h"
+#include "guestland.h"
 #include "initramfs.h"
 #include "kbuild.h"
 #include "results.h"
@@ -9,6 +10,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,101 @@ const char *sk_guest_busybox(const char *arch)
 	return NULL;
 }
 
+int sk_guest_userland(char **out, const char *work, const char *arch)
+{
+	const char *have = sk_guest_busybox(arch);
+
+	*out = NULL;
+	if (have) {
+		*out = sk_xstrdup(have);
+		return 0;
+	}
+	if (!arch || !strcmp(arch, "x86_64"))
+		return sk_error_set(SK_ENOTFOUND, "no static busybox at /bin/busybox "
+				    "(Debian's busybox-static)");
+	/* another arch's userland comes from Debian, fetched once and cached */
+	return sk_guestland_busybox(out, work, arch);
+}
+
+static const char *known_arch(const char *name)
+{
+	const char *const *a;
+
+	for (a = sk_kbuild_arch_names; *a; a++)
+		if (!strcmp(*a, name))
+			return *a;
+	return NULL;
+}
+
+static int add_arch(struct sk_gate_arches *out, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < out->nr; i++)
+		if (!strcmp(out->v[i], name))
+			return 0;
+	out->v[out->nr++] = name;	/* every known arch fits */
+	return 0;
+}
+
+struct arch_read {
+	struct sk_gate_arches *out;
+	const char *path, *key;
+	int err;
+};
+
+static int read_arch(const git_config_entry *e, void *data)
+{
+	struct arch_read *r = data;
+	const char *a = known_arch(e->value ? e->value : "");
+
+	if (!a) {
+		r->err = sk_error_set(SK_EINVALID, "%s: %s: unknown arch '%s' "
+				      "(x86_64, arm64, i386)", r->path, r->key,
+				      e->value ? e->value : "");
+		return 1;
+	}
+	return add_arch(r->out, a);
+}
+
+static int read_arches(struct sk_gate_arches *out, git_config *cfg,
+		       const char *path, const char *key)
+{
+	struct arch_read r = { out, path, key, 0 };
+	int err = git_config_get_multivar_foreach(cfg, key, NULL, read_arch, &r);
+
+	if (r.err)
+		return r.err;
+	if (err == GIT_ENOTFOUND)
+		return 0;
+	return err < 0 ? sk_error_git(SK_EINVALID, path) : 0;
+}
+
+int sk_gate_arches(struct sk_gate_arches *out, const char *path,
+		   const char *branch)
+{
+	git_config *cfg = NULL;
+	char *key = NULL;
+	int err = 0;
+
+	out->nr = 0;
+	if (path && git_config_open_ondisk(&cfg, path) < 0)
+		return sk_error_git(SK_EINVALID, path);
+	if (cfg)
+		err = read_arches(out, cfg, path, "gate.arch");
+	if (!err && !out->nr) {
+		add_arch(out, "x86_64");
+		add_arch(out, "arm64");
+	}
+	if (!err && cfg && branch) {
+		key = sk_xstrfmt("gate.%s.arch", branch);
+		err = read_arches(out, cfg, path, key);
+	}
+	free(key);
+	git_config_free(cfg);
+	return err;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -42,18 +139,18 @@ static const char *base_name(const char *path)
 static int make_initramfs(const struct sk_guest_opts *o, const char *out)
 {
 	struct sk_initramfs ir = SK_INITRAMFS_INIT;
-	const char *busybox = o->busybox ? o->busybox :
-			      sk_guest_busybox(o->arch);
 	char *init = sk_path_join(o->top, "ci/guest/init");
+	char *work = NULL, *fetched = NULL;
+	const char *busybox = o->busybox;
 	size_t i;
 	int err = 0;
 
 	if (!busybox) {
-		err = sk_error_set(SK_ENOTFOUND,
-				   "no static busybox for '%s' (set SK_BUSYBOX_%s)",
-				   o->arch, !strcmp(o->arch, "arm64") ?
-				   "ARM64" : "I386");
-		goto cleanup;
+		work = sk_work_dir(o->top);
+		err = sk_guest_userland(&fetched, work, o->arch);
+		if (err)
+			goto cleanup;
+		busybox = fetched;
 	}
 	err = sk_initramfs_add_base(&ir, busybox, init);
 	if (err < 0)
@@ -70,6 +167,8 @@ static int make_initramfs(const struct sk_guest_opts *o, const char *out)
 		err = sk_initramfs_write(&ir, out);
 cleanup:
 	sk_initramfs_release(&ir);
+	free(fetched);
+	free(work);
 	free(init);
 	return err;
 }

@@ -30,8 +30,30 @@ struct sk_guest_opts {
 /* Assemble the initramfs and boot; out as sk_qemu_boot's. */
 int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o);
 
-/* The static busybox for an arch, or NULL when there is none here. */
+/* The static busybox for an arch, or NULL when there is none here yet. */
 const char *sk_guest_busybox(const char *arch);
+
+/*
+ * The arches a gate boots and tests, in order (the first also runs the
+ * benchmark): [gate] arch lines of the gate config, then those of
+ * [gate "<branch>"]; x86_64 and arm64 when the config names none.
+ */
+#define SK_GATE_MAX_ARCHES 3
+struct sk_gate_arches {
+	const char *v[SK_GATE_MAX_ARCHES];	/* from sk_kbuild_arch_names */
+	size_t nr;
+};
+
+/* path NULL: the default; an unknown arch is SK_EINVALID naming the key. */
+int sk_gate_arches(struct sk_gate_arches *out, const char *path,
+		   const char *branch);
+
+/*
+ * The static busybox a guest of arch boots into (*out, caller frees): the
+ * host's for x86_64, else $SK_BUSYBOX_<ARCH> or Debian's busybox-static for
+ * that arch, fetched once into <work>/guest (lib/guestland.h).
+ */
+int sk_guest_userland(char **out, const char *work, const char *arch);
 
 /*
  * A suite: "cgroup" or "mm", the binaries, the extra sources, and the

@@ -395,6 +395,76 @@ static json_t *load_in(struct report *r, const char *dir, const char *file)
 	return o;
 }
 
+/*
+ * One arch's boot and kselftests: the gate's first arch has the stages
+ * "boot" and "kselftest" and its files in gate/, another arch
+ * "boot-<arch>", "kselftest-<arch>" and gate/<arch>/.
+ */
+static json_t *arch_tests(struct report *r, json_t *gate, const char *gate_why,
+			  const char *arch, int first)
+{
+	char *gdir = sk_path_join(r->dir, "gate");
+	char *dir = first ? sk_xstrdup(gdir) : sk_path_join(gdir, arch);
+	char *boot = first ? sk_xstrdup("boot") : sk_xstrfmt("boot-%s", arch);
+	char *ks = first ? sk_xstrdup("kselftest") :
+		   sk_xstrfmt("kselftest-%s", arch);
+	json_t *o = json_pack("{s:s}", "arch", arch), *cmp, *res;
+
+	json_object_set_new(o, "boot", from_stage(gate, boot, gate_why));
+	json_object_set_new(o, "kselftest", from_stage(gate, ks, gate_why));
+	cmp = gate ? load_in(r, dir, "kselftest-compare.json") : NULL;
+	res = gate ? load_in(r, dir, "kselftest-patched/results.json") : NULL;
+	if (res)
+		json_object_set(o, "counts", json_object_get(json_object_get(
+				res, "kselftest"), "counts"));
+	if (cmp)
+		json_object_set(o, "regressions", json_object_get(cmp,
+								  "regressions"));
+	json_decref(cmp);
+	json_decref(res);
+	free(ks);
+	free(boot);
+	free(dir);
+	free(gdir);
+	return o;
+}
+
+static json_t *arches_tests(struct report *r, json_t *gate, const char *gate_why)
+{
+	json_t *names = json_object_get(gate, "arches"), *arr = json_array(), *a;
+	const char *first = json_string_value(json_object_get(gate, "arch"));
+	size_t i;
+
+	/* a gate.json from before the arches were listed has one */
+	if (!json_array_size(names) && first)
+		json_array_append_new(arr, arch_tests(r, gate, gate_why, first, 1));
+	json_array_foreach(names, i, a)
+		if (json_is_string(a))
+			json_array_append_new(arr, arch_tests(r, gate, gate_why,
+					      json_string_value(a), i == 0));
+	return arr;
+}
+
+/* The first arch is the tests section itself; the others by name. */
+static void account_arches(struct report *r, json_t *arches)
+{
+	json_t *a;
+	size_t i;
+
+	json_array_foreach(arches, i, a) {
+		char *boot, *ks;
+
+		if (!i)
+			continue;
+		boot = sk_xstrfmt("boot %s", sk_report_str(a, "arch"));
+		ks = sk_xstrfmt("kselftest %s", sk_report_str(a, "arch"));
+		account(r, boot, json_object_get(a, "boot"));
+		account(r, ks, json_object_get(a, "kselftest"));
+		free(ks);
+		free(boot);
+	}
+}
+
 static json_t *tests(struct report *r, json_t *gate, const char *gate_why)
 {
 	char *dir = sk_path_join(r->dir, "gate");
@@ -418,6 +488,7 @@ static json_t *tests(struct report *r, json_t *gate, const char *gate_why)
 		json_object_set(o, "baseline_counts", json_object_get(
 				json_object_get(base, "kselftest"), "counts"));
 	json_object_set_new(o, "boot", from_stage(gate, "boot", gate_why));
+	json_object_set_new(o, "arches", arches_tests(r, gate, gate_why));
 	json_decref(cmp);
 	json_decref(res);
 	json_decref(base);
@@ -657,6 +728,7 @@ json_t *sk_report_branch(const struct sk_report_opts *o)
 	t = tests(&r, gate, gate_why);
 	account(&r, "boot", json_object_get(t, "boot"));
 	account(&r, "kselftest", t);
+	account_arches(&r, json_object_get(t, "arches"));
 	json_object_set_new(r.out, "tests", t);
 	b = benchmarks(&r, gate, gate_why);
 	json_array_foreach(b, i, t) {

@@ -202,6 +202,55 @@ static void test_list(struct sk_strbuf *sb, json_t *t, const char *key,
 	sk_strbuf_adds(sb, "</ul>\n");
 }
 
+static void arch_row(struct sk_strbuf *sb, json_t *arches, const char *what)
+{
+	json_t *a;
+	size_t i;
+
+	sk_strbuf_addf(sb, "<tr><th>%s</th>", what);
+	json_array_foreach(arches, i, a) {
+		sk_strbuf_adds(sb, "<td>");
+		badge(sb, STR(json_object_get(a, what), "status"));
+		sk_strbuf_adds(sb, "</td>");
+	}
+	sk_strbuf_adds(sb, "</tr>\n");
+}
+
+/* A column per arch the gate booted: boot, kselftest, counts, regressions. */
+static void arch_table(struct sk_strbuf *sb, json_t *arches)
+{
+	json_t *a;
+	size_t i;
+
+	if (!json_array_size(arches))
+		return;
+	sk_strbuf_adds(sb, "<table id=\"arches\">\n<tr><th></th>");
+	json_array_foreach(arches, i, a) {
+		sk_strbuf_adds(sb, "<th>");
+		esc(sb, STR(a, "arch"));
+		sk_strbuf_adds(sb, "</th>");
+	}
+	sk_strbuf_adds(sb, "</tr>\n");
+	arch_row(sb, arches, "boot");
+	arch_row(sb, arches, "kselftest");
+	sk_strbuf_adds(sb, "<tr><th>pass / fail / skip</th>");
+	json_array_foreach(arches, i, a) {
+		json_t *c = json_object_get(a, "counts");
+
+		if (json_is_object(c))
+			sk_strbuf_addf(sb, "<td>%.0f / %.0f / %.0f</td>",
+				       NUM(c, "pass"), NUM(c, "fail"),
+				       NUM(c, "skip"));
+		else
+			sk_strbuf_adds(sb, "<td>&ndash;</td>");
+	}
+	sk_strbuf_adds(sb, "</tr>\n<tr><th>regressions</th>");
+	json_array_foreach(arches, i, a)
+		sk_strbuf_addf(sb, "<td>%zu</td>", json_array_size(
+			       json_object_get(a, "regressions")));
+	sk_strbuf_adds(sb, "</tr>\n</table>\n");
+}
+
 static void tests(struct sk_strbuf *sb, json_t *r)
 {
 	json_t *t = json_object_get(r, "tests"), *c = json_object_get(t, "counts");
@@ -213,6 +262,7 @@ static void tests(struct sk_strbuf *sb, json_t *r)
 	sk_strbuf_adds(sb, " ");
 	esc(sb, STR(t, "reason"));
 	sk_strbuf_adds(sb, "</p>\n");
+	arch_table(sb, json_object_get(t, "arches"));
 	if (!json_is_object(c))
 		return;
 	sk_strbuf_addf(sb, "<p id=\"test-summary\">pass %.0f, fail %.0f, skip %.0f, xfail %.0f, timeout %.0f</p>\n",

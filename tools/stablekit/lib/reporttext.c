@@ -110,6 +110,18 @@ static const char *method_words(const char *m)
 	return m;
 }
 
+/* "; boot x86_64 pass, arm64 fail" */
+static void arch_statuses(struct sk_strbuf *sb, json_t *arches, const char *what)
+{
+	json_t *a;
+	size_t i;
+
+	sk_strbuf_addf(sb, "; %s", what);
+	json_array_foreach(arches, i, a)
+		sk_strbuf_addf(sb, "%s %s %s", i ? "," : "", STR(a, "arch"),
+			       section_status(json_object_get(a, what)));
+}
+
 static void proof_line(struct sk_strbuf *sb, json_t *r, json_t *series)
 {
 	json_t *builds = json_object_get(r, "builds");
@@ -123,6 +135,12 @@ static void proof_line(struct sk_strbuf *sb, json_t *r, json_t *series)
 		sk_strbuf_addf(sb, " %s %s", STR(a, "arch"), STR(a, "status"));
 	if (!json_array_size(json_object_get(obj, "arches")))
 		sk_strbuf_addf(sb, " %s", section_status(obj));
+	if (json_array_size(json_object_get(tests, "arches")) > 1) {
+		arch_statuses(sb, json_object_get(tests, "arches"), "boot");
+		arch_statuses(sb, json_object_get(tests, "arches"), "kselftest");
+		sk_strbuf_adds(sb, "\n");
+		return;
+	}
 	sk_strbuf_addf(sb, "; boot %s; kselftest %s\n",
 		       section_status(json_object_get(tests, "boot")),
 		       section_status(tests));

@@ -15,7 +15,8 @@ test_expect_success 'every stage skipped: incomplete, exit 1, gate.json' '
 	jq -e ".verdict == \"incomplete\"" gate.json &&
 	jq -e "[.stages[].status] | all(. == \"not run\")" gate.json &&
 	jq -r ".stages[].name" gate.json >names &&
-	printf "%s\n" queue build kernel boot kselftest bench-classic >expect &&
+	printf "%s\n" queue build kernel boot kselftest kernel-arm64 \
+		boot-arm64 kselftest-arm64 bench-classic >expect &&
 	test_cmp expect names &&
 	jq -e ".reasons[0] == \"queue: not run: --skip build\"" \
 		g/gate.json
@@ -30,6 +31,45 @@ test_expect_success 'gate.json says whether the baseline was reused' '
 		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/g2") >g2.json &&
 	jq -e ".baseline.why_not == \"--no-reuse\"" g2.json &&
 	! test -e w/results/linux-6.12.y/gate-baseline
+'
+
+test_expect_success 'the arches come from [gate] arch, then [gate "<branch>"]' '
+	cat >arches.conf <<-\EOF &&
+	[gate]
+		arch = arm64
+	[gate "linux-6.12.y"]
+		arch = i386
+		arch = arm64
+	EOF
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && test_expect_code 1 stablekit gate --json \
+		--config "$SHARNESS_TRASH_DIRECTORY/arches.conf" \
+		--branch linux-6.12.y --skip build --skip kselftest \
+		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/g3") >g3.json &&
+	jq -e ".arches == [\"arm64\", \"i386\"] and .arch == \"arm64\"" g3.json &&
+	jq -r ".stages[] | select(.arch == \"i386\") | .name" g3.json >names &&
+	printf "%s\n" kernel-i386 boot-i386 kselftest-i386 >expect &&
+	test_cmp expect names
+'
+
+test_expect_success '--arch runs that arch alone' '
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && test_expect_code 1 stablekit gate --json \
+		--arch x86_64 --branch linux-6.12.y --skip build \
+		--skip kselftest --skip bench --out "$SHARNESS_TRASH_DIRECTORY/g4") >g4.json &&
+	jq -e ".arches == [\"x86_64\"]" g4.json &&
+	jq -e "[.stages[].arch] | all(. == \"x86_64\")" g4.json
+'
+
+test_expect_success 'an unknown arch in the gate config: exit 128 naming the key' '
+	printf "[gate]\n\tarch = sparc\n" >bad.conf &&
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && test_expect_code 128 stablekit gate \
+		--config "$SHARNESS_TRASH_DIRECTORY/bad.conf" \
+		--branch linux-6.12.y --skip build --skip kselftest \
+		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/g5") 2>err &&
+	grep "bad.conf: gate.arch: unknown arch .sparc." err &&
+	! test -e g5/gate.json
 '
 
 test_expect_success 'gate wants --branch' '

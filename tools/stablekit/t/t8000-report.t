@@ -169,6 +169,31 @@ test_expect_success 'a kselftest regression fails the verdict and is listed' '
 	! grep "^Tested-by:" out
 '
 
+# The gate's results over x86_64 and arm64, with one arm64 regression.
+two_arch_results() {
+	fresh_results &&
+	G="$R/linux-6.12.y/gate" &&
+	mkdir -p "$G/arm64/kselftest-patched" &&
+	cp "$G/kselftest-patched/results.json" "$G/arm64/kselftest-patched/" &&
+	jq ".regressions = [{\"name\": \"mm:mm:madv_populate\", \"baseline\": \"pass\", \"patched\": \"fail\"}]" \
+		"$G/kselftest-compare.json" >"$G/arm64/kselftest-compare.json" &&
+	edit gate/gate.json ".arches = [\"x86_64\", \"arm64\"] | .stages += [{\"name\": \"kernel-arm64\", \"status\": \"pass\", \"arch\": \"arm64\", \"seconds\": 1}, {\"name\": \"boot-arm64\", \"status\": \"pass\", \"arch\": \"arm64\", \"seconds\": 1}, {\"name\": \"kselftest-arm64\", \"status\": \"fail\", \"reason\": \"1 regressions\", \"arch\": \"arm64\", \"seconds\": 1}] | .verdict = \"fail\" | .reasons = [\"kselftest-arm64: fail: 1 regressions\"]"
+}
+
+test_expect_success 'a gate over two arches: one entry per arch, an arm64 regression named' '
+	two_arch_results &&
+	report --branch linux-6.12.y >out &&
+	jq -e "[.tests.arches[].arch] == [\"x86_64\", \"arm64\"]" "$REP/report.json" &&
+	jq -e ".tests.arches[0].kselftest.status == \"pass\" and .tests.arches[1].kselftest.status == \"fail\"" "$REP/report.json" &&
+	jq -e ".tests.arches[1].regressions[0].name == \"mm:mm:madv_populate\"" "$REP/report.json" &&
+	jq -e ".tests.arches[1].counts.pass > 0" "$REP/report.json" &&
+	jq -e ".verdict == \"fail\"" "$REP/report.json" &&
+	jq -e "[.reasons[] | select(startswith(\"kselftest arm64: \"))] | length == 1" "$REP/report.json" &&
+	grep "; boot x86_64 pass, arm64 pass; kselftest x86_64 pass, arm64 fail$" out &&
+	/usr/bin/python3 -c "import json, sys, jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(json.load(open(sys.argv[1])))" \
+		"$REP/report.json" "$SK_TOP/tools/stablekit/Documentation/report-schema.json"
+'
+
 test_expect_success 'a metric over its threshold is a metric regression' '
 	fresh_results &&
 	edit gate/bench-classic.json ".metrics.throughput_pages_per_s.verdict = \"fail\" | .metrics.throughput_pages_per_s.change_pct = -14.5" &&
@@ -258,6 +283,17 @@ test_expect_success 'HTML in headless Chromium: what a reader sees' '
 	grep "scanned (-31.0%, p=0.008); each dot is one run" seen &&
 	grep -E "objects +i386 +i686-linux-gnu-gcc" seen &&
 	grep "test_memcg_min: fail → fail" seen
+'
+
+test_expect_success 'HTML: a column per arch the gate booted' '
+	two_arch_results &&
+	report --branch linux-6.12.y >/dev/null &&
+	chromium_text "$REP/report.html" >seen &&
+	grep -E "(^|[ \f])x86_64 +arm64 *$" seen &&
+	grep -E "^ *kselftest +pass +fail *$" seen &&
+	grep -E "^ *regressions +0 +1 *$" seen &&
+	fresh_results &&
+	report --branch linux-6.12.y >/dev/null
 '
 
 test_expect_success 'HTML charts: one dot per run of the results, baseline and patched' '
