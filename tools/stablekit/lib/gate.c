@@ -241,8 +241,8 @@ static void push_cc(struct sk_argv *argv, const char *arch)
 	if (!arch || !strcmp(arch, "x86_64")) {
 		sk_argv_push(argv, "gcc");
 	} else if (!strcmp(arch, "i386")) {
-		sk_argv_push(argv, "gcc");
-		sk_argv_push(argv, "-m32");
+		/* Debian's cross libc: gcc -m32 would need gcc-multilib */
+		sk_argv_push(argv, "i686-linux-gnu-gcc");
 	} else {
 		sk_argv_push(argv, "aarch64-linux-gnu-gcc");
 	}
