@@ -34,6 +34,7 @@ struct pull {
 	unsigned char *use;		/* per raw mail: in the thread, first copy */
 	enum sk_mail_kind *kinds;	/* per raw mail */
 	size_t validated;		/* patch mails of the thread that parsed */
+	int single;			/* one stable mail pulled as its own series */
 	struct sk_mbox am;		/* b4's am-ready mbox */
 	struct sk_mbox cover;
 	struct sk_patch *patches;
@@ -213,15 +214,66 @@ static int only_thread(struct pull *pl)
 	return 0;
 }
 
+static int is_stable_kind(enum sk_mail_kind k)
+{
+	return k >= SK_MAIL_STABLE_REVIEW;
+}
+
+/* Does mail m answer the message id (In-Reply-To or References)? */
+static int answers(const struct sk_mail *m, const char *id)
+{
+	char *irt = sk_msgid_strip(m->in_reply_to);
+	int yes = !strcmp(irt, id);
+	size_t i;
+
+	free(irt);
+	for (i = 0; !yes && i < m->nr_references; i++)
+		yes = !strcmp(m->references[i], id);
+	return yes;
+}
+
+/*
+ * A stable mail (review patch, AUTOSEL, FAILED) is a series of its own:
+ * of its thread only it and the replies to it are pulled.  Taken when the
+ * message-id names one, or when the thread holds a single one.
+ */
+static void stable_unit(struct pull *pl, long at)
+{
+	size_t i, stable = 0, other = 0;
+	char *id;
+
+	for (i = 0; i < pl->raw.nr; i++) {
+		if (!pl->use[i] || !pl->kinds[i])
+			continue;
+		if (is_stable_kind(pl->kinds[i]))
+			stable++, at = at < 0 ? (long)i : at;
+		else
+			other++;
+	}
+	if (at < 0 || !is_stable_kind(pl->kinds[at]) || (stable > 1 && !pl->want) || other)
+		return;
+	pl->single = 1;
+	id = sk_msgid_strip(pl->raw.mails[at].message_id);
+	for (i = 0; i < pl->raw.nr; i++) {
+		const struct sk_mail *m = &pl->raw.mails[i];
+
+		if (!pl->use[i] || (long)i == at || answers(m, id))
+			continue;
+		pl->use[i] = 0;
+		note(pl, "skipped %s:%zu '%s': not the stable patch pulled nor a reply to it",
+		     m->source, m->line, m->subject);
+	}
+	free(id);
+}
+
 /* The thread of the message-id, else the only one with patches. */
 static int select_thread(struct pull *pl)
 {
 	size_t i, j;
+	long at = -1;
 	int ret = 0;
 
 	if (pl->o->msgid) {
-		long at;
-
 		pl->want = wanted_id(pl->o->msgid);
 		at = sk_mbox_find(&pl->raw, pl->want);
 		if (at < 0)
@@ -252,6 +304,7 @@ static int select_thread(struct pull *pl)
 			pl->use[i] = 1;
 		free(id);
 	}
+	stable_unit(pl, at);
 	return 0;
 }
 
@@ -526,6 +579,8 @@ static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 			p->subj.nr = (int)i + 1;
 		if (!p->subj.total)
 			p->subj.total = (int)pl->am.nr;
+		if (pl->single)
+			p->subj.nr = p->subj.total = 1;
 		sanitize_trailers(pl, p);
 	}
 	return check_complete(pl);

@@ -460,10 +460,11 @@ static long long mail_time(const char *date)
 
 void sk_revision_set_label(struct sk_revision *r, const char *label)
 {
+	char *old = r->label;
 	const char *v;
 
-	free(r->label);
 	r->label = label ? sk_xstrdup(label) : sk_xstrfmt("v%d", r->version);
+	free(old);
 	r->rfc = !strncasecmp(r->label, "RFC", 3);
 	v = strchr(r->label, 'v');
 	r->posted = v && isdigit((unsigned char)v[1]) ? atoi(v + 1) : 1;
