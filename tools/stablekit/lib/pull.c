@@ -184,16 +184,34 @@ static size_t thread_head(const struct pull *pl, size_t t, size_t *mails)
 	return patch < pl->raw.nr && cover < pl->raw.nr ? cover : patch;
 }
 
-/* Without a message-id: the one thread that carries patches. */
+/* Does thread t hold a patch mail (with a diff, if diff)? */
+static int thread_has_patch(const struct pull *pl, size_t t, int diff)
+{
+	size_t i;
+
+	for (i = 0; i < pl->raw.nr; i++)
+		if (pl->threads.of[i] == t && pl->kinds[i] &&
+		    (!diff || sk_mail_has_diff(&pl->raw.mails[i])))
+			return 1;
+	return 0;
+}
+
+/*
+ * Without a message-id: the one thread that carries a series, a patch mail
+ * with a diff (else, to name what is wrong, the one with a patch mail).
+ */
 static int only_thread(struct pull *pl)
 {
 	size_t t, found = 0, mails;
+	int diff = 0;
 
+	for (t = 0; t < pl->threads.nr && !diff; t++)
+		diff = thread_has_patch(pl, t, 1);
 	for (t = 0; t < pl->threads.nr; t++) {
 		size_t h = thread_head(pl, t, &mails);
 		char *id;
 
-		if (h == pl->raw.nr)
+		if (h == pl->raw.nr || !thread_has_patch(pl, t, diff))
 			continue;
 		id = sk_msgid_strip(pl->raw.mails[h].message_id);
 		sk_strbuf_addf(&pl->res->threads, "<%s>  %s  (%zu mail%s)\n", id,
