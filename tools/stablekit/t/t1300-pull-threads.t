@@ -100,4 +100,13 @@ test_expect_success 'a second copy of a mail is left out and named' '
 	grep "^pull: skipped .*twice.mbox:[0-9]* <$B_COVER>: a second copy of that message$" err
 '
 
+test_expect_success 'help pull documents thread selection, revision labels and merging' '
+	stablekit help pull >help &&
+	grep "^   Thread selection$" help &&
+	grep "^   Revision labels$" help &&
+	grep "^   Merging a re-pull$" help &&
+	grep "^   Stable list traffic$" help &&
+	grep "^       -v, --verbose$" help
+'
+
 test_done
