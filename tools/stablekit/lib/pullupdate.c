@@ -217,7 +217,7 @@ int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
 	       !(subj.flags & (SK_SUBJ_REPLY | SK_SUBJ_FIXLET)) &&
 	       subj.nr <= 1 &&
 	       /* after an RFC any posting is newer; its number is no version */
-	       (latest->rfc ? 1 : subj.version >= latest->posted) &&
+	       (latest->rfc || subj.version >= sk_revision_posted(latest)) &&
 	       *id && !known_msgid(s, id) && same_series(s, m, &subj) &&
 	       !(subj.nr == 1 && has_cover(hits, m, subj.version));
 	take = take ? subj.version : 0;

@@ -470,14 +470,20 @@ void sk_revision_set_label(struct sk_revision *r, const char *label)
 	r->posted = v && isdigit((unsigned char)v[1]) ? atoi(v + 1) : 1;
 }
 
+int sk_revision_posted(const struct sk_revision *r)
+{
+	return r->label ? r->posted : r->version;
+}
+
 int sk_revision_cmp(const struct sk_revision *a, const struct sk_revision *b)
 {
+	int pa = sk_revision_posted(a), pb = sk_revision_posted(b);
 	long long ta, tb;
 
 	if (a->rfc != b->rfc)
 		return a->rfc ? -1 : 1;
-	if (a->posted != b->posted)
-		return a->posted < b->posted ? -1 : 1;
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
 	ta = mail_time(a->date);
 	tb = mail_time(b->date);
 	if (ta != tb)

@@ -98,6 +98,8 @@ int sk_series_save(const struct sk_series *s);
 
 /* "RFC v2" -> rfc 1, posted 2; NULL -> "v<version>". Sets label too. */
 void sk_revision_set_label(struct sk_revision *r, const char *label);
+/* The version a revision was posted as: its label's, else its number. */
+int sk_revision_posted(const struct sk_revision *r);
 /* Order: RFCs before posted revisions, then the posted version, the date. */
 int sk_revision_cmp(const struct sk_revision *a, const struct sk_revision *b);
 void sk_series_sort(struct sk_series *s);
