@@ -163,37 +163,33 @@ static int is_cover(const struct sk_mail *m)
 	return cover;
 }
 
-/*
- * Thread t's cover letter, else its first patch mail; raw.nr when it has
- * no patch mail.  *mails: how many mails it has.
- */
-static size_t thread_head(const struct pull *pl, size_t t, size_t *mails)
-{
-	size_t i, patch = pl->raw.nr, cover = pl->raw.nr;
+/* What the listing of an input's threads needs, per thread. */
+struct thread_info {
+	size_t mails;
+	size_t patch;		/* its first patch mail, else raw.nr */
+	size_t cover;		/* its cover letter, else raw.nr */
+	int with_diff;		/* a patch mail of it has a diff */
+};
 
-	*mails = 0;
-	for (i = 0; i < pl->raw.nr; i++) {
-		if (pl->threads.of[i] != t)
-			continue;
-		(*mails)++;
-		if (pl->kinds[i] && patch == pl->raw.nr)
-			patch = i;
-		if (cover == pl->raw.nr && is_cover(&pl->raw.mails[i]))
-			cover = i;
-	}
-	return patch < pl->raw.nr && cover < pl->raw.nr ? cover : patch;
-}
-
-/* Does thread t hold a patch mail (with a diff, if diff)? */
-static int thread_has_patch(const struct pull *pl, size_t t, int diff)
+static struct thread_info *thread_infos(const struct pull *pl)
 {
+	struct thread_info *ti = sk_xcalloc(pl->threads.nr + 1, sizeof(*ti));
 	size_t i;
 
-	for (i = 0; i < pl->raw.nr; i++)
-		if (pl->threads.of[i] == t && pl->kinds[i] &&
-		    (!diff || sk_mail_has_diff(&pl->raw.mails[i])))
-			return 1;
-	return 0;
+	for (i = 0; i < pl->threads.nr; i++)
+		ti[i].patch = ti[i].cover = pl->raw.nr;
+	for (i = 0; i < pl->raw.nr; i++) {
+		struct thread_info *t = &ti[pl->threads.of[i]];
+
+		t->mails++;
+		if (pl->kinds[i] && t->patch == pl->raw.nr)
+			t->patch = i;
+		if (pl->kinds[i] && sk_mail_has_diff(&pl->raw.mails[i]))
+			t->with_diff = 1;
+		if (t->cover == pl->raw.nr && is_cover(&pl->raw.mails[i]))
+			t->cover = i;
+	}
+	return ti;
 }
 
 /*
@@ -202,24 +198,27 @@ static int thread_has_patch(const struct pull *pl, size_t t, int diff)
  */
 static int only_thread(struct pull *pl)
 {
-	size_t t, found = 0, mails;
+	struct thread_info *ti = thread_infos(pl);
+	size_t t, found = 0;
 	int diff = 0;
 
-	for (t = 0; t < pl->threads.nr && !diff; t++)
-		diff = thread_has_patch(pl, t, 1);
+	for (t = 0; t < pl->threads.nr; t++)
+		diff |= ti[t].with_diff;
 	for (t = 0; t < pl->threads.nr; t++) {
-		size_t h = thread_head(pl, t, &mails);
+		size_t h = ti[t].cover < pl->raw.nr ? ti[t].cover : ti[t].patch;
 		char *id;
 
-		if (h == pl->raw.nr || !thread_has_patch(pl, t, diff))
+		if (ti[t].patch == pl->raw.nr || (diff && !ti[t].with_diff))
 			continue;
 		id = sk_msgid_strip(pl->raw.mails[h].message_id);
 		sk_strbuf_addf(&pl->res->threads, "<%s>  %s  (%zu mail%s)\n", id,
-			       pl->raw.mails[h].subject, mails, mails == 1 ? "" : "s");
+			       pl->raw.mails[h].subject, ti[t].mails,
+			       ti[t].mails == 1 ? "" : "s");
 		free(id);
 		if (!found++)
 			pl->thread = t;
 	}
+	free(ti);
 	if (!found)
 		return sk_error_set(SK_EINVALID, "%s: no [PATCH] mail in %zu message(s)",
 				    pl->input, pl->raw.nr);
@@ -284,11 +283,45 @@ static void stable_unit(struct pull *pl, long at)
 	free(id);
 }
 
+struct id_at {
+	const char *id;
+	size_t at;
+};
+
+/* By Message-Id, then by place in the input. */
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* copy[i]: mail i of thread t repeats the Message-Id of an earlier one. */
+static unsigned char *later_copies(const struct pull *pl, size_t t)
+{
+	unsigned char *copy = sk_xcalloc(pl->raw.nr + 1, 1);
+	struct id_at *idx = sk_xcalloc(pl->raw.nr + 1, sizeof(*idx));
+	size_t i, n = 0;
+
+	for (i = 0; i < pl->raw.nr; i++)
+		if (pl->threads.of[i] == t && *pl->raw.mails[i].message_id) {
+			idx[n].id = pl->raw.mails[i].message_id;
+			idx[n++].at = i;
+		}
+	qsort(idx, n, sizeof(*idx), cmp_id_at);
+	for (i = 1; i < n; i++)
+		copy[idx[i].at] = !strcmp(idx[i].id, idx[i - 1].id);
+	free(idx);
+	return copy;
+}
+
 /* The thread of the message-id, else the only one with patches. */
 static int select_thread(struct pull *pl)
 {
-	size_t i, j;
+	unsigned char *copy;
 	long at = -1;
+	size_t i;
 	int ret = 0;
 
 	if (pl->o->msgid) {
@@ -304,24 +337,22 @@ static int select_thread(struct pull *pl)
 	}
 	if (ret)
 		return ret;
+	copy = later_copies(pl, pl->thread);
 	for (i = 0; i < pl->raw.nr; i++) {
 		const struct sk_mail *m = &pl->raw.mails[i];
 		char *id = sk_msgid_strip(m->message_id);
-		int dup = 0;
 
-		for (j = 0; j < i && !dup && *id; j++)
-			dup = pl->use[j] && !strcmp(pl->raw.mails[j].message_id,
-						   m->message_id);
 		if (pl->threads.of[i] != pl->thread)
 			note(pl, "skipped %s:%zu <%s> '%s': not in the thread pulled",
 			     m->source, m->line, id, m->subject);
-		else if (dup)
+		else if (copy[i])
 			note(pl, "skipped %s:%zu <%s>: a second copy of that message",
 			     m->source, m->line, id);
 		else
 			pl->use[i] = 1;
 		free(id);
 	}
+	free(copy);
 	stable_unit(pl, at);
 	return 0;
 }
@@ -998,7 +1029,7 @@ static int free_number(const struct sk_series *s, const struct sk_revision *r)
 {
 	int v = r->rfc ? SK_REVISION_EXTRA : r->posted;
 
-	while (sk_series_revision(s, v))
+	while (s && sk_series_revision(s, v))
 		v = v < SK_REVISION_EXTRA ? SK_REVISION_EXTRA : v + 1;
 	return v;
 }
@@ -1010,8 +1041,7 @@ static int choose_version(struct pull *pl, const struct sk_series *s)
 	size_t i;
 
 	res->previous = 0;
-	res->version = s ? free_number(s, &pl->rev) : free_number(&(struct sk_series){ 0 },
-								    &pl->rev);
+	res->version = free_number(s, &pl->rev);
 	if (!s) {
 		res->outcome = SK_PULL_NEW_SERIES;
 		return 0;
@@ -1208,7 +1238,7 @@ static int merge_stored(struct pull *pl, const struct sk_series *s)
 	struct sk_mbox mb = SK_MBOX_INIT;
 	char *file = NULL, *path = NULL;
 	size_t i, j;
-	int ret = 0;
+	int ret = 0, loaded = 0;
 
 	if (!old)
 		return 0;
@@ -1224,7 +1254,8 @@ static int merge_stored(struct pull *pl, const struct sk_series *s)
 		for (j = 0; !ret && j < op->nr_fixlets; j++) {
 			if (have_fixlet(pl, op->fixlets[j].message_id))
 				continue;
-			if (!mb.nr && (ret = sk_mbox_parse_file(&mb, path)))
+			if (!loaded++ && sk_path_exists(path) &&
+			    (ret = sk_mbox_parse_file(&mb, path)))
 				break;
 			ret = keep_fixlet(pl, &mb, path, &op->fixlets[j], op->nr);
 		}
