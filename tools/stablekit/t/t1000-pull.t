@@ -28,7 +28,7 @@ test_expect_success 'the fixlet is recorded as an amendment of patch 2' '
 	test "$(conf $A fixlet.2.2.1.subject)" = \
 		"mm/vmscan: increment pgreclaim_pageout_* and pgrotate_* for MGLRU" &&
 	test "$(conf $A fixlet.2.2.1.in-reply-to)" = \
-		"20260713163443.3562378-3-usama.arif@linux.dev" &&
+		"20260713163431.1907337-3-usama.arif@linux.dev" &&
 	test_must_fail conf $A fixlet.2.1.1.subject
 '
 
@@ -84,7 +84,7 @@ test_expect_success 'a later revision is added as v3 and pull says exactly what 
 	$A: v3, 2 patches (new revision; previous v2)
 	changes since v2:
 	  same code 1: mm/vmstat, mm/memcontrol: add _monotonic vmstat readers (trailers changed)
-	              + Reviewed-by: Shakeel Butt <shakeel.butt@linux.dev>
+	              + Acked-by: Johannes Weiner <hannes@cmpxchg.org>
 	  changed   2: mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost (code changed, fixlets changed)
 	EOF
 	test_cmp expect out &&
