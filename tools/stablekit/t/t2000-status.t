@@ -181,10 +181,10 @@ test_expect_success 'series A landed as three commits: the mapping is shown' '
 	printf "%s\n" $A2 $A3 | sort >expect && test_cmp expect a2 &&
 	jq -r ".patches[] | select(.id == \"$A:2\") | .upstream[] |
 		select(.commit == \"$A2\") | .match" status.json >how &&
-	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163431.1907337-3-usama.arif@linux.dev>" how &&
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163443.3562378-3-usama.arif@linux.dev>" how &&
 	jq -r ".patches[] | select(.id == \"$A:2\") | .upstream[] |
 		select(.commit == \"$A3\") | .match" status.json >how &&
-	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163431.1907337-3-usama.arif@linux.dev>" how
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163443.3562378-3-usama.arif@linux.dev>" how
 '
 
 test_expect_success 'upstream by Message-Id and by patch-id' '
