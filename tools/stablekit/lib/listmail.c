@@ -192,7 +192,8 @@ char *sk_failed_subject(const char *subject)
 
 	while (*p == ' ')
 		p++;
-	if (strncmp(p, "FAILED: patch \"", 15))
+	/* Greg writes "patch", Sasha "Patch" */
+	if (strncmp(p, "FAILED: ", 8) || strncasecmp(p + 8, "patch \"", 7))
 		return NULL;
 	p += 15;
 	q = strstr(p, "\" failed to apply to ");
@@ -237,11 +238,35 @@ char *sk_mail_upstream(const char *body)
 			c = line_commit(p, "[ upstream commit ", " ]");
 		if (!c)
 			c = line_commit(p, "git cherry-pick -x ", "\n");
+		if (!c)	/* the original commit pasted in a FAILED mail */
+			c = line_commit(p, "From ", " Mon Sep 17 00:00:00 2001\n");
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
 	return c;
+}
+
+const char *sk_stable_review_body(const char *body)
+{
+	const char *p = body, *dashes;
+	int lines;
+
+	if (!strstr(body, "-stable review patch.") ||
+	    strstr(body, "-stable review patch.") - body > 200)
+		return body;
+	for (lines = 0; p && *p && lines < 6; lines++) {
+		dashes = p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+		if (!strncmp(dashes, "------------------\n", 19)) {
+			while (p && *p == '\n')
+				p++;
+			return p ? p : body;
+		}
+	}
+	return body;
 }
 
 enum sk_mail_kind sk_mail_kind(const struct sk_mail *m)

@@ -42,10 +42,21 @@ enum sk_mail_kind sk_mail_kind(const struct sk_mail *m);
 const char *sk_mail_kind_name(enum sk_mail_kind k);
 /*
  * The upstream commit a stable mail names: "commit X upstream.",
- * "[ Upstream commit X ]", "git cherry-pick -x X"; a new string or NULL.
+ * "[ Upstream commit X ]", "git cherry-pick -x X", "From X Mon Sep 17
+ * 00:00:00 2001" (the first of them); a new string or NULL.
  */
 char *sk_mail_upstream(const char *body);
-/* A FAILED mail's inner subject: "[PATCH] mm: foo", a new string or NULL. */
+/*
+ * A stable review patch's body after its preamble ("6.12-stable review
+ * patch.  If anyone has any objections, please let me know." and a line
+ * of dashes), where the in-body From: of the real author stands; the body
+ * itself when it has none.
+ */
+const char *sk_stable_review_body(const char *body);
+/*
+ * A FAILED mail's inner subject ('FAILED: patch "[PATCH] mm: foo" failed to
+ * apply to ...', Sasha's 'FAILED: Patch "mm: foo" ...'), a new string or NULL.
+ */
 char *sk_failed_subject(const char *subject);
 
 #endif

@@ -420,7 +420,15 @@ static void format_thread_mail(struct sk_strbuf *sb, const struct pull *pl,
 		sk_patch_release(&p);
 		return;
 	}
-	sk_mbox_format_mail(sb, m);
+	if (pl->kinds[i] == SK_MAIL_STABLE_REVIEW) {
+		/* the real author's From: heads the body, for b4 */
+		struct sk_mail trimmed = *m;
+
+		trimmed.body = (char *)sk_stable_review_body(m->body);
+		sk_mbox_format_mail(sb, &trimmed);
+	} else {
+		sk_mbox_format_mail(sb, m);
+	}
 	if (!*m->in_reply_to && m->nr_references) {
 		/* b4 threads replies by In-Reply-To: the nearest reference */
 		char *line = sk_xstrfmt("In-Reply-To: <%s>\n",

@@ -27,6 +27,8 @@ test_expect_success 'a stable review patch: kind stable-review, its upstream com
 	stablekit -C p pull -m "$REVIEW" >out &&
 	grep "^$R: v1, 1 patch (new series)$" out &&
 	test "$(conf $R series.kind)" = stable-review &&
+	test "$(conf $R patch.1.1.author)" = "Zenm Chen <zenmchen@gmail.com>" &&
+	! grep "stable review patch" p/series/$R/v1.mbx &&
 	test "$(conf $R patch.1.1.upstream)" = b377dcd9a286a6f81922ae442cd1c743bc4a2b35 &&
 	stablekit -C p series show $R --json >s.json &&
 	test "$(jq -r .kind s.json)" = stable-review &&

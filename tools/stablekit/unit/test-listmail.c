@@ -100,6 +100,8 @@ static void test_upstream(void **state)
 	check_upstream("[ Upstream commit 0123456789ab ]\n", "0123456789ab");
 	check_upstream("git cherry-pick -x 0123456789abcdef0123456789abcdef01234567\n",
 		       "0123456789abcdef0123456789abcdef01234567");
+	check_upstream("From 93ecd6ee95c38cb533fa25f48d3c1c8cb69f410f Mon Sep 17 00:00:00 2001\n",
+		       "93ecd6ee95c38cb533fa25f48d3c1c8cb69f410f");
 	check_upstream("commit 0123456 upstream.\n", NULL);	/* too short */
 	check_upstream("commit 0123456789AB upstream.\n", NULL);	/* not git's */
 	check_upstream("see commit 0123456789ab upstream.\n", NULL);
@@ -114,8 +116,23 @@ static void test_failed_subject(void **state)
 	s = sk_failed_subject("FAILED: patch \"[PATCH] mm: a \"b\"\" failed to apply to 6.1-stable tree");
 	assert_string_equal(s, "[PATCH] mm: a \"b\"");
 	free(s);
+	s = sk_failed_subject("FAILED: Patch \"media: venus: x\" failed to apply to 6.12-stable tree");
+	assert_string_equal(s, "media: venus: x");
+	free(s);
 	assert_null(sk_failed_subject("FAILED: patch \"\" failed to apply to 6.1-stable tree"));
 	assert_null(sk_failed_subject("[PATCH] FAILED: x"));
+}
+
+static void test_stable_review_body(void **state)
+{
+	const char *b = "6.12-stable review patch.  If anyone has any objections, please let me know.\n"
+			"\n------------------\n\nFrom: Real Author <r@x>\n\n[ Upstream commit 0123456789ab ]\n";
+	const char *plain = "From: A <a@x>\n\n------------------\nx\n";
+
+	(void)state;
+	assert_string_equal(sk_stable_review_body(b),
+			    "From: Real Author <r@x>\n\n[ Upstream commit 0123456789ab ]\n");
+	assert_ptr_equal(sk_stable_review_body(plain), plain);
 }
 
 int main(void)
@@ -125,6 +142,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_upstream),
 		cmocka_unit_test(test_failed_subject),
+		cmocka_unit_test(test_stable_review_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
