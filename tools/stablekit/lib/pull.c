@@ -249,12 +249,34 @@ static int answers(const struct sk_mail *m, const char *id)
 	return yes;
 }
 
+/* Without a message-id, several stable mails: each is a series, listed. */
+static int list_stable(struct pull *pl, size_t stable)
+{
+	size_t i;
+
+	sk_strbuf_reset(&pl->res->threads);
+	for (i = 0; i < pl->raw.nr; i++) {
+		char *id;
+
+		if (!pl->use[i] || !is_stable_kind(pl->kinds[i]))
+			continue;
+		id = sk_msgid_strip(pl->raw.mails[i].message_id);
+		sk_strbuf_addf(&pl->res->threads, "<%s>  %s\n", id,
+			       pl->raw.mails[i].subject);
+		free(id);
+	}
+	pl->res->ambiguous = 1;
+	return sk_error_set(SK_EINVALID,
+			    "%s: %zu stable mails, each a series of its own; name the one to pull by its message-id",
+			    pl->input, stable);
+}
+
 /*
  * A stable mail (review patch, AUTOSEL, FAILED) is a series of its own:
  * of its thread only it and the replies to it are pulled.  Taken when the
  * message-id names one, or when the thread holds a single one.
  */
-static void stable_unit(struct pull *pl, long at)
+static int stable_unit(struct pull *pl, long at)
 {
 	size_t i, stable = 0, other = 0;
 	char *id;
@@ -267,8 +289,10 @@ static void stable_unit(struct pull *pl, long at)
 		else
 			other++;
 	}
-	if (at < 0 || !is_stable_kind(pl->kinds[at]) || (stable > 1 && !pl->want) || other)
-		return;
+	if (at < 0 || !is_stable_kind(pl->kinds[at]) || other)
+		return 0;
+	if (stable > 1 && !pl->want)
+		return list_stable(pl, stable);
 	pl->single = 1;
 	id = sk_msgid_strip(pl->raw.mails[at].message_id);
 	for (i = 0; i < pl->raw.nr; i++) {
@@ -281,6 +305,7 @@ static void stable_unit(struct pull *pl, long at)
 		     m->source, m->line, m->subject);
 	}
 	free(id);
+	return 0;
 }
 
 struct id_at {
@@ -353,8 +378,7 @@ static int select_thread(struct pull *pl)
 		free(id);
 	}
 	free(copy);
-	stable_unit(pl, at);
-	return 0;
+	return stable_unit(pl, at);
 }
 
 /* Parse one patch mail of the thread (a FAILED mail: the commit in it). */

@@ -100,6 +100,27 @@ test_expect_success 'a second copy of a mail is left out and named' '
 	grep "^pull: skipped .*twice.mbox:[0-9]* <$B_COVER>: a second copy of that message$" err
 '
 
+test_expect_success 'a real list archive (t/corpus as a maildir): each series by its message-id' '
+	mkdir -p corpus/cur corpus/new corpus/tmp &&
+	for f in "$SHARNESS_TEST_DIRECTORY"/corpus/*/*.eml; do
+		d=${f%/*} &&
+		cp "$f" "corpus/cur/${d##*/}_${f##*/}" || return 1
+	done &&
+	sk_new_project c &&
+	test_expect_code 129 stablekit -C c pull -m "$PWD/corpus" 2>err &&
+	grep "corpus: [0-9]* threads carry patches" err &&
+	grep "^  <$A_COVER>  \[PATCH v2 0/2\] mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost  (6 mails)$" err &&
+	grep "^  <20250922192408.913556629@linuxfoundation.org>  \[PATCH 6.12 000/105\] 6.12.49-rc1 review  ([0-9]* mails)$" err &&
+	test_must_be_empty_dir c/series &&
+	stablekit -C c pull -m "$PWD/corpus" $A_COVER >out &&
+	grep "^$A: v2, 2 patches + 1 fixlet (new series)$" out &&
+	test "$(git config -f c/series/$A/series.conf patch.2.1.acked-by)" = "Johannes Weiner <hannes@cmpxchg.org>" &&
+	stablekit -C c pull -m "$PWD/corpus" 20260626122009.75334-2-usama.arif@linux.dev >out &&
+	grep "^$A: RFC, 1 patch (older revision, stored; latest stays v2)$" out &&
+	stablekit -C c pull -m "$PWD/corpus" 20180910215622.4428-1-guro@fb.com >out &&
+	grep "^mm-don-t-raise-memcg_oom-event-due-to-failed-high: RFC, 1 patch (new series)$" out
+'
+
 test_expect_success 'help pull documents thread selection, revision labels and merging' '
 	stablekit help pull >help &&
 	grep "^   Thread selection$" help &&

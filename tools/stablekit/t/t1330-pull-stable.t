@@ -14,6 +14,7 @@ patches b4 returns must be the count validated.
 
 FIX="$SHARNESS_TEST_DIRECTORY/t1330"
 REVIEW="$SHARNESS_TEST_DIRECTORY/t1150/stable-review-6.12-41-49.mbox"
+CORPUS="$SHARNESS_TEST_DIRECTORY/corpus"
 R=wifi-rtw88-add-usb-id-2001-3329-for-d-link-ac13u-rev
 F=drivers/net/wireless/realtek/rtw88/rtw8822cu.c
 
@@ -47,12 +48,64 @@ test_expect_success 'an AUTOSEL mail named by message-id: a series of its own' '
 	test "$(conf mm-other-fix-the-other patch.1.1.author)" = "B Author <b@example.org>"
 '
 
-test_expect_success 'an AUTOSEL thread pulled whole: each patch its upstream commit' '
-	stablekit -C p pull -m "$FIX/autosel.mbox" >out &&
-	grep "^mm-thing-count-the-thing: v1, 2 patches (new series)$" out &&
-	test "$(conf mm-thing-count-the-thing series.kind)" = autosel &&
-	test "$(conf mm-thing-count-the-thing patch.1.1.upstream)" = 1111111111112222222222223333333333334444 &&
-	test "$(conf mm-thing-count-the-thing patch.1.2.upstream)" = 5555555555556666666666667777777777778888
+test_expect_success 'an AUTOSEL thread without a message-id: each mail a series, listed, exit 129' '
+	sk_new_project q0 &&
+	test_expect_code 129 stablekit -C q0 pull -m "$FIX/autosel.mbox" 2>err &&
+	grep "autosel.mbox: 2 stable mails, each a series of its own; name the one to pull by its message-id" err &&
+	grep "^  <20260105170001.1-sashal@kernel.org>  \[PATCH AUTOSEL 6.12 01/02\] mm: thing: count the thing$" err &&
+	grep "^  <20260105170001.2-sashal@kernel.org>  \[PATCH AUTOSEL 6.12 02/02\] mm: other: fix the other$" err &&
+	test -z "$(ls -A q0/series)"
+'
+
+# real_mail FILE: a maildir holding the corpus mail FILE alone
+real_mail() {
+	rm -rf one && mkdir -p one/cur one/new one/tmp &&
+	cp "$CORPUS/$1" one/cur/1
+}
+
+test_expect_success 'real stable mails: kind, upstream commit and the real author' '
+	sk_new_project c &&
+	while read file kind up author; do
+		real_mail $file &&
+		stablekit -C c pull -m "$PWD/one" >out || return 1
+		s=$(sed -n "s/: v1, 1 patch (new series)\$//p" out) &&
+		test -n "$s" &&
+		test "$(git config -f c/series/$s/series.conf series.kind)" = $kind &&
+		test "$(git config -f c/series/$s/series.conf patch.1.1.upstream)" = $up &&
+		test "$(git config -f c/series/$s/series.conf patch.1.1.author | sed "s/ <.*//")" = "$author" ||
+		{ echo "wrong: $file"; cat c/series/$s/series.conf; return 1; }
+	done <<-EOF
+	stable-review/6.12-026-octeon-ep.eml stable-review a72175c985132885573593222a7b088cf49b07ae Sathesh B Edara
+	stable-review/6.12-057-mmc-mvsdio-quilt.eml stable-review 8ab2f1c35669bff7d7ed1bb16bf5cc989b3e2e17 Thomas Fourier
+	stable-review/6.12-061-rds-quilt-utf8-cc.eml stable-review 4351ca3fcb3ffecf12631b4996bf085a2dad0db6 Håkon Bugge
+	stable-review/6.12-071-asoc-wm8940-upstream-bracket.eml stable-review d05afb53c683ef7ed1228b593c3360f4d3126c58 Charles Keepax
+	stable-review/6.12-077-drm-anx7625.eml stable-review a10f910c77f280327b481e77eab909934ec508f0 Loic Poulain
+	autosel/6.12-04-epoll-fsdevel.eml autosel 6474353a5e3d0b2cf610153cea0c61f576a36d0a Christian Brauner
+	autosel/6.12-06-xen-acpi-processor-mailman.eml autosel 0f2946bb172632e122d4033e0b03f85230a29510 Jason Andryuk
+	autosel/6.12-08-drm-vkms.eml autosel 8ec43c58d3be615a71548bc09148212013fb7e5f Harry Wentland
+	failed/6.1-memcg-drain-obj-stock.eml failed 9f01b4954490d4ccdbcc2b9be34a9921ceee9cbb Shakeel Butt
+	failed/6.12-cgroup-rstat-forceidle.eml failed c4af66a95aa3bc1d4f607ebd4eea524fb58946e3 Abel Wu
+	failed/6.12-media-venus-sasha.eml failed 93ecd6ee95c38cb533fa25f48d3c1c8cb69f410f Renjiang Han
+	EOF
+'
+
+test_expect_success 'a reply to a FAILED mail is no patch' '
+	real_mail failed/6.12-re-failed-rdseed-zen5.eml &&
+	test_expect_code 128 stablekit -C c pull -m "$PWD/one" 2>err &&
+	grep "no \[PATCH\] mail in 1 message(s)" err
+'
+
+test_expect_success 'the real review thread: a review patch by message-id, the rest skipped' '
+	mkdir -p rc1/cur rc1/new rc1/tmp &&
+	cp "$CORPUS"/stable-cover/6.12.49-rc1-000-cover.eml "$CORPUS"/stable-review/6.12-*.eml \
+		"$CORPUS"/reply/6.12.49-rc1-tested-*.eml rc1/cur/ &&
+	sk_new_project d &&
+	stablekit -C d pull -v -m "$PWD/rc1" 20250922192410.408331126@linuxfoundation.org >out 2>err &&
+	grep "^mmc-mvsdio-fix-dma_unmap_sg-nents-value: v1, 1 patch (new series)$" out &&
+	test $(grep -c "not the stable patch pulled nor a reply to it$" err) = 7 &&
+	test "$(ls d/series)" = mmc-mvsdio-fix-dma_unmap_sg-nents-value &&
+	test_expect_code 129 stablekit -C d pull -m "$PWD/rc1" 2>err &&
+	grep "rc1: 5 stable mails, each a series of its own" err
 '
 
 test_expect_success 'a FAILED mail: the commit in it is the patch, kind failed' '
