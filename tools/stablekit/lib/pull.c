@@ -1229,11 +1229,19 @@ static size_t fixlet_index(const struct pull *pl, const char *id)
 static void order_fixlets(struct pull *pl, const struct sk_revision *old)
 {
 	size_t n = pl->nr_fixlets, k = 0, i, j;
-	size_t *order = sk_xcalloc(n + 1, sizeof(*order));
-	unsigned char *taken = sk_xcalloc(n + 1, 1);
-	struct sk_patch *fx = sk_xcalloc(n + 1, sizeof(*fx));
-	int *target = sk_xcalloc(n + 1, sizeof(*target));
-	char **irt = sk_xcalloc(n + 1, sizeof(*irt));
+	size_t *order;
+	unsigned char *taken;
+	struct sk_patch *fx;
+	int *target;
+	char **irt;
+
+	if (!n)
+		return;
+	order = sk_xcalloc(n, sizeof(*order));
+	taken = sk_xcalloc(n, 1);
+	fx = sk_xcalloc(n, sizeof(*fx));
+	target = sk_xcalloc(n, sizeof(*target));
+	irt = sk_xcalloc(n, sizeof(*irt));
 
 	for (i = 0; i < old->nr_patches; i++)
 		for (j = 0; j < old->patches[i].nr_fixlets; j++) {
