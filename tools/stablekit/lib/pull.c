@@ -114,23 +114,19 @@ static void note(struct pull *pl, const char *fmt, ...)
 /* "<id>", "id" or a lore URL ".../id/" to the bare id. */
 static char *wanted_id(const char *msgid)
 {
-	const char *p = msgid, *end;
+	const char *start = msgid, *end = msgid + strlen(msgid);
+	char *id, *bare;
 
-	if (!strncmp(p, "http://", 7) || !strncmp(p, "https://", 8)) {
-		end = p + strlen(p);
-		while (end > p && end[-1] == '/')
-			end--;
-		for (p = end; p > msgid && p[-1] != '/'; p--)
-			;
-		{
-			char *id = sk_xstrndup(p, (size_t)(end - p)), *bare;
-
-			bare = sk_msgid_strip(id);
-			free(id);
-			return bare;
-		}
-	}
-	return sk_msgid_strip(msgid);
+	if (strncmp(msgid, "http://", 7) && strncmp(msgid, "https://", 8))
+		return sk_msgid_strip(msgid);
+	while (end > msgid && end[-1] == '/')
+		end--;
+	for (start = end; start > msgid && start[-1] != '/'; start--)
+		;
+	id = sk_xstrndup(start, (size_t)(end - start));
+	bare = sk_msgid_strip(id);
+	free(id);
+	return bare;
 }
 
 static int read_raw(struct pull *pl)

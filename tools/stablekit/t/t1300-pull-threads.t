@@ -52,11 +52,14 @@ test_expect_success '--verbose names each mail left out, with file:line' '
 	test $(grep -c "^pull: skipped" err) = $(( $(grep -c "^From mboxrd@z" "$SEED_A") + 1 ))
 '
 
-test_expect_success 'a message-id in the middle of the thread selects the whole thread' '
+test_expect_success 'a message-id in the middle of the thread (or its lore URL) selects the whole thread' '
 	sk_new_project p3 &&
 	stablekit -C p3 pull -m "$PWD/archive.mbox" "<$A_P2>" >out &&
 	grep "^$A: v2, 2 patches + 1 fixlet (new series)" out &&
-	! test -e p3/series/$B
+	! test -e p3/series/$B &&
+	sk_new_project p3u &&
+	stablekit -C p3u pull -m "$PWD/archive.mbox" "https://lore.kernel.org/all/$A_P2/" >out &&
+	grep "^$A: v2, 2 patches + 1 fixlet (new series)" out
 '
 
 test_expect_success 'without a message-id: the only thread with patches is pulled' '
