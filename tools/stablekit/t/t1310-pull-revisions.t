@@ -56,6 +56,35 @@ test_expect_success 'an older revision pulled later is stored, never made latest
 	test "$(labels q $A)" = "RFC v2 v3 "
 '
 
+test_expect_success 'an RFC pulled after v1 and v2 is not stored as v3; status tracks v2' '
+	git init -q linux &&
+	echo base >linux/README &&
+	git -C linux add . &&
+	git -C linux commit -q -m base &&
+	git -C linux tag v7.0 &&
+	sk_new_project st &&
+	cat >st/stable/branches.conf <<-EOF &&
+	[stablekit]
+		repo = ../linux
+	[branch "mainline"]
+		ref = master
+		base = v7.0
+		kind = mainline
+	EOF
+	one_patch "[PATCH]" first 12 >st-v1.mbox &&
+	one_patch "[PATCH v2]" second 14 >st-v2.mbox &&
+	one_patch "[RFC PATCH]" early 2 >st-rfc.mbox &&
+	for f in st-v1 st-v2 st-rfc; do
+		stablekit -C st pull -m "$PWD/$f.mbox" || return 1
+	done >out &&
+	grep "^mm-thing: RFC, 1 patch (older revision, stored; latest stays v2)$" out &&
+	! test -e st/series/mm-thing/v3.mbx &&
+	(cd st && stablekit status --json >../status.json) &&
+	jq -r ".patches[] | select(.series == \"mm-thing\") | .version" status.json >versions &&
+	echo 2 >expect &&
+	test_cmp expect versions
+'
+
 test_expect_success 'every subject form names its revision, whatever the pull order' '
 	sk_new_project r &&
 	one_patch "[PATCH v3 RESEND]" three 20 >v3-resend.mbox &&
