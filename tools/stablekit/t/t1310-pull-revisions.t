@@ -43,6 +43,18 @@ test_expect_success 'the real v2 pulled after the RFC stays v2, with v2 subjects
 	test "$(labels p $A)" = "RFC v2 "
 '
 
+test_expect_success 'the RFC and the v2 thread in one mbox (corpus): each by its message-id' '
+	sk_new_project both &&
+	BOTH="$SHARNESS_TEST_DIRECTORY/corpus/threads/vmstat-rfc-then-v2.mbox" &&
+	test_expect_code 129 stablekit -C both pull -m "$BOTH" 2>err &&
+	grep "2 threads carry patches" err &&
+	stablekit -C both pull -m "$BOTH" 20260626122009.75334-1-usama.arif@linux.dev >out &&
+	grep "^$A: RFC, 1 patch (new series)$" out &&
+	stablekit -C both pull -m "$BOTH" 20260713163443.3562378-1-usama.arif@linux.dev >out &&
+	grep "^$A: v2, 2 patches + 1 fixlet (new revision; previous RFC)$" out &&
+	test "$(labels both $A)" = "RFC v2 "
+'
+
 test_expect_success 'an older revision pulled later is stored, never made latest' '
 	sk_new_project q &&
 	stablekit -C q pull -m "$V3" >/dev/null &&

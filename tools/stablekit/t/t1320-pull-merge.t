@@ -44,6 +44,15 @@ test_expect_success 'a less complete copy after the full thread: up to date, not
 	test_cmp fixlets.before p/series/$A/v2.fixlets.mbx
 '
 
+test_expect_success 'the corpus copy without replies (threads/vmstat-v2-without-replies.mbox) loses nothing' '
+	sk_new_project pc &&
+	stablekit -C pc pull -m "$SEED_A" >/dev/null &&
+	stablekit -C pc pull -m "$SHARNESS_TEST_DIRECTORY/corpus/threads/vmstat-v2-without-replies.mbox" >out &&
+	grep "^$A: v2, 2 patches + 1 fixlet (already up to date)$" out &&
+	test "$(conf pc patch.2.1.acked-by)" = "$HANNES" &&
+	test "$(conf pc fixlet.2.2.1.message-id)" = $FIX
+'
+
 test_expect_success 'the less complete copy first, then the full one: both added, reported' '
 	sk_new_project q &&
 	stablekit -C q pull -m "$PWD/neither.mbox" >/dev/null &&

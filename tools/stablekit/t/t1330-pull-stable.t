@@ -108,6 +108,17 @@ test_expect_success 'the real review thread: a review patch by message-id, the r
 	grep "rc1: 5 stable mails, each a series of its own" err
 '
 
+test_expect_success 'the corpus review thread as an mbox: listed without a message-id, one by it' '
+	PARTIAL="$CORPUS/threads/6.12.49-rc1-partial-review.mbox" &&
+	sk_new_project e &&
+	test_expect_code 129 stablekit -C e pull -m "$PARTIAL" 2>err &&
+	grep "^  <20250922192410.512842675@linuxfoundation.org>  \[PATCH 6.12 061/105\] rds: ib: Increment i_fastreg_wrs before bailing out$" err &&
+	stablekit -C e pull -m "$PARTIAL" 20250922192410.512842675@linuxfoundation.org >out &&
+	grep "^rds-ib-increment-i_fastreg_wrs-before-bailing-out: v1, 1 patch (new series)$" out &&
+	test "$(git config -f e/series/rds-ib-increment-i_fastreg_wrs-before-bailing-out/series.conf patch.1.1.upstream)" = \
+		4351ca3fcb3ffecf12631b4996bf085a2dad0db6
+'
+
 test_expect_success 'a FAILED mail: the commit in it is the patch, kind failed' '
 	stablekit -C p pull -m "$FIX/failed.mbox" >out &&
 	grep "^mm-thing-fix-the-thing: v1, 1 patch (new series)$" out &&
