@@ -215,7 +215,9 @@ int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
 	sk_subject_parse(&subj, m->subject);
 	take = latest && (subj.flags & SK_SUBJ_PATCH) &&
 	       !(subj.flags & (SK_SUBJ_REPLY | SK_SUBJ_FIXLET)) &&
-	       subj.nr <= 1 && subj.version >= latest->version &&
+	       subj.nr <= 1 &&
+	       /* after an RFC any posting is newer; its number is no version */
+	       (latest->rfc || subj.version >= sk_revision_posted(latest)) &&
 	       *id && !known_msgid(s, id) && same_series(s, m, &subj) &&
 	       !(subj.nr == 1 && has_cover(hits, m, subj.version));
 	take = take ? subj.version : 0;
@@ -295,8 +297,8 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 	if (p->ret) {
 		p->error = sk_xstrdup(sk_error_last());
 		us->failed = 1;
-	} else if (p->res.version > us->latest_after) {
-		us->latest_after = p->res.version;
+	} else if (p->res.outcome == SK_PULL_NEW_REVISION && !p->res.older) {
+		us->latest_after = p->res.version;	/* it is the latest now */
 	}
 }
 

@@ -785,7 +785,8 @@ static void author_commits(struct sk_index_list *out, struct run *r,
 }
 
 /*
- * Explicit reference (the patch's Message-Id in a Link:), then an equal
+ * Explicit reference (the upstream commit a stable mail names, the
+ * patch's Message-Id in a Link:), then an equal
  * patch-id among the commits with its subject, then among its author's;
  * a commit with the subject and another patch-id is only similar.
  */
@@ -795,6 +796,20 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 	const char *pid;
 	size_t i, j;
 
+	if (pi->p->upstream) {
+		/* a stable mail names its upstream commit: one, or no proof */
+		sk_index_by_prefix(&l, r->idx, range, pi->p->upstream);
+		for (i = 0; l.nr == 1 && i < l.nr; i++) {
+			sk_strbuf_reset(&r->sb);
+			sk_strbuf_addf(&r->sb, "explicit reference: the stable "
+				       "mail names upstream commit %s",
+				       pi->p->upstream);
+			add_upstream(pi, l.items[i].oid, l.items[i].subject,
+				     SK_PROOF_MSGID, r->sb.buf);
+		}
+		sk_index_list_release(&l);
+		sk_error_clear();
+	}
 	if (pi->msgid[0]) {
 		sk_index_by_msgid(&l, r->idx, range, pi->msgid);
 		for (i = 0; i < l.nr; i++) {
