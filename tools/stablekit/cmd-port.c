@@ -20,7 +20,7 @@ static const char usage[] =
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
 {
-	size_t i;
+	size_t i, j;
 
 	printf("%s -> %s%s%s%s\n", slug, branch, r->target ? " (semantic-patch target " : "",
 	       r->target ? r->target : "", r->target ? ")" : "");
@@ -35,11 +35,62 @@ static void print_result(const char *slug, const char *branch,
 			printf("       %s\n", it->how);
 		if (it->dep_of)
 			printf("       taken as a dependency of patch %d\n", it->dep_of);
+		for (j = 0; j < it->nr_hunks; j++) {
+			const struct sk_port_hunk *h = &it->hunks[j];
+
+			if (strcmp(h->method, "failed"))
+				continue;
+			printf("       %s hunk %d%s%s%s: %s\n", h->path, h->nr,
+			       h->function ? " (" : "", h->function ? h->function : "",
+			       h->function ? ")" : "", h->reason ? h->reason : "failed");
+		}
 		if (it->reason)
 			printf("       %s\n", it->reason);
 	}
 	if (r->spatch_seconds > 0)
 		printf("  spatch: %.1f s\n", r->spatch_seconds);
+}
+
+/* The patch's largest |offset| and fuzz over its hunks. */
+static long max_offset(const struct sk_port_item *it)
+{
+	long m = 0;
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++)
+		if (labs(it->hunks[i].offset) > labs(m))
+			m = it->hunks[i].offset;
+	return m;
+}
+
+static int max_fuzz(const struct sk_port_item *it)
+{
+	int m = 0;
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++)
+		if (it->hunks[i].fuzz > m)
+			m = it->hunks[i].fuzz;
+	return m;
+}
+
+static json_t *hunks_json(const struct sk_port_item *it)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++) {
+		const struct sk_port_hunk *h = &it->hunks[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s, s:I, s:i, s:o, s:o, s:o}",
+			"patch", h->patch, "path", h->path, "nr", h->nr,
+			"method", h->method, "offset", (json_int_t)h->offset,
+			"fuzz", h->fuzz,
+			"rule", h->rule ? json_string(h->rule) : json_null(),
+			"function", h->function ? json_string(h->function) : json_null(),
+			"reason", h->reason ? json_string(h->reason) : json_null()));
+	}
+	return a;
 }
 
 static json_t *result_json(const char *slug, const char *branch,
@@ -64,6 +115,10 @@ static json_t *result_json(const char *slug, const char *branch,
 		json_object_set_new(j, "reason", it->reason ? json_string(it->reason) : json_null());
 		json_object_set_new(j, "upstream", *it->upstream ? json_string(it->upstream) : json_null());
 		json_object_set_new(j, "dependency_of", it->dep_of ? json_integer(it->dep_of) : json_null());
+		json_object_set_new(j, "blocked_by", it->blocked_by ? json_integer(it->blocked_by) : json_null());
+		json_object_set_new(j, "offset", json_integer(max_offset(it)));
+		json_object_set_new(j, "fuzz", json_integer(max_fuzz(it)));
+		json_object_set_new(j, "hunks", hunks_json(it));
 		json_array_append_new(items, j);
 	}
 	json_object_set_new(o, "patches", items);

@@ -26,6 +26,7 @@ struct sk_hunk_report {
 	int applied;
 	char *funcname;		/* from the @@ line, or NULL */
 	char *met;		/* the code found at want_line when it failed */
+	int absent;		/* the file does not exist in the target */
 };
 
 struct sk_apply_report {

@@ -378,9 +378,30 @@ static int run_spatch(struct sk_cocci *c, struct sk_sandbox *sb,
 	return ret;
 }
 
-static int apply_file(struct sk_sandbox *sb, const char *text, const char *what)
+/* "mm/vmscan.c hunk 3 (static void prepare_scan_control(...)), ..." */
+static void failed_hunks(struct sk_strbuf *out, const struct sk_apply_report *rep,
+			 size_t from)
 {
-	struct sk_apply_report rep = { 0 };
+	size_t i;
+
+	for (i = from; i < rep->nr; i++) {
+		const struct sk_hunk_report *h = &rep->hunks[i];
+
+		if (h->applied)
+			continue;
+		sk_strbuf_addf(out, "%s%s hunk %d", out->len ? ", " : "", h->path, h->nr);
+		if (h->absent)
+			sk_strbuf_adds(out, " (the file is absent)");
+		else if (h->funcname)
+			sk_strbuf_addf(out, " (%s)", h->funcname);
+	}
+}
+
+static int apply_file(struct sk_sandbox *sb, const char *text, const char *what,
+		      struct sk_apply_report *out, unsigned int flags)
+{
+	struct sk_apply_report own = { 0 }, *rep = out ? out : &own;
+	size_t from = rep->nr;
 	struct sk_diff d;
 	char **files = NULL;
 	size_t nr = 0, alloc = 0;
@@ -391,18 +412,26 @@ static int apply_file(struct sk_sandbox *sb, const char *text, const char *what)
 	sk_diff_paths(&files, &nr, &alloc, &d, SK_DIFF_PATHS_OLD);
 	ret = sk_sandbox_checkout(sb, files, nr);
 	if (!ret)
-		ret = sk_apply_diff(&rep, sb->dir, &d, 0);
-	if (ret == SK_ECONFLICT)
-		ret = sk_error_set(SK_ECONFLICT, "%s does not apply (no fuzz allowed)", what);
+		ret = sk_apply_diff(rep, sb->dir, &d, flags);
+	if (ret == SK_ECONFLICT) {
+		struct sk_strbuf which = SK_STRBUF_INIT;
+
+		failed_hunks(&which, rep, from);
+		ret = sk_error_set(SK_ECONFLICT, "%s do%s not apply (%s): %s", what,
+				   flags & SK_APPLY_FUZZ ? "" : "es",
+				   flags & SK_APPLY_FUZZ ? "offset and fuzz 1 allowed" :
+				   "no fuzz allowed", which.buf);
+		sk_strbuf_release(&which);
+	}
 	sk_strv_free(files, nr);
 	sk_diff_release(&d);
-	sk_apply_report_release(&rep);
+	sk_apply_report_release(&own);
 	return ret;
 }
 
 int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 			const struct sk_cocci_port *spec, const char *diff,
-			unsigned int timeout_ms)
+			struct sk_apply_report *rep, unsigned int timeout_ms)
 {
 	struct sk_strbuf kept = SK_STRBUF_INIT, text = SK_STRBUF_INIT;
 	size_t i;
@@ -410,14 +439,15 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 
 	ret = sk_diff_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
 	if (!ret && kept.len)
-		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave");
+		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave", rep,
+				 SK_APPLY_FUZZ);
 	for (i = 0; !ret && i < spec->nr_rules; i++)
 		ret = run_spatch(c, sb, spec->rules[i], timeout_ms);
 	for (i = 0; !ret && i < spec->nr_hunks; i++) {
 		sk_strbuf_reset(&text);
 		ret = sk_read_file(&text, spec->hunks[i]);
 		if (!ret)
-			ret = apply_file(sb, text.buf, spec->hunks[i]);
+			ret = apply_file(sb, text.buf, spec->hunks[i], NULL, 0);
 	}
 	sk_strbuf_release(&kept);
 	sk_strbuf_release(&text);

@@ -47,11 +47,13 @@ int sk_cocci_port_files(char ***out, size_t *nr, const struct sk_cocci_port *p);
 
 /*
  * Carry one patch by its spec: the diff minus the dropped hunks (offsets
- * allowed, no fuzz), then the rules, then the hunks, on the sandbox files.
+ * and fuzz 1 allowed, as in the offset stage; rep gets where each kept
+ * hunk went), then the rules, then the plain hunks (no fuzz), on the
+ * sandbox files.  A failure names the kept hunks that did not apply.
  */
 int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 			const struct sk_cocci_port *spec, const char *diff,
-			unsigned int timeout_ms);
+			struct sk_apply_report *rep, unsigned int timeout_ms);
 
 /*
  * The diff without the listed hunks ("PATH:K", K counted from 1 per file);

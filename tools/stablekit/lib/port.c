@@ -1,8 +1,11 @@
 #include "port.h"
 #include "apply.h"
+#include "branches.h"
 #include "cocci.h"
+#include "diff.h"
 #include "error.h"
 #include "fsutil.h"
+#include "maintainers.h"
 #include "mbox.h"
 #include "patch.h"
 #include "quilt.h"
@@ -10,6 +13,7 @@
 #include "series.h"
 #include "shquote.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,7 @@ static const char *const method_names[] = {
 	[SK_PORT_RULES] = "semantic-patches",
 	[SK_PORT_FAILED] = "FAILED",
 	[SK_PORT_SKIPPED] = "skipped",
+	[SK_PORT_BLOCKED] = "blocked",
 };
 
 const char *sk_port_method_name(enum sk_port_method m)
@@ -46,6 +51,7 @@ struct port {
 	struct sk_strbuf other;		/* series file lines of other series */
 	char **other_files;
 	size_t nr_other;
+	const int *take;		/* per patch of rev: ported now */
 };
 
 /* A block of the series file: "# <slug>" then its patches. */
@@ -127,7 +133,8 @@ struct work {
 	char **diffs;			/* the patch, then its fixlets */
 	char **keys;			/* "2", "2.fixlet1" */
 	size_t nr;
-	struct sk_apply_report rep;	/* of the offset/fuzz stage */
+	struct sk_apply_report *reps;	/* per diff, of the offset/fuzz stage */
+	struct sk_apply_report *rule_reps; /* per diff, seed hunks the rules leave */
 	struct sk_strbuf tried;		/* what was tried, for a failure */
 };
 
@@ -140,6 +147,8 @@ static int load_diffs(struct port *p, struct work *w)
 	w->nr = 1 + w->sp->nr_fixlets;
 	w->diffs = sk_xcalloc(w->nr, sizeof(char *));
 	w->keys = sk_xcalloc(w->nr, sizeof(char *));
+	w->reps = sk_xcalloc(w->nr, sizeof(*w->reps));
+	w->rule_reps = sk_xcalloc(w->nr, sizeof(*w->rule_reps));
 	ret = sk_series_patch_diff(&sb, p->series, p->rev, w->sp->nr);
 	w->diffs[0] = sk_strbuf_detach(&sb);
 	w->keys[0] = sk_xstrfmt("%d", w->sp->nr);
@@ -161,6 +170,166 @@ static int load_diffs(struct port *p, struct work *w)
 	return ret;
 }
 
+static struct sk_port_hunk *add_hunk(struct work *w, const char *key,
+				     const char *path, int nr, const char *method,
+				     const char *function)
+{
+	struct sk_port_item *it = w->item;
+	struct sk_port_hunk *h = SK_ARRAY_PUSH(it->hunks, it->nr_hunks, it->alloc_hunks);
+
+	memset(h, 0, sizeof(*h));
+	h->patch = sk_xstrdup(key);
+	h->path = sk_xstrdup(path);
+	h->nr = nr;
+	h->method = method;
+	if (function) {
+		size_t n = strlen(function);
+
+		while (n && (function[n - 1] == ' ' || function[n - 1] == '\t'))
+			n--;
+		while (n && (*function == ' ' || *function == '\t')) {
+			function++;
+			n--;
+		}
+		h->function = n ? sk_xstrndup(function, n) : NULL;
+	}
+	return h;
+}
+
+static void clear_hunks(struct sk_port_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++) {
+		free(it->hunks[i].patch);
+		free(it->hunks[i].path);
+		free(it->hunks[i].rule);
+		free(it->hunks[i].function);
+		free(it->hunks[i].reason);
+	}
+	free(it->hunks);
+	it->hunks = NULL;
+	it->nr_hunks = it->alloc_hunks = 0;
+}
+
+/* Every hunk of diff i, carried as it is by method. */
+static void hunks_from_diff(struct work *w, size_t i, const char *method)
+{
+	struct sk_diff d;
+	size_t f, k;
+
+	if (sk_diff_parse(&d, w->diffs[i], strlen(w->diffs[i]), w->keys[i], 1, 0)) {
+		sk_error_clear();
+		return;
+	}
+	for (f = 0; f < d.nr; f++) {
+		const struct sk_diff_file *df = &d.files[f];
+		const char *path = df->new_path ? df->new_path : df->old_path;
+
+		for (k = 0; k < df->nr_hunks; k++)
+			add_hunk(w, w->keys[i], path, (int)k + 1, method,
+				 df->hunks[k].funcname);
+	}
+	sk_diff_release(&d);
+}
+
+static void hunk_from_report(struct work *w, const char *key,
+			     const struct sk_hunk_report *r)
+{
+	long off = r->applied ? r->got_line - r->want_line : 0;
+	struct sk_port_hunk *h = add_hunk(w, key, r->path, r->nr,
+		!r->applied ? "failed" : r->fuzz ? "fuzz" : off ? "offset" : "clean",
+		r->funcname);
+
+	h->offset = off;
+	h->fuzz = r->fuzz;
+	if (r->absent)
+		h->reason = sk_xstrfmt("%s does not exist in this tree", r->path);
+	else if (!r->applied)
+		h->reason = sk_xstrdup("its context (fuzz 1 allowed) is not in the tree");
+}
+
+static void hunks_from_report(struct work *w, const char *key,
+			      const struct sk_apply_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nr; i++)
+		hunk_from_report(w, key, &rep->hunks[i]);
+}
+
+/* The rules of a spec whose "// Target:" is path, as "6.12/x, 6.12/y". */
+static char *rules_for(const struct sk_cocci_port *spec, const char *dir,
+		       const char *path)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i, dl = strlen(dir);
+
+	for (i = 0; i < spec->nr_rules; i++) {
+		char **files;
+		size_t nr;
+		const char *r = spec->rules[i] + dl + 1;
+
+		if (sk_cocci_port_files(&files, &nr, &(struct sk_cocci_port){
+				.rules = &spec->rules[i], .nr_rules = 1 })) {
+			sk_error_clear();
+			continue;
+		}
+		if (nr && !strcmp(files[0], path))
+			sk_strbuf_addf(&sb, "%s%.*s", sb.len ? ", " : "",
+				       (int)(strlen(r) - 6), r);
+		sk_strv_free(files, nr);
+	}
+	for (i = 0; i < spec->nr_hunks; i++) {
+		struct sk_strbuf text = SK_STRBUF_INIT;
+		char *needle = sk_xstrfmt("+++ b/%s\n", path);
+
+		if (!sk_read_file(&text, spec->hunks[i]) && strstr(text.buf, needle))
+			sk_strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+				       spec->hunks[i] + dl + 1);
+		sk_error_clear();
+		free(needle);
+		sk_strbuf_release(&text);
+	}
+	return sb.len ? sk_strbuf_detach(&sb) : (sk_strbuf_release(&sb), NULL);
+}
+
+/* Diff i under the rules: kept hunks as they went, dropped ones semantic. */
+static void hunks_from_rules(struct work *w, size_t i,
+			     const struct sk_cocci_port *spec, const char *dir)
+{
+	const struct sk_apply_report *rep = &w->rule_reps[i];
+	struct sk_diff d;
+	size_t f, k, r = 0;
+
+	if (sk_diff_parse(&d, w->diffs[i], strlen(w->diffs[i]), w->keys[i], 1, 0)) {
+		sk_error_clear();
+		return;
+	}
+	for (f = 0; f < d.nr; f++) {
+		const struct sk_diff_file *df = &d.files[f];
+		const char *path = df->new_path ? df->new_path : df->old_path;
+
+		for (k = 0; k < df->nr_hunks; k++) {
+			char *key = sk_xstrfmt("%s:%zu", path, k + 1);
+			size_t j;
+			int drop = 0;
+
+			for (j = 0; j < spec->nr_drops; j++)
+				drop |= !strcmp(spec->drops[j], key);
+			free(key);
+			if (!drop && r < rep->nr) {
+				hunk_from_report(w, w->keys[i], &rep->hunks[r++]);
+				w->item->hunks[w->item->nr_hunks - 1].nr = (int)k + 1;
+				continue;
+			}
+			add_hunk(w, w->keys[i], path, (int)k + 1, "semantic",
+				 df->hunks[k].funcname)->rule = rules_for(spec, dir, path);
+		}
+	}
+	sk_diff_release(&d);
+}
+
 static int stage_clean(struct port *p, struct work *w)
 {
 	size_t i;
@@ -170,6 +339,8 @@ static int stage_clean(struct port *p, struct work *w)
 		ret = sk_sandbox_apply_git(&p->sb, w->diffs[i]);
 	if (ret)
 		sk_strbuf_addf(&w->tried, "clean apply (libgit2): %s\n", sk_error_last());
+	for (i = 0; !ret && i < w->nr; i++)
+		hunks_from_diff(w, i, "clean");
 	return ret;
 }
 
@@ -179,7 +350,7 @@ static int stage_offset(struct port *p, struct work *w)
 	int ret = 0;
 
 	for (i = 0; !ret && i < w->nr; i++)
-		ret = sk_apply_dir(&w->rep, p->sb.dir, w->diffs[i], SK_APPLY_FUZZ);
+		ret = sk_apply_dir(&w->reps[i], p->sb.dir, w->diffs[i], SK_APPLY_FUZZ);
 	if (!ret)
 		ret = sk_sandbox_snapshot(&p->sb);
 	if (ret) {
@@ -189,10 +360,15 @@ static int stage_offset(struct port *p, struct work *w)
 	}
 	{
 		struct sk_strbuf how = SK_STRBUF_INIT;
+		int fuzz = 0;
 
-		sk_apply_describe(&how, &w->rep);
+		for (i = 0; i < w->nr; i++) {
+			sk_apply_describe(&how, &w->reps[i]);
+			fuzz |= sk_apply_max_fuzz(&w->reps[i]);
+			hunks_from_report(w, w->keys[i], &w->reps[i]);
+		}
 		w->item->how = sk_strbuf_detach(&how);
-		w->item->method = sk_apply_max_fuzz(&w->rep) ? SK_PORT_FUZZ : SK_PORT_OFFSET;
+		w->item->method = fuzz ? SK_PORT_FUZZ : SK_PORT_OFFSET;
 	}
 	return 0;
 }
@@ -220,6 +396,8 @@ static int stage_threeway(struct port *p, struct work *w)
 			       sk_error_last());
 	else
 		w->item->method = SK_PORT_THREEWAY;
+	for (i = 0; !ret && i < w->nr; i++)
+		hunks_from_diff(w, i, "three-way");
 	return ret;
 }
 
@@ -249,7 +427,9 @@ static int stage_rules(struct port *p, struct work *w)
 		}
 		if (!ret)
 			ret = sk_cocci_port_patch(&p->cocci, &p->sb, &spec, w->diffs[i],
-						  p->o->timeout_ms);
+						  &w->rule_reps[i], p->o->timeout_ms);
+		if (!ret)
+			hunks_from_rules(w, i, &spec, p->cocci.dir);
 		for (j = 0; !ret && j < spec.nr_rules; j++)
 			sk_strbuf_addf(&how, "%s%.*s", how.len ? ", " : "",
 				       (int)(strlen(spec.rules[j]) - dir_len - 7),
@@ -401,38 +581,465 @@ void sk_port_failed_commands(struct sk_strbuf *out, const char *tip,
 	free(prefix);
 }
 
+/* ---- what the target has where a hunk failed (the FAILED mail) ---- */
+
+static int is_ident(int c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * The name a definition line defines: "static void f(...)" -> f,
+ * "enum node_stat_item {" -> node_stat_item, "static const int a[] = {"
+ * -> a.  0 when the line defines nothing (or only declares a function).
+ */
+static size_t def_name(const char *line, const char **name)
+{
+	const char *p = line, *last = NULL, *stop = line + strcspn(line, "([={;");
+	size_t last_len = 0;
+
+	if (!isalpha((unsigned char)*line) && *line != '_')
+		return 0;
+	if (!strncmp(line, "extern ", 7) || !*stop)
+		return 0;
+	while (p < stop) {
+		if (is_ident(*p) && (p == line || !is_ident(p[-1]))) {
+			size_t n = 0;
+
+			while (is_ident(p[n]))
+				n++;
+			last = p;
+			last_len = n;
+			p += n;
+		} else {
+			p++;
+		}
+	}
+	if (!last || (*stop == '(' && strchr(line, ';')))
+		return 0;
+	*name = last;
+	return last_len;
+}
+
+/* The name an @@ line names (see def_name), or 0. */
+static size_t hunk_name(const char *funcname, const char **name)
+{
+	while (funcname && (*funcname == ' ' || *funcname == '\t'))
+		funcname++;
+	return funcname ? def_name(funcname, name) : 0;
+}
+
+/* Does line contain name as a whole word (its column, or -1)? */
+static long word_at(const char *line, const char *name, size_t n)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, name))) {
+		if ((p == line || !is_ident(p[-1])) && !is_ident(p[n]))
+			return p - line;
+		p++;
+	}
+	return -1;
+}
+
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t *row = sk_xcalloc(lb + 1, sizeof(size_t)), i, j, d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+struct text_lines {
+	struct sk_strbuf text;
+	char **v;
+	size_t nr;
+};
+
+/* SK_ENOTFOUND when the file is absent. */
+static int read_lines(struct text_lines *l, const char *dir, const char *path)
+{
+	char *full = sk_path_join(dir, path), *s;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	sk_strbuf_init(&l->text);
+	ret = sk_read_file(&l->text, full);
+	free(full);
+	if (ret)
+		return ret;
+	for (s = l->text.buf; *s;) {
+		char *nl = strchr(s, '\n');
+
+		l->v = sk_xrealloc(l->v, (l->nr + 1) * sizeof(char *));
+		l->v[l->nr++] = s;
+		if (!nl)
+			break;
+		*nl = '\0';
+		s = nl + 1;
+	}
+	return 0;
+}
+
+static void text_lines_release(struct text_lines *l)
+{
+	sk_strbuf_release(&l->text);
+	free(l->v);
+}
+
+/* The line where the definition of name starts, or -1. */
+static long find_def(const struct text_lines *l, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const char *d;
+
+		if (def_name(l->v[i], &d) == n && !strncmp(d, name, n))
+			return (long)i;
+	}
+	return -1;
+}
+
+#define SHOW_MAX 40
+
+/* The definition from its first line to its closing brace (at most SHOW_MAX lines). */
+static void show_def(struct sk_strbuf *out, const struct text_lines *l, long at)
+{
+	size_t i, end = (size_t)at;
+
+	while (end < l->nr && (end == (size_t)at ||
+	       (strcmp(l->v[end], "}") && strcmp(l->v[end], "};"))))
+		end++;
+	for (i = (size_t)at; i < l->nr && i <= end && i < (size_t)at + SHOW_MAX; i++)
+		sk_strbuf_addf(out, "  %s\n", l->v[i]);
+	if (i <= end && end < l->nr)
+		sk_strbuf_addf(out, "  [... %zu more lines to its closing brace at line %zu]\n",
+			       end - i + 1, end + 1);
+}
+
+struct cand {
+	size_t line, dist;
+};
+
+static int by_dist(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Lines other than at that use name (callers, readers), as "12, 40". */
+static void uses(struct sk_strbuf *out, const struct text_lines *l, size_t at,
+		 const char *name, size_t n)
+{
+	size_t c, nc = 0;
+
+	for (c = 0; c < l->nr; c++)
+		if (c != at && isspace((unsigned char)l->v[c][0]) &&
+		    word_at(l->v[c], name, n) >= 0)
+			sk_strbuf_addf(out, "%s%zu", nc++ ? ", " : "; used at line ", c + 1);
+}
+
+/* Up to 3 names defined in the file nearest to name (edit distance). */
+static void nearest(struct sk_strbuf *out, const struct text_lines *l,
+		    const char *path, const char *name, size_t n)
+{
+	struct cand *c = sk_xcalloc(l->nr + 1, sizeof(*c));
+	size_t i, nr = 0, shown = 0;
+
+	for (i = 0; i < l->nr; i++) {
+		const char *d;
+		size_t dn = def_name(l->v[i], &d), e;
+
+		if (!dn)
+			continue;
+		e = edit_distance(name, n, d, dn);
+		if (e * 2 <= n) {
+			c[nr].line = i;
+			c[nr++].dist = e;
+		}
+	}
+	qsort(c, nr, sizeof(*c), by_dist);
+	for (i = 0; i < nr && shown < 3; i++) {
+		const char *d;
+		size_t dn = def_name(l->v[c[i].line], &d), j;
+
+		for (j = 0; j < i; j++) {
+			const char *o;
+
+			if (def_name(l->v[c[j].line], &o) == dn && !strncmp(o, d, dn))
+				break;
+		}
+		if (j < i)
+			continue;
+		sk_strbuf_addf(out, "  nearest name: %.*s (%s:%zu", (int)dn, d, path,
+			       c[i].line + 1);
+		uses(out, l, c[i].line, d, dn);
+		sk_strbuf_adds(out, ")\n");
+		shown++;
+	}
+	if (!shown)
+		sk_strbuf_addf(out, "  no similar name is defined in %s\n", path);
+	free(c);
+}
+
+/* One failed hunk: the definition its @@ line names, as the target has it. */
+static void failed_hunk(struct sk_strbuf *out, const struct port *p,
+			const char *key, const struct sk_hunk_report *h)
+{
+	struct text_lines l;
+	const char *name = NULL;
+	size_t n = hunk_name(h->funcname, &name);
+	long at;
+
+	sk_strbuf_addf(out, "\n%s hunk %d of patch %s", h->path, h->nr, key);
+	if (h->funcname)
+		sk_strbuf_addf(out, " (@@ %s)", h->funcname);
+	sk_strbuf_adds(out, ":\n");
+	if (h->absent || read_lines(&l, p->sb.dir, h->path)) {
+		sk_error_clear();
+		sk_strbuf_addf(out, "  %s is absent in this tree\n", h->path);
+		return;
+	}
+	if (!n) {
+		sk_strbuf_addf(out, "  the context at line %ld is not there; the tree has:\n",
+			       h->want_line);
+		for (at = h->want_line - 1; at >= 0 && at < (long)l.nr &&
+		     at < h->want_line + 7; at++)
+			sk_strbuf_addf(out, "  %s\n", l.v[at]);
+	} else if ((at = find_def(&l, name, n)) >= 0) {
+		sk_strbuf_addf(out, "  the tree's %.*s, %s:%ld (the hunk's context is not in it):\n",
+			       (int)n, name, h->path, at + 1);
+		show_def(out, &l, at);
+	} else {
+		sk_strbuf_addf(out, "  %.*s is absent in this tree\n", (int)n, name);
+		nearest(out, &l, h->path, name, n);
+	}
+	text_lines_release(&l);
+}
+
+static char *cfg_str(git_config *cfg, const char *fmt, const char *a)
+{
+	char *key = sk_xstrfmt(fmt, a), *v = NULL;
+	git_buf buf = { 0 };
+
+	if (!git_config_get_string_buf(&buf, cfg, key))
+		v = sk_xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	free(key);
+	return v;
+}
+
+/* ---- prerequisites: semantic-patches/<slug>/prerequisites.conf ---- */
+
+struct prereq_ctx {
+	const struct port *p;
+	const struct work *w;
+	struct sk_strbuf *out;
+	git_config *cfg;
+	size_t n;
+};
+
+static int diff_uses(const struct work *w, const char *sym)
+{
+	size_t i, n = strlen(sym);
+	const char *s;
+
+	for (i = 0; i < w->nr; i++)
+		for (s = w->diffs[i]; (s = strstr(s, sym)); s++)
+			if ((s == w->diffs[i] || !is_ident(s[-1])) && !is_ident(s[n]))
+				return 1;
+	return 0;
+}
+
+/* Is sym in the target's file (checked out into the sandbox)? */
+static int tree_has(const struct port *p, const char *file, const char *sym)
+{
+	struct text_lines l;
+	size_t i;
+	int found = 0;
+
+	if (sk_sandbox_checkout((struct sk_sandbox *)&p->sb, (char *const[]){ (char *)file }, 1) ||
+	    read_lines(&l, p->sb.dir, file)) {
+		sk_error_clear();
+		return 0;
+	}
+	for (i = 0; !found && i < l.nr; i++)
+		found = word_at(l.v[i], sym, strlen(sym)) >= 0;
+	text_lines_release(&l);
+	return found;
+}
+
+static int prereq_one(const git_config_entry *e, void *data)
+{
+	struct prereq_ctx *c = data;
+	size_t len = strlen(e->name);
+	char *sym, *file, *change, *release, *commit;
+
+	/* one visit per section: at its "file" key */
+	if (strncmp(e->name, "prerequisite.", 13) || len < 19 ||
+	    strcmp(e->name + len - 5, ".file"))
+		return 0;
+	sym = sk_xstrndup(e->name + 13, len - 18);
+	if (!diff_uses(c->w, sym) || tree_has(c->p, e->value, sym)) {
+		free(sym);
+		return 0;
+	}
+	file = sk_xstrdup(e->value);
+	change = cfg_str(c->cfg, "prerequisite.%s.change", sym);
+	release = cfg_str(c->cfg, "prerequisite.%s.release", sym);
+	commit = cfg_str(c->cfg, "prerequisite.%s.commit", sym);
+	if (!c->n++)
+		sk_strbuf_adds(c->out, "\nUpstream changes this patch may depend on (it uses what they\n"
+			       "introduced, and this tree lacks it; from the series' API notes):\n\n");
+	sk_strbuf_addf(c->out, "  %s (absent in %s): %s%s%s%s%s%s\n", sym, file,
+		       commit ? commit : "", commit ? " " : "",
+		       change ? change : "the change that introduced it",
+		       release ? " (" : "", release ? release : "", release ? ")" : "");
+	free(sym);
+	free(file);
+	free(change);
+	free(release);
+	free(commit);
+	return 0;
+}
+
+static void prerequisites(struct sk_strbuf *out, const struct port *p,
+			  const struct work *w)
+{
+	struct prereq_ctx c = { p, w, out, NULL, 0 };
+	char *path;
+
+	if (!p->cocci.dir)
+		return;
+	path = sk_path_join(p->cocci.dir, "prerequisites.conf");
+	if (sk_path_exists(path) && !git_config_open_ondisk(&c.cfg, path))
+		git_config_foreach(c.cfg, prereq_one, &c);
+	sk_error_clear();
+	git_config_free(c.cfg);
+	free(path);
+}
+
+/* The patches of this port that are not tried when w's patch fails. */
+static void blocked_list(struct sk_strbuf *out, const struct port *p,
+			 const struct work *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->rev->nr_patches; i++) {
+		const struct sk_series_patch *sp = &p->rev->patches[i];
+
+		if (sp->nr <= w->sp->nr || !p->take[i])
+			continue;
+		if (!n++)
+			sk_strbuf_adds(out, "\nNot ported because this patch failed (a series applies in order):\n\n");
+		sk_strbuf_addf(out, "  patch %d \"%s\": blocked by %d\n", sp->nr,
+			       sp->subject, w->sp->nr);
+	}
+}
+
+/* Who gets the mail: stable as the stable rules say; downstream its owners. */
+static void address(struct sk_strbuf *out, const struct port *p,
+		    const struct work *w)
+{
+	const struct sk_branch *br = p->tb->br;
+	struct sk_maintainers m = { 0 };
+	struct sk_recipients r = { 0 };
+	char *mpath, *queue;
+	size_t i;
+
+	if (br->kind != SK_BRANCH_DOWNSTREAM) {
+		sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to apply to %d.%d-stable tree\n",
+			       w->sp->subject, br->major, br->minor);
+		sk_strbuf_addf(out, "To: %s\nCc: stable@vger.kernel.org\n\n", w->sp->author);
+		sk_strbuf_addf(out, "The patch below does not apply to the %d.%d-stable tree (%s).\n"
+			       "If someone wants it applied there, or to any other stable or longterm\n"
+			       "tree, then please email the backport, including the original git commit\n"
+			       "id to <stable@vger.kernel.org>.\n\n", br->major, br->minor, br->name);
+		return;
+	}
+	mpath = sk_path_join(p->o->top, "MAINTAINERS");
+	queue = sk_xstrfmt("stable/%s/series", br->name);
+	if (!sk_maintainers_load(&m, mpath))
+		sk_maintainers_recipients(&r, &m, (const char *const[]){ queue }, 1);
+	sk_error_clear();
+	sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to port to %s\n",
+		       w->sp->subject, br->name);
+	sk_strbuf_adds(out, "To: ");
+	for (i = 0; i < r.nr_to; i++)
+		sk_strbuf_addf(out, "%s%s", i ? ", " : "", r.to[i]);
+	if (!r.nr_to)
+		sk_strbuf_adds(out, p->o->signoff ? p->o->signoff : w->sp->author);
+	sk_strbuf_addf(out, "\nCc: %s\n\n", w->sp->author);
+	sk_strbuf_addf(out, "The patch below does not port to %s, a downstream branch that\n"
+		       "takes the series %s (stable/branches.conf).\n\n", br->name, p->o->slug);
+	sk_recipients_release(&r);
+	sk_maintainers_release(&m);
+	free(queue);
+	free(mpath);
+}
+
+static void offline_commands(struct sk_strbuf *out, const struct port *p)
+{
+	sk_strbuf_adds(out, "To see the failed hunks in the branch's files, with .rej files (offline,\n"
+		       "from this project):\n\n");
+	command(out, (const char *const[]){ "stablekit", "port", p->o->slug, "--branch",
+					    p->tb->br->name, "--keep", NULL });
+	sk_strbuf_adds(out, "\n\n");
+}
+
 static void failed_mail(struct sk_strbuf *out, const struct port *p,
 			const struct work *w)
 {
 	const struct sk_branch *br = p->tb->br;
-	size_t i;
+	size_t i, k;
 
-	sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to apply to %d.%d-stable tree\n",
-		       w->sp->subject, br->major, br->minor);
-	sk_strbuf_addf(out, "To: %s\nCc: stable@vger.kernel.org\n\n", w->sp->author);
-	sk_strbuf_addf(out, "The patch below does not apply to the %d.%d-stable tree (%s).\n"
-		       "If someone wants it applied there, or to any other stable or longterm\n"
-		       "tree, then please email the backport, including the original git commit\n"
-		       "id to <stable@vger.kernel.org>.\n\n", br->major, br->minor, br->name);
-	sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
-	sk_port_failed_commands(out, p->tb->tip, w->item->upstream,
-				w->sp->message_id, br->major, br->minor);
-	sk_strbuf_addch(out, '\n');
+	address(out, p, w);
+	for (i = 0; i < w->sp->nr_fixlets; i++)
+		sk_strbuf_addf(out, "It includes the fixlet \"%s\" <%s> (patch %s).\n%s",
+			       w->sp->fixlets[i].subject, w->sp->fixlets[i].message_id,
+			       w->keys[i + 1], i + 1 == w->sp->nr_fixlets ? "\n" : "");
+	offline_commands(out, p);
+	if (br->kind != SK_BRANCH_DOWNSTREAM) {
+		sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
+		sk_port_failed_commands(out, p->tb->tip, w->item->upstream,
+					w->sp->message_id, br->major, br->minor);
+		sk_strbuf_addch(out, '\n');
+	}
 	sk_strbuf_adds(out, "Possible dependencies:\n\n");
 	for (i = 0; i < p->rev->nr_patches && p->rev->patches[i].nr < w->sp->nr; i++)
 		sk_strbuf_addf(out, "%s (\"%s\")\n", p->rev->patches[i].message_id,
 			       p->rev->patches[i].subject);
+	prerequisites(out, p, w);
+	blocked_list(out, p, w);
 	sk_strbuf_adds(out, "\nWhat was tried:\n\n");
 	sk_strbuf_add(out, w->tried.buf, w->tried.len);
-	for (i = 0; i < w->rep.nr; i++) {
-		const struct sk_hunk_report *h = &w->rep.hunks[i];
-
-		if (h->applied)
-			continue;
-		sk_strbuf_addf(out, "\n%s hunk %d (%s), expected at line %ld; the tree has:\n%s",
-			       h->path, h->nr, h->funcname ? h->funcname : "file top",
-			       h->want_line, h->met ? h->met : "");
-	}
+	sk_strbuf_adds(out, "\nThe hunks that do not apply, and what this tree has instead:\n");
+	for (k = 0; k < w->nr; k++)
+		for (i = 0; i < w->reps[k].nr; i++)
+			if (!w->reps[k].hunks[i].applied)
+				failed_hunk(out, p, w->keys[k], &w->reps[k].hunks[i]);
 	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
 }
 
@@ -463,16 +1070,25 @@ static int port_one(struct port *p, struct work *w, struct sk_strbuf *patch_text
 		return ret;
 	if (ret) {
 		struct sk_strbuf mail = SK_STRBUF_INIT, orig = SK_STRBUF_INIT;
+		size_t i;
 
+		ret = sk_sandbox_reset(&p->sb, &start);
+		if (ret)
+			return ret;
 		w->item->method = SK_PORT_FAILED;
 		w->item->reason = sk_xstrdup("no method carries it: see the FAILED mail");
+		free(w->item->how);
+		w->item->how = NULL;
+		clear_hunks(w->item);
+		for (i = 0; i < w->nr; i++)
+			hunks_from_report(w, w->keys[i], &w->reps[i]);
 		failed_mail(&mail, p, w);
 		if (!sk_series_patch_mail(&orig, p->series, p->rev, w->sp->nr))
 			sk_strbuf_add(&mail, orig.buf, orig.len);
 		w->item->failed_mail = sk_strbuf_detach(&mail);
 		sk_strbuf_release(&orig);
 		p->res->failed++;
-		return sk_sandbox_reset(&p->sb, &start);
+		return 0;
 	}
 	{
 		struct sk_strbuf diff = SK_STRBUF_INIT;
@@ -669,9 +1285,16 @@ static int prove_and_install(struct port *p, char **names,
 
 static void release_work(struct work *w)
 {
+	size_t i;
+
+	for (i = 0; w->reps && i < w->nr; i++) {
+		sk_apply_report_release(&w->reps[i]);
+		sk_apply_report_release(&w->rule_reps[i]);
+	}
+	free(w->reps);
+	free(w->rule_reps);
 	sk_strv_free(w->diffs, w->nr);
 	sk_strv_free(w->keys, w->nr);
-	sk_apply_report_release(&w->rep);
 	sk_strbuf_release(&w->tried);
 }
 
@@ -681,15 +1304,27 @@ static int port_all(struct port *p)
 	int *take = sk_xcalloc(n + 1, sizeof(int)), *dep_of = sk_xcalloc(n + 1, sizeof(int));
 	struct sk_strbuf *texts = sk_xcalloc(n + 1, sizeof(*texts));
 	char **names = sk_xcalloc(n + 1, sizeof(char *));
-	int ret = 0;
+	int ret = 0, failed_nr = 0;
 
 	select_patches(p, take, dep_of);
+	p->take = take;
 	for (i = 0; !ret && i < n; i++) {
 		const struct sk_series_patch *sp = &p->rev->patches[i];
 		struct work w = { 0 };
 
 		if (!take[i]) {
 			skip_item(p, sp);
+			continue;
+		}
+		if (failed_nr) {
+			/* a series applies in order: what follows a failure waits */
+			struct sk_port_item *it = new_item(p, sp);
+
+			it->method = SK_PORT_BLOCKED;
+			it->blocked_by = failed_nr;
+			it->dep_of = dep_of[i];
+			it->reason = sk_xstrfmt("blocked by %d", failed_nr);
+			p->res->failed++;
 			continue;
 		}
 		w.sp = sp;
@@ -707,6 +1342,8 @@ static int port_all(struct port *p)
 			sk_strbuf_adds(&name, ".patch");
 			w.item->file = sk_xstrdup(name.buf);
 			names[queued++] = sk_strbuf_detach(&name);
+		} else if (!ret) {
+			failed_nr = sp->nr;
 		}
 		release_work(&w);
 	}
@@ -799,6 +1436,7 @@ void sk_port_result_release(struct sk_port_result *r)
 		free(r->items[i].file);
 		free(r->items[i].reason);
 		free(r->items[i].failed_mail);
+		clear_hunks(&r->items[i]);
 	}
 	free(r->items);
 	free(r->target);

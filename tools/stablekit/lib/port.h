@@ -21,6 +21,25 @@ enum sk_port_method {
 	SK_PORT_RULES,
 	SK_PORT_FAILED,
 	SK_PORT_SKIPPED,
+	SK_PORT_BLOCKED,	/* an earlier patch of the series failed */
+};
+
+/*
+ * One hunk of a patch (or of its fixlet, patch "2.fixlet1"), as the port
+ * placed it: method is "clean", "offset", "fuzz", "three-way", "semantic"
+ * or "failed"; rule names the rules that carry a semantic hunk; function
+ * is the definition the @@ line names; reason says why a hunk failed.
+ */
+struct sk_port_hunk {
+	char *patch;
+	char *path;
+	int nr;
+	const char *method;
+	long offset;
+	int fuzz;
+	char *rule;
+	char *function;
+	char *reason;
 };
 
 const char *sk_port_method_name(enum sk_port_method m);
@@ -34,6 +53,9 @@ struct sk_port_item {
 	char *reason;		/* why skipped or failed */
 	char *failed_mail;	/* FAILED mail text, when failed */
 	int dep_of;		/* taken only as a dependency of patch dep_of */
+	int blocked_by;		/* not tried: patch blocked_by failed */
+	struct sk_port_hunk *hunks;
+	size_t nr_hunks, alloc_hunks;
 	char upstream[41];	/* upstream commit, "" when not upstream */
 };
 
