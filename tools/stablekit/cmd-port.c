@@ -47,6 +47,8 @@ static void print_result(const char *slug, const char *branch,
 		if (it->reason)
 			printf("       %s\n", it->reason);
 	}
+	if (r->no_rules)
+		printf("  semantic patches: %s\n", r->no_rules);
 	if (r->spatch_seconds > 0)
 		printf("  spatch: %.1f s\n", r->spatch_seconds);
 }
@@ -102,6 +104,7 @@ static json_t *result_json(const char *slug, const char *branch,
 	json_object_set_new(o, "series", json_string(slug));
 	json_object_set_new(o, "branch", json_string(branch));
 	json_object_set_new(o, "target", r->target ? json_string(r->target) : json_null());
+	json_object_set_new(o, "no_rules", r->no_rules ? json_string(r->no_rules) : json_null());
 	json_object_set_new(o, "spatch_seconds", json_real(r->spatch_seconds));
 	for (i = 0; i < r->nr; i++) {
 		const struct sk_port_item *it = &r->items[i];

@@ -1,4 +1,6 @@
 #include "kbuildjob.h"
+#include "branches.h"
+#include "results.h"
 #include "sandbox.h"
 #include "seriesjson.h"
 #include "error.h"
@@ -71,6 +73,84 @@ static void progress(struct job_ctx *c, const char *arch, const char *variant,
 	pthread_mutex_lock(&c->lock);
 	c->o->progress(arch, variant, what, c->o->progress_data);
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* One port result: "<slug>: patch 1 FAILED, patch 2 blocked by 1", or NULL. */
+static void port_failures(struct sk_strbuf *out, const char *slug, json_t *o)
+{
+	json_t *p;
+	size_t i, n = 0;
+	const char *proof = json_string_value(json_object_get(
+		json_object_get(o, "proof"), "status"));
+
+	if (json_integer_value(json_object_get(o, "failed")) <= 0 &&
+	    !(proof && !strcmp(proof, "fail")))
+		return;
+	sk_strbuf_addf(out, "%s%s", out->len ? "; " : "", slug);
+	json_array_foreach(json_object_get(o, "patches"), i, p) {
+		const char *m = json_string_value(json_object_get(p, "method"));
+		json_int_t nr = json_integer_value(json_object_get(p, "nr"));
+
+		if (!m || (strcmp(m, "FAILED") && strcmp(m, "blocked")))
+			continue;
+		sk_strbuf_addf(out, "%s patch %lld ", n++ ? "," : ":", (long long)nr);
+		if (!strcmp(m, "FAILED"))
+			sk_strbuf_adds(out, "FAILED");
+		else
+			sk_strbuf_addf(out, "blocked by %lld", (long long)json_integer_value(
+					       json_object_get(p, "blocked_by")));
+	}
+	if (!n) {
+		const char *r = json_string_value(json_object_get(
+			json_object_get(o, "proof"), "reason"));
+
+		sk_strbuf_addf(out, ": %s", r ? r : "the port failed");
+	}
+}
+
+/*
+ * Did every series the branch takes port?  stablekit port writes
+ * results/<branch>/port/<series>.json; a downstream branch takes the
+ * series it selects, a stable branch every series ported to it.
+ */
+static void check_ported(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o)
+{
+	char *res = sk_results_dir(o->top);
+	char *dir = sk_xstrfmt("%s/%s/port", res, o->branch->name);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char *slug, *path, *err = NULL;
+		json_t *j;
+
+		if (n <= 5 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		slug = sk_xstrndup(e->d_name, n - 5);
+		if (o->branch->kind == SK_BRANCH_DOWNSTREAM &&
+		    !sk_branch_selects(o->branch, slug)) {
+			free(slug);
+			continue;
+		}
+		path = sk_path_join(dir, e->d_name);
+		j = sk_results_load(path, &err);
+		if (j)
+			port_failures(&why, slug, j);
+		json_decref(j);
+		free(err);
+		free(path);
+		free(slug);
+	}
+	if (d)
+		closedir(d);
+	if (why.len)
+		job->not_run = sk_xstrfmt("not run: the selected series did not port (%s)",
+					  why.buf);
+	sk_strbuf_release(&why);
+	free(dir);
+	free(res);
 }
 
 /* The branch tip and whether it is a kernel tree at all. */
@@ -1225,6 +1305,12 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 				       "tinyconfig" : "defconfig");
 	job->worktree = sk_path_join(o->work, "src");
 	c.src = job->worktree;
+	check_ported(job, o);
+	if (job->not_run) {
+		job->why = sk_xstrdup(job->not_run);
+		ret = 0;
+		goto out;
+	}
 	ret = resolve_tip(&c, &commit, &tree);
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
@@ -1309,6 +1395,7 @@ void sk_kbuildjob_release(struct sk_kbuildjob *job)
 	free(job->branch);
 	free(job->mode);
 	free(job->why);
+	free(job->not_run);
 	free(job->describe);
 	free(job->worktree);
 	sk_kbuild_strv_free(job->patches, job->nr_patches);
@@ -1408,6 +1495,12 @@ json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job)
 
 	o = json_pack("{s:s, s:s, s:b}", "branch", job->branch, "mode", job->mode,
 		      "buildable", job->buildable);
+	if (job->not_run) {
+		json_object_set_new(o, "why", json_string(job->not_run));
+		json_object_set_new(o, "not_run", json_string(job->not_run));
+		json_object_set_new(o, "gate", json_string("not run"));
+		return o;
+	}
 	if (!job->buildable) {
 		json_object_set_new(o, "why", str_or_null(job->why));
 		return o;

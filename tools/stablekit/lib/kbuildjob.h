@@ -95,6 +95,13 @@ struct sk_kbuildjob {
 	char *mode;
 	int buildable;
 	char *why;			/* not buildable: why */
+	/*
+	 * "not run: the selected series did not port: ...": a series the
+	 * branch takes has a failed or blocked patch (stablekit port's
+	 * results/<branch>/port/<series>.json), so nothing is built and the
+	 * gate is "not run", never a pass.
+	 */
+	char *not_run;
 	char tip[41];
 	char *describe;
 	char *worktree;

@@ -401,16 +401,29 @@ static int stage_threeway(struct port *p, struct work *w)
 	return ret;
 }
 
+/* The rules of a failed spec, after what failed, for the FAILED mail. */
+static void rules_tried(struct work *w, size_t i, const struct sk_cocci_port *spec,
+			const char *dir, const char *target)
+{
+	size_t j, dl = strlen(dir);
+
+	sk_strbuf_addf(&w->tried, "semantic patches (target %s), patch %s: %s\n",
+		       target, w->keys[i], sk_error_last());
+	sk_strbuf_addf(&w->tried, "  its rules, in order (each runs only after the seed hunks it leaves applied):\n");
+	for (j = 0; j < spec->nr_rules; j++)
+		sk_strbuf_addf(&w->tried, "    %.*s\n", (int)(strlen(spec->rules[j]) - dl - 7),
+			       spec->rules[j] + dl + 1);
+}
+
 static int stage_rules(struct port *p, struct work *w)
 {
 	struct sk_strbuf how = SK_STRBUF_INIT;
 	size_t i, j, dir_len = p->cocci.dir ? strlen(p->cocci.dir) : 0;
-	int ret = 0;
+	int ret = 0, listed = 0;
 
 	if (!p->have_cocci) {
 		sk_strbuf_addf(&w->tried, "semantic patches: %s\n",
-			       p->cocci.dir ? "no target of the manifest matches this tree" :
-			       "the series has none");
+			       p->res->no_rules ? p->res->no_rules : "the series has none");
 		return SK_ECONFLICT;
 	}
 	for (i = 0; !ret && i < w->nr; i++) {
@@ -428,6 +441,10 @@ static int stage_rules(struct port *p, struct work *w)
 		if (!ret)
 			ret = sk_cocci_port_patch(&p->cocci, &p->sb, &spec, w->diffs[i],
 						  &w->rule_reps[i], p->o->timeout_ms);
+		if (ret && spec.nr_rules) {
+			rules_tried(w, i, &spec, p->cocci.dir, p->cocci.target);
+			listed = 1;
+		}
 		if (!ret)
 			hunks_from_rules(w, i, &spec, p->cocci.dir);
 		for (j = 0; !ret && j < spec.nr_rules; j++)
@@ -442,8 +459,9 @@ static int stage_rules(struct port *p, struct work *w)
 	if (!ret)
 		ret = sk_sandbox_snapshot(&p->sb);
 	if (ret) {
-		sk_strbuf_addf(&w->tried, "semantic patches (target %s): %s\n",
-			       p->cocci.target, sk_error_last());
+		if (!listed)
+			sk_strbuf_addf(&w->tried, "semantic patches (target %s): %s\n",
+				       p->cocci.target, sk_error_last());
 		sk_strbuf_release(&how);
 		return ret;
 	}
@@ -1400,6 +1418,9 @@ static int setup(struct port *p)
 	if (!ret) {
 		p->have_cocci = 1;
 		p->res->target = sk_xstrdup(p->cocci.target);
+	} else if (ret == SK_ENOTFOUND && p->cocci.closest) {
+		/* the rules are for other trees: none of them is used here */
+		p->res->no_rules = sk_xstrdup(sk_error_last());
 	}
 	return ret == SK_ENOTFOUND ? 0 : ret;
 }
@@ -1440,6 +1461,7 @@ void sk_port_result_release(struct sk_port_result *r)
 	}
 	free(r->items);
 	free(r->target);
+	free(r->no_rules);
 	free(r->queue);
 	memset(r, 0, sizeof(*r));
 }

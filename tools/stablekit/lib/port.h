@@ -63,6 +63,7 @@ struct sk_port_result {
 	struct sk_port_item *items;
 	size_t nr, alloc;
 	char *target;		/* semantic-patch target picked, or NULL */
+	char *no_rules;		/* none picked: "no rules for this tree (closest: ...)" */
 	double spatch_seconds;
 	int failed;		/* patches that could not be ported */
 	char *queue;		/* stable/<branch> */
