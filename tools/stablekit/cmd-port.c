@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--json]";
+	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]";
 
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
@@ -46,6 +46,8 @@ static void print_result(const char *slug, const char *branch,
 		}
 		if (it->reason)
 			printf("       %s\n", it->reason);
+		if (it->kept)
+			printf("       kept: %s (applied hunks in, the others in .rej files)\n", it->kept);
 	}
 	if (r->no_rules)
 		printf("  semantic patches: %s\n", r->no_rules);
@@ -118,6 +120,7 @@ static json_t *result_json(const char *slug, const char *branch,
 		json_object_set_new(j, "reason", it->reason ? json_string(it->reason) : json_null());
 		json_object_set_new(j, "upstream", *it->upstream ? json_string(it->upstream) : json_null());
 		json_object_set_new(j, "dependency_of", it->dep_of ? json_integer(it->dep_of) : json_null());
+		json_object_set_new(j, "kept", it->kept ? json_string(it->kept) : json_null());
 		json_object_set_new(j, "blocked_by", it->blocked_by ? json_integer(it->blocked_by) : json_null());
 		json_object_set_new(j, "offset", json_integer(max_offset(it)));
 		json_object_set_new(j, "fuzz", json_integer(max_fuzz(it)));
@@ -171,7 +174,8 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 
 /* Port one series to one branch; 0 ok, 1 some patch failed, else 128. */
 static int port_one(struct sk_session *s, const struct sk_context *ctx,
-		    const char *slug, size_t branch, int bracket, json_t *out)
+		    const char *slug, size_t branch, int bracket, int keep,
+		    json_t *out)
 {
 	struct sk_port_opts o = { 0 };
 	struct sk_port_result r;
@@ -186,6 +190,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 	o.signoff = who;
 	o.bracket_style = bracket;
 	o.timeout_ms = 600000;
+	o.keep = keep;
 	ret = sk_port(&r, &o);
 	free(who);
 	if (ret) {
@@ -209,7 +214,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 }
 
 static int port_all(struct sk_session *s, const struct sk_context *ctx,
-		    int bracket, json_t *out)
+		    int bracket, int keep, json_t *out)
 {
 	char **names;
 	size_t nr, i, b;
@@ -227,7 +232,7 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 			continue;
 		}
 		for (i = 0; i < nr; i++) {
-			int r = port_one(s, ctx, names[i], b, bracket, out);
+			int r = port_one(s, ctx, names[i], b, bracket, keep, out);
 
 			if (r > worst)
 				worst = r;
@@ -240,13 +245,15 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *repo_opt = NULL;
-	int all = 0, json = ctx->json, bracket = 0, ret;
+	int all = 0, json = ctx->json, bracket = 0, keep = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('b', "branch", &branch, "branch", "the branch to port to"),
 		SK_OPT_BOOL_(0, "all", &all, "every series to every stable or downstream branch"),
 		SK_OPT_STRING_(0, "repo", &repo_opt, "path", "the kernel repository"),
 		SK_OPT_BOOL_(0, "upstream-bracket", &bracket,
 			     "write \"[ Upstream commit <sha> ]\" instead of \"commit <sha> upstream.\""),
+		SK_OPT_BOOL_(0, "keep", &keep,
+			     "leave a failed patch's files under $SK_WORK/port/<branch>/<series>, with .rej files"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_END_(),
 	};
@@ -278,12 +285,12 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 	if (json)
 		out = json_array();
 	if (all) {
-		ret = port_all(&s, ctx, bracket, out);
+		ret = port_all(&s, ctx, bracket, keep, out);
 	} else {
 		size_t b;
 
 		ret = sk_track_find_branch(&b, s.track, branch);
-		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, out);
+		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, keep, out);
 	}
 	if (out && ret != SK_EXIT_FAIL) {
 		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

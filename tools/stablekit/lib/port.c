@@ -9,6 +9,7 @@
 #include "mbox.h"
 #include "patch.h"
 #include "quilt.h"
+#include "results.h"
 #include "sandbox.h"
 #include "series.h"
 #include "shquote.h"
@@ -1049,6 +1050,8 @@ static void failed_mail(struct sk_strbuf *out, const struct port *p,
 	for (i = 0; i < p->rev->nr_patches && p->rev->patches[i].nr < w->sp->nr; i++)
 		sk_strbuf_addf(out, "%s (\"%s\")\n", p->rev->patches[i].message_id,
 			       p->rev->patches[i].subject);
+	if (!i)
+		sk_strbuf_adds(out, "none earlier in the series\n");
 	prerequisites(out, p, w);
 	blocked_list(out, p, w);
 	sk_strbuf_adds(out, "\nWhat was tried:\n\n");
@@ -1059,6 +1062,111 @@ static void failed_mail(struct sk_strbuf *out, const struct port *p,
 			if (!w->reps[k].hunks[i].applied)
 				failed_hunk(out, p, w->keys[k], &w->reps[k].hunks[i]);
 	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
+}
+
+/* ---- --keep: the failed patch's files, hunks applied or in .rej ---- */
+
+/* Write text to dir/path, its directories first. */
+static int keep_write(const char *dir, const char *path, const char *text, size_t len)
+{
+	char *full = sk_path_join(dir, path), *slash = strrchr(full, '/');
+	int ret = 0;
+
+	if (slash) {
+		*slash = '\0';
+		ret = sk_mkdir_p(full, 0755);
+		*slash = '/';
+	}
+	if (!ret)
+		ret = sk_write_file_atomic(full, text, len);
+	free(full);
+	return ret;
+}
+
+/* One file of a diff, hunk by hunk, as patch(1) does without --dry-run. */
+static int keep_file(const struct port *p, const char *dir, const char *diff,
+		     const struct sk_diff_file *f)
+{
+	struct sk_strbuf cur = SK_STRBUF_INIT, rej = SK_STRBUF_INIT;
+	const char *path = f->old_path ? f->old_path : f->new_path;
+	char *kept = sk_path_join(dir, path), *orig = sk_path_join(p->sb.dir, path);
+	size_t k, hdr = f->nr_hunks ? f->hunks[0].begin - f->begin : 0;
+	int ret = sk_read_file(&cur, sk_path_exists(kept) ? kept : orig);
+
+	if (ret == SK_ENOTFOUND) {
+		sk_error_clear();
+		ret = 0;
+	}
+	for (k = 0; !ret && k < f->nr_hunks; k++) {
+		const struct sk_diff_hunk *h = &f->hunks[k];
+		struct sk_strbuf one = SK_STRBUF_INIT, out = SK_STRBUF_INIT;
+		struct sk_apply_report rep = { 0 };
+		int r;
+
+		sk_strbuf_add(&one, diff + f->begin, hdr);
+		sk_strbuf_add(&one, diff + h->begin, h->end - h->begin);
+		r = sk_apply_text(&out, &rep, path, cur.buf, one.buf, SK_APPLY_FUZZ);
+		if (!r) {
+			sk_strbuf_reset(&cur);
+			sk_strbuf_add(&cur, out.buf, out.len);
+		} else if (r == SK_ECONFLICT) {
+			if (!rej.len)
+				sk_strbuf_add(&rej, diff + f->begin, hdr);
+			sk_strbuf_add(&rej, diff + h->begin, h->end - h->begin);
+		} else {
+			ret = r;
+		}
+		sk_apply_report_release(&rep);
+		sk_strbuf_release(&one);
+		sk_strbuf_release(&out);
+	}
+	if (!ret && f->new_path)
+		ret = keep_write(dir, path, cur.buf, cur.len);
+	if (!ret && rej.len) {
+		char *r = sk_xstrfmt("%s.rej", path);
+
+		ret = keep_write(dir, r, rej.buf, rej.len);
+		free(r);
+	}
+	sk_strbuf_release(&cur);
+	sk_strbuf_release(&rej);
+	free(kept);
+	free(orig);
+	return ret;
+}
+
+/*
+ * $SK_WORK/port/<branch>/<slug>: the files the failed patch and its
+ * fixlets touch, as the branch (and the patches queued before) has them,
+ * with every hunk that applies applied and the others in FILE.rej.
+ */
+static int keep_tree(struct port *p, struct work *w)
+{
+	char *work = sk_work_dir(p->o->top);
+	char *dir = sk_xstrfmt("%s/port/%s/%s", work, p->tb->br->name, p->o->slug);
+	size_t i, f;
+	int ret = 0;
+
+	if (sk_path_exists(dir))
+		ret = sk_rmrf(dir);
+	if (!ret)
+		ret = sk_mkdir_p(dir, 0755);
+	for (i = 0; !ret && i < w->nr; i++) {
+		struct sk_diff d;
+
+		ret = sk_diff_parse(&d, w->diffs[i], strlen(w->diffs[i]), w->keys[i], 1, 0);
+		if (ret)
+			break;
+		for (f = 0; !ret && f < d.nr; f++)
+			ret = keep_file(p, dir, w->diffs[i], &d.files[f]);
+		sk_diff_release(&d);
+	}
+	if (!ret)
+		w->item->kept = dir;
+	else
+		free(dir);
+	free(work);
+	return ret;
 }
 
 static int port_one(struct port *p, struct work *w, struct sk_strbuf *patch_text)
@@ -1106,7 +1214,7 @@ static int port_one(struct port *p, struct work *w, struct sk_strbuf *patch_text
 		w->item->failed_mail = sk_strbuf_detach(&mail);
 		sk_strbuf_release(&orig);
 		p->res->failed++;
-		return 0;
+		return p->o->keep ? keep_tree(p, w) : 0;
 	}
 	{
 		struct sk_strbuf diff = SK_STRBUF_INIT;
@@ -1457,6 +1565,7 @@ void sk_port_result_release(struct sk_port_result *r)
 		free(r->items[i].file);
 		free(r->items[i].reason);
 		free(r->items[i].failed_mail);
+		free(r->items[i].kept);
 		clear_hunks(&r->items[i]);
 	}
 	free(r->items);

@@ -52,6 +52,7 @@ struct sk_port_item {
 	char *file;		/* the queue file, NULL unless queued */
 	char *reason;		/* why skipped or failed */
 	char *failed_mail;	/* FAILED mail text, when failed */
+	char *kept;		/* --keep: where the failed patch's files are */
 	int dep_of;		/* taken only as a dependency of patch dep_of */
 	int blocked_by;		/* not tried: patch blocked_by failed */
 	struct sk_port_hunk *hunks;
@@ -78,6 +79,7 @@ struct sk_port_opts {
 	const char *signoff;	/* the backporter's "Name <address>" */
 	int bracket_style;	/* "[ Upstream commit <sha> ]" */
 	unsigned int timeout_ms;
+	int keep;		/* a failed patch's files, with .rej, under $SK_WORK/port */
 };
 
 /*
