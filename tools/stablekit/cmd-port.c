@@ -164,7 +164,9 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 				    (json_int_t)queued));
 	else
 		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
-				    "not run", "reason", "not run: nothing queued"));
+				    "not run", "reason", r && r->failed ?
+				    "not run: the selected series did not port" :
+				    "not run: nothing queued"));
 	if (sk_results_save(path, o))
 		fprintf(stderr, "warning: %s\n", sk_error_last());
 	json_decref(o);
