@@ -51,6 +51,8 @@ static void print_result(const char *slug, const char *branch,
 	}
 	if (r->no_rules)
 		printf("  semantic patches: %s\n", r->no_rules);
+	if (r->compile)
+		printf("  %s\n", r->compile);
 	if (r->spatch_seconds > 0)
 		printf("  spatch: %.1f s\n", r->spatch_seconds);
 }
@@ -107,6 +109,7 @@ static json_t *result_json(const char *slug, const char *branch,
 	json_object_set_new(o, "branch", json_string(branch));
 	json_object_set_new(o, "target", r->target ? json_string(r->target) : json_null());
 	json_object_set_new(o, "no_rules", r->no_rules ? json_string(r->no_rules) : json_null());
+	json_object_set_new(o, "compile", r->compile ? json_string(r->compile) : json_null());
 	json_object_set_new(o, "spatch_seconds", json_real(r->spatch_seconds));
 	for (i = 0; i < r->nr; i++) {
 		const struct sk_port_item *it = &r->items[i];
@@ -158,10 +161,10 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
 				    "fail", "reason", error));
 	else if (queued)
-		json_object_set_new(o, "proof", json_pack("{s:s, s:s, s:i}",
+		json_object_set_new(o, "proof", json_pack("{s:s, s:s, s:i, s:s?}",
 				    "status", "pass", "command",
 				    "quilt push -a --fuzz=0", "patches",
-				    (json_int_t)queued));
+				    (json_int_t)queued, "compile", r->compile));
 	else
 		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
 				    "not run", "reason", r && r->failed ?

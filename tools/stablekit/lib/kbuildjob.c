@@ -210,12 +210,20 @@ static void describe(struct sk_kbuildjob *job, git_commit *commit)
 	git_describe_result_free(res);
 }
 
+/* stable/<branch>, or the queue the caller names (a port not installed yet) */
+static char *queue_dir(const struct job_ctx *c)
+{
+	if (c->o->queue_dir)
+		return sk_xstrdup(c->o->queue_dir);
+	return sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
+}
+
 /* stable/<branch>/series and its patches: the files they touch. */
 static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 {
 	struct sk_kbuildjob *job = c->job;
 	struct sk_strbuf series = SK_STRBUF_INIT, patch = SK_STRBUF_INIT;
-	char *dir = sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
+	char *dir = queue_dir(c);
 	char *path = sk_path_join(dir, "series");
 	size_t i;
 	int ret = sk_read_file(&series, path);
@@ -941,7 +949,7 @@ static void run_phase(struct job_ctx *c, int patched)
 static int quilt_push(struct job_ctx *c)
 {
 	struct sk_kbuildjob *job = c->job;
-	char *qdir = sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
+	char *qdir = queue_dir(c);
 	char *abs = realpath(qdir, NULL);
 	char *qenv = sk_xstrfmt("QUILT_PATCHES=%s", abs ? abs : qdir);
 	const char *env[] = { qenv, "QUILT_PC=.pc", "LC_ALL=C", NULL };
@@ -1305,7 +1313,8 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 				       "tinyconfig" : "defconfig");
 	job->worktree = sk_path_join(o->work, "src");
 	c.src = job->worktree;
-	check_ported(job, o);
+	if (!o->queue_dir)
+		check_ported(job, o);
 	if (job->not_run) {
 		job->why = sk_xstrdup(job->not_run);
 		ret = 0;

@@ -86,6 +86,12 @@ struct sk_kbuildjob_opts {
 	int no_ccache;
 	int no_baseline;
 	unsigned int timeout_s;		/* per make run (0: 2 hours) */
+	/*
+	 * The queue to build instead of <top>/stable/<branch> (stablekit
+	 * port's compile check, before the queue is installed); with it the
+	 * port results are not consulted (see not_run).
+	 */
+	const char *queue_dir;
 	sk_kbuild_progress_cb progress;
 	void *progress_data;
 };

@@ -5,6 +5,7 @@
 #include "diff.h"
 #include "error.h"
 #include "fsutil.h"
+#include "kbuildjob.h"
 #include "maintainers.h"
 #include "mbox.h"
 #include "patch.h"
@@ -1379,6 +1380,104 @@ static int install(struct port *p, const char *tmp)
 	return ret;
 }
 
+/* ---- the compile check: the queue's objects on x86_64 ---- */
+
+/* $SK_WORK/build/<branch>, canonical: the compiler's paths are stripped of it. */
+static char *absolute_work(const char *top, const char *branch)
+{
+	char *work = sk_work_dir(top), *real, *dir;
+
+	if (sk_mkdir_p(work, 0755))
+		sk_error_clear();
+	real = realpath(work, NULL);
+	dir = sk_xstrfmt("%s/build/%s", real ? real : work, branch);
+	free(real);
+	free(work);
+	return dir;
+}
+
+/* "mm/swap.c:12:3: error: ..." lines of the patched build, at most 20. */
+static void compiler_errors(struct sk_strbuf *out, const struct sk_kbuild_variant *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->diags.nr && n < 20; i++) {
+		const struct sk_kbuild_diag *d = &v->diags.items[i];
+
+		if (strcmp(d->severity, "error"))
+			continue;
+		sk_strbuf_addf(out, "  %s:%u:%u: error: %s\n", d->file, d->line,
+			       d->column, d->message);
+		n++;
+	}
+	if (!n)
+		sk_strbuf_addf(out, "  %s (see %s/build.log)\n",
+			       v->note ? v->note : "make failed", v->resdir ? v->resdir : "");
+}
+
+/*
+ * Part of the proof, as quilt push is: the queue pushed on a checkout of
+ * the branch, the objects of the files it touches built for x86_64 with
+ * the branch's build setup (defconfig and ci/kconfig's fragments, the
+ * `stablekit build` objects mode, sharing its checkout and O= directory).
+ * A tree that is no kernel tree is not compiled, and says so.
+ */
+static int compile_check(struct port *p, const char *queue)
+{
+	struct sk_kbuildjob job;
+	struct sk_kbuildjob_opts ko = { 0 };
+	char *arches[] = { "x86_64" }, *results = NULL;
+	char *work = absolute_work(p->o->top, p->tb->br->name);
+	int ret = sk_mkdtemp_in(&results, sk_tmp_dir(), "port-compile");
+
+	ko.repo = p->o->repo;
+	ko.top = p->o->top;
+	ko.branch = p->tb->br;
+	ko.mode = SK_KBUILD_OBJECTS;
+	ko.arches = arches;
+	ko.nr_arches = 1;
+	ko.work = work;
+	ko.results = results;
+	ko.no_baseline = 1;
+	ko.queue_dir = queue;
+	ko.timeout_s = p->o->timeout_ms / 1000;
+	memset(&job, 0, sizeof(job));
+	if (!ret)
+		ret = sk_kbuildjob_run(&job, &ko);
+	if (!ret && !job.buildable) {
+		p->res->compile = sk_xstrfmt("compile check: not a kernel tree (%s)", job.why);
+	} else if (!ret) {
+		const struct sk_kbuild_archres *ar = &job.arches[0];
+		struct sk_strbuf sb = SK_STRBUF_INIT;
+		size_t i;
+
+		for (i = 0; i < ar->nr_objects; i++)
+			sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
+		if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
+			p->res->compile = sk_xstrfmt("compile check: x86_64 %s%s: %s",
+						     job.kconfig_base, job.nr_fragments ?
+						     " + ci/kconfig fragments" : "",
+						     sb.len ? sb.buf : "no object");
+		} else {
+			sk_strbuf_reset(&sb);
+			compiler_errors(&sb, &ar->patched);
+			ret = sk_error_set(SK_ECONFLICT,
+					   "the queue does not compile (x86_64 objects, %s%s, %s):\n%s",
+					   job.kconfig_base, job.nr_fragments ?
+					   " + ci/kconfig fragments" : "",
+					   ar->patched.status ? ar->patched.status : "not built",
+					   sb.buf);
+		}
+		sk_strbuf_release(&sb);
+	}
+	sk_kbuildjob_release(&job);
+	if (results)
+		sk_rmrf(results);
+	free(results);
+	free(work);
+	return ret;
+}
+
 static int prove_and_install(struct port *p, char **names,
 			     struct sk_strbuf *texts, size_t nr)
 {
@@ -1397,6 +1496,8 @@ static int prove_and_install(struct port *p, char **names,
 	if (ret == SK_ECONFLICT)
 		ret = sk_error_prefix(SK_ECONFLICT, "the queue does not push with quilt:\n%s",
 				      log.buf);
+	if (!ret && nr)
+		ret = compile_check(p, tmp);
 	if (!ret && chmod(tmp, 0755))
 		ret = sk_error_errno(tmp);
 	if (!ret)
@@ -1571,6 +1672,7 @@ void sk_port_result_release(struct sk_port_result *r)
 	free(r->items);
 	free(r->target);
 	free(r->no_rules);
+	free(r->compile);
 	free(r->queue);
 	memset(r, 0, sizeof(*r));
 }

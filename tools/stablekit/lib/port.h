@@ -65,6 +65,7 @@ struct sk_port_result {
 	size_t nr, alloc;
 	char *target;		/* semantic-patch target picked, or NULL */
 	char *no_rules;		/* none picked: "no rules for this tree (closest: ...)" */
+	char *compile;		/* "compile check: ...", when something was queued */
 	double spatch_seconds;
 	int failed;		/* patches that could not be ported */
 	char *queue;		/* stable/<branch> */
