@@ -35,6 +35,9 @@ static void print_result(const char *slug, const char *branch,
 			printf("       %s\n", it->how);
 		if (it->dep_of)
 			printf("       taken as a dependency of patch %d\n", it->dep_of);
+		if (it->independent_of)
+			printf("       ported without patch %d, which failed: the queue compiles without it\n",
+			       it->independent_of);
 		for (j = 0; j < it->nr_hunks; j++) {
 			const struct sk_port_hunk *h = &it->hunks[j];
 
@@ -124,6 +127,8 @@ static json_t *result_json(const char *slug, const char *branch,
 		json_object_set_new(j, "upstream", *it->upstream ? json_string(it->upstream) : json_null());
 		json_object_set_new(j, "dependency_of", it->dep_of ? json_integer(it->dep_of) : json_null());
 		json_object_set_new(j, "kept", it->kept ? json_string(it->kept) : json_null());
+		json_object_set_new(j, "independent_of", it->independent_of ?
+				    json_integer(it->independent_of) : json_null());
 		json_object_set_new(j, "blocked_by", it->blocked_by ? json_integer(it->blocked_by) : json_null());
 		json_object_set_new(j, "offset", json_integer(max_offset(it)));
 		json_object_set_new(j, "fuzz", json_integer(max_fuzz(it)));

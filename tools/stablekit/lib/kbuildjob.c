@@ -153,17 +153,33 @@ static void check_ported(struct sk_kbuildjob *job, const struct sk_kbuildjob_opt
 	free(res);
 }
 
-/* The branch tip and whether it is a kernel tree at all. */
-static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
+int sk_kbuild_kernel_tree(git_tree *tree, const char **missing)
 {
 	static const char *const needed[] = {
 		"Makefile", "scripts/kconfig/merge_config.sh", "arch/x86/Kconfig",
 		"mm/Makefile", NULL
 	};
+	size_t i;
+
+	for (i = 0; needed[i]; i++) {
+		git_tree_entry *e = NULL;
+
+		if (git_tree_entry_bypath(&e, tree, needed[i])) {
+			*missing = needed[i];
+			return 0;
+		}
+		git_tree_entry_free(e);
+	}
+	return 1;
+}
+
+/* The branch tip and whether it is a kernel tree at all. */
+static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
+{
 	const struct sk_branch *br = c->o->branch;
 	struct sk_kbuildjob *job = c->job;
 	git_object *obj = NULL;
-	size_t i;
+	const char *missing = NULL;
 
 	if (git_revparse_single(&obj, c->o->repo, br->ref) ||
 	    git_object_peel((git_object **)commit, obj, GIT_OBJECT_COMMIT)) {
@@ -176,16 +192,11 @@ static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
 	c->commit_time = (long long)git_commit_time(*commit);
 	if (git_commit_tree(tree, *commit))
 		return sk_error_git(SK_ERROR, "tree of the branch tip");
-	for (i = 0; needed[i]; i++) {
-		git_tree_entry *e = NULL;
-
-		if (git_tree_entry_bypath(&e, *tree, needed[i])) {
-			job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
-					      "(a model repository, not a kernel)",
-					      br->ref, needed[i]);
-			return 1;
-		}
-		git_tree_entry_free(e);
+	if (!sk_kbuild_kernel_tree(*tree, &missing)) {
+		job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
+				      "(a model repository, not a kernel)",
+				      br->ref, missing);
+		return 1;
 	}
 	return 0;
 }

@@ -134,6 +134,13 @@ struct sk_kbuildjob {
  * why), negative on errors (checkout, quilt missing, results not writable).
  */
 int sk_kbuildjob_run(struct sk_kbuildjob *out, const struct sk_kbuildjob_opts *o);
+
+/*
+ * Is tree a kernel tree kbuild can build (Makefile, merge_config.sh,
+ * arch/x86/Kconfig, mm/Makefile)?  1 yes; 0 no, *missing the first path
+ * it lacks (a model repository).
+ */
+int sk_kbuild_kernel_tree(git_tree *tree, const char **missing);
 void sk_kbuildjob_release(struct sk_kbuildjob *job);
 
 json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job);

@@ -54,6 +54,8 @@ struct port {
 	char **other_files;
 	size_t nr_other;
 	const int *take;		/* per patch of rev: ported now */
+	int kernel_tree;		/* the tip can be compiled (kbuildjob.h) */
+	int compile_failed;		/* the last compile check refused the queue */
 };
 
 /* A block of the series file: "# <slug>" then its patches. */
@@ -517,6 +519,9 @@ static void note_line(struct sk_strbuf *out, const struct port *p,
 	for (i = 0; i < w->sp->nr_fixlets; i++)
 		sk_strbuf_addf(out, "[ stablekit: includes the fixlet \"%s\" <%s> ]\n",
 			       w->sp->fixlets[i].subject, w->sp->fixlets[i].message_id);
+	if (w->item->independent_of)
+		sk_strbuf_addf(out, "[ stablekit: ported without patch %d of the series, which "
+			       "failed; the queue without it compiles ]\n", w->item->independent_of);
 	if (w->item->how && *w->item->how)
 		sk_strbuf_addf(out, "[ stablekit: %s%s ]\n",
 			       w->item->method == SK_PORT_OFFSET ? "applied with " :
@@ -961,21 +966,32 @@ static void prerequisites(struct sk_strbuf *out, const struct port *p,
 	free(path);
 }
 
-/* The patches of this port that are not tried when w's patch fails. */
-static void blocked_list(struct sk_strbuf *out, const struct port *p,
-			 const struct work *w)
+/*
+ * The later patches of the series and what became of them once patch nr
+ * failed: blocked, or queued because the compile check proved them
+ * independent.  Known only when every patch was tried.
+ */
+static void blocked_list(struct sk_strbuf *out, const struct sk_port_result *r, int nr)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, k = 0;
 
-	for (i = 0; i < p->rev->nr_patches; i++) {
-		const struct sk_series_patch *sp = &p->rev->patches[i];
+	for (i = 0; i < r->nr; i++) {
+		const struct sk_port_item *it = &r->items[i];
 
-		if (sp->nr <= w->sp->nr || !p->take[i])
+		if (it->blocked_by != nr)
 			continue;
 		if (!n++)
 			sk_strbuf_adds(out, "\nNot ported because this patch failed (a series applies in order):\n\n");
-		sk_strbuf_addf(out, "  patch %d \"%s\": blocked by %d\n", sp->nr,
-			       sp->subject, w->sp->nr);
+		sk_strbuf_addf(out, "  patch %d \"%s\": %s\n", it->nr, it->subject, it->reason);
+	}
+	for (i = 0; i < r->nr; i++) {
+		const struct sk_port_item *it = &r->items[i];
+
+		if (it->independent_of != nr)
+			continue;
+		if (!k++)
+			sk_strbuf_adds(out, "\nPorted without this patch (the queue without it compiles):\n\n");
+		sk_strbuf_addf(out, "  patch %d \"%s\"\n", it->nr, it->subject);
 	}
 }
 
@@ -1054,7 +1070,7 @@ static void failed_mail(struct sk_strbuf *out, const struct port *p,
 	if (!i)
 		sk_strbuf_adds(out, "none earlier in the series\n");
 	prerequisites(out, p, w);
-	blocked_list(out, p, w);
+	w->item->blocked_at = out->len;
 	sk_strbuf_adds(out, "\nWhat was tried:\n\n");
 	sk_strbuf_add(out, w->tried.buf, w->tried.len);
 	sk_strbuf_adds(out, "\nThe hunks that do not apply, and what this tree has instead:\n");
@@ -1352,8 +1368,15 @@ static int write_failed(struct port *p, const char *dir)
 		sk_track_queue_name(&name, it->subject);
 		sk_strbuf_adds(&name, ".mail");
 		path = sk_path_join(fdir, name.buf);
-		if (!ret)
-			ret = sk_write_file_atomic(path, it->failed_mail, strlen(it->failed_mail));
+		if (!ret) {
+			struct sk_strbuf mail = SK_STRBUF_INIT;
+
+			sk_strbuf_add(&mail, it->failed_mail, it->blocked_at);
+			blocked_list(&mail, p->res, it->nr);
+			sk_strbuf_adds(&mail, it->failed_mail + it->blocked_at);
+			ret = sk_write_file_atomic(path, mail.buf, mail.len);
+			sk_strbuf_release(&mail);
+		}
 		free(path);
 		sk_strbuf_release(&name);
 	}
@@ -1442,6 +1465,7 @@ static int compile_check(struct port *p, const char *queue)
 	ko.queue_dir = queue;
 	ko.timeout_s = p->o->timeout_ms / 1000;
 	memset(&job, 0, sizeof(job));
+	p->compile_failed = 0;
 	if (!ret)
 		ret = sk_kbuildjob_run(&job, &ko);
 	if (!ret && !job.buildable) {
@@ -1461,6 +1485,7 @@ static int compile_check(struct port *p, const char *queue)
 		} else {
 			sk_strbuf_reset(&sb);
 			compiler_errors(&sb, &ar->patched);
+			p->compile_failed = 1;
 			ret = sk_error_set(SK_ECONFLICT,
 					   "the queue does not compile (x86_64 objects, %s%s, %s):\n%s",
 					   job.kconfig_base, job.nr_fragments ?
@@ -1525,6 +1550,57 @@ static void release_work(struct work *w)
 	sk_strbuf_release(&w->tried);
 }
 
+/*
+ * The queue with the patches tried after a failure did not compile: they
+ * were not independent of it after all.  They go out of the queue, blocked.
+ * Returns how many went.
+ */
+static size_t unqueue_independent(struct port *p, char **names,
+				  struct sk_strbuf *texts, size_t *queued)
+{
+	const char *last = sk_error_last(), *nl = strchr(last, '\n');
+	char *why;
+	size_t i, j, k, gone = 0;
+
+	/* the compiler's first message, else the error's first line */
+	if (nl && nl[1])
+		last = nl + 1 + strspn(nl + 1, " ");
+	why = sk_xstrndup(last, strcspn(last, "\n"));
+
+	for (i = 0; i < p->res->nr; i++) {
+		struct sk_port_item *it = &p->res->items[i];
+
+		if (!it->independent_of || !it->file)
+			continue;
+		for (j = 0; j < *queued && strcmp(names[j], it->file); j++)
+			;
+		if (j == *queued)
+			continue;
+		free(names[j]);
+		sk_strbuf_release(&texts[j]);
+		for (k = j; k + 1 < *queued; k++) {
+			names[k] = names[k + 1];
+			texts[k] = texts[k + 1];
+		}
+		names[--*queued] = NULL;
+		sk_strbuf_init(&texts[*queued]);
+		free(it->file);
+		it->file = NULL;
+		free(it->how);
+		it->how = NULL;
+		free(it->reason);
+		it->blocked_by = it->independent_of;
+		it->independent_of = 0;
+		it->method = SK_PORT_BLOCKED;
+		it->reason = sk_xstrfmt("blocked by %d (it ported, but the queue without patch %d "
+					"does not compile: %s)", it->blocked_by, it->blocked_by, why);
+		p->res->failed++;
+		gone++;
+	}
+	free(why);
+	return gone;
+}
+
 static int port_all(struct port *p)
 {
 	size_t n = p->rev->nr_patches, i, queued = 0;
@@ -1543,8 +1619,12 @@ static int port_all(struct port *p)
 			skip_item(p, sp);
 			continue;
 		}
-		if (failed_nr) {
-			/* a series applies in order: what follows a failure waits */
+		if (failed_nr && !p->kernel_tree) {
+			/*
+			 * A series applies in order: what follows a failure
+			 * waits, unless a build proves it independent (on a
+			 * kernel tree, below and in prove_and_install()).
+			 */
 			struct sk_port_item *it = new_item(p, sp);
 
 			it->method = SK_PORT_BLOCKED;
@@ -1558,6 +1638,7 @@ static int port_all(struct port *p)
 		w.tp = track_patch(p, sp->nr);
 		w.item = new_item(p, sp);
 		w.item->dep_of = dep_of[i];
+		w.item->independent_of = failed_nr;
 		if (w.tp && w.tp->nr_upstream)
 			memcpy(w.item->upstream, w.tp->upstream[w.tp->nr_upstream - 1].commit, 41);
 		sk_strbuf_init(&texts[queued]);
@@ -1570,12 +1651,19 @@ static int port_all(struct port *p)
 			w.item->file = sk_xstrdup(name.buf);
 			names[queued++] = sk_strbuf_detach(&name);
 		} else if (!ret) {
-			failed_nr = sp->nr;
+			w.item->independent_of = 0;
+			if (!failed_nr)
+				failed_nr = sp->nr;
 		}
 		release_work(&w);
 	}
 	if (!ret)
 		ret = prove_and_install(p, names, texts, queued);
+	if (ret == SK_ECONFLICT && p->compile_failed &&
+	    unqueue_independent(p, names, texts, &queued)) {
+		sk_error_clear();
+		ret = prove_and_install(p, names, texts, queued);
+	}
 	for (i = 0; i < n; i++) {
 		sk_strbuf_release(&texts[i]);
 		free(names[i]);
@@ -1607,8 +1695,15 @@ static int setup(struct port *p)
 	if (!ret && (git_oid_fromstr(&id, p->tb->tip) ||
 		     git_commit_lookup(&tip, p->o->repo, &id)))
 		ret = sk_error_git(SK_ERROR, p->tb->tip);
-	if (!ret)
+	if (!ret) {
+		git_tree *tree = NULL;
+		const char *missing;
+
 		git_oid_cpy(&p->tip_tree, git_commit_tree_id(tip));
+		if (!git_commit_tree(&tree, tip))
+			p->kernel_tree = sk_kbuild_kernel_tree(tree, &missing);
+		git_tree_free(tree);
+	}
 	git_commit_free(tip);
 	if (!ret)
 		ret = read_queue(p);

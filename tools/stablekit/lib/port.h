@@ -52,9 +52,13 @@ struct sk_port_item {
 	char *file;		/* the queue file, NULL unless queued */
 	char *reason;		/* why skipped or failed */
 	char *failed_mail;	/* FAILED mail text, when failed */
+	size_t blocked_at;	/* where in it the list of the patches it
+				   blocked goes (known once all are tried) */
 	char *kept;		/* --keep: where the failed patch's files are */
 	int dep_of;		/* taken only as a dependency of patch dep_of */
-	int blocked_by;		/* not tried: patch blocked_by failed */
+	int blocked_by;		/* not queued: patch blocked_by failed */
+	int independent_of;	/* queued although patch independent_of failed:
+				   the compile check proved it independent */
 	struct sk_port_hunk *hunks;
 	size_t nr_hunks, alloc_hunks;
 	char upstream[41];	/* upstream commit, "" when not upstream */

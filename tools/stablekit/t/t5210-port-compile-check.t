@@ -180,6 +180,89 @@ test_expect_success 'a model repository is no kernel tree: said, not failed' '
 	test -f p/stable/model/series
 '
 
+# mail N OF SUBJECT: patch N of a series on stdin's diff, in reply to 1/N
+mail() {
+	printf "From mboxrd@z Thu Jan  1 00:00:00 1970\n" &&
+	printf "From: A U Thor <author@example.org>\n" &&
+	printf "Date: Mon, 5 Jan 2026 10:0%d:00 +0000\n" "$1" &&
+	printf "Subject: [PATCH %d/%d] %s\n" "$1" "$2" "$3" &&
+	printf "Message-Id: <%s-%d@example.org>\n" "$4" "$1" &&
+	if test "$1" != 1
+	then
+		printf "In-Reply-To: <%s-1@example.org>\n" "$4"
+	fi &&
+	printf "\n%s\n\nSigned-off-by: A U Thor <author@example.org>\n---\n" "$3" &&
+	cat &&
+	printf "\n"
+}
+
+# series NAME: the last two commits of branch NAME as a 2-patch thread
+series() {
+	{
+		git -C tiny diff $1~2 $1~1 | mail 1 2 "$(git -C tiny log -1 --format=%s $1~1)" $1 &&
+		git -C tiny diff $1~1 $1 | mail 2 2 "$(git -C tiny log -1 --format=%s $1)" $1
+	} >$1.mbox
+}
+
+test_expect_success 'setup: two 2-patch series whose patch 1 fails on 6.1' '
+	(cd tiny && git checkout -q -b s1 v6.12 &&
+	 sed -i "/^void lru_note_cost_refault(struct folio \*);/a unsigned long swap_weight(struct lruvec *lruvec);" include/linux/swap.h &&
+	 sed -i "/lru_note_cost(folio->lruvec, folio->file, folio->nr, 0);/{n;a \\
+\\
+unsigned long swap_weight(struct lruvec *lruvec)\\
+{\\
+	return lruvec->file_cost + lruvec->anon_cost;\\
+}
+}" mm/swap.c &&
+	 git commit -q -a -m "mm: add swap_weight()" &&
+	 sed -i "s/^\tnr_reclaimed += nr;/\tnr_reclaimed += nr + swap_weight(lruvec) % 2;/" mm/vmscan.c &&
+	 git commit -q -a -m "mm: vmscan: weigh reclaim by swap_weight()" &&
+	 git checkout -q -b s2 v6.12 &&
+	 sed -i "s/^\tlru_note_cost(folio->lruvec, folio->file, folio->nr, 0);/\t\/* a refault costs IO *\/\n&/" mm/swap.c &&
+	 git commit -q -a -m "mm: comment the refault cost" &&
+	 sed -i "s/^\treturn lruvec->anon_cost;/\treturn lruvec->anon_cost + 1;/" mm/vmscan.c &&
+	 git commit -q -a -m "mm: vmscan: count one reclaim less" &&
+	 git checkout -q mainline) &&
+	git -C tiny show s1~1:mm/swap.c | grep "^unsigned long swap_weight(struct lruvec \*lruvec)$" &&
+	git -C tiny show s2~1:mm/swap.c | grep "a refault costs IO" &&
+	series s1 && series s2 &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "vendor-61b"]
+		ref = vendor-61
+		base = v6.1
+		version = 6.1
+		kind = downstream
+		select = mm-add-swap_weight
+		select = mm-comment-the-refault-cost
+	EOF
+	(cd p && stablekit pull -m ../s1.mbox && stablekit pull -m ../s2.mbox) >pull2.out 2>&1 &&
+	test -d p/series/mm-add-swap_weight && test -d p/series/mm-comment-the-refault-cost
+'
+
+test_expect_success 'a build proves a later patch independent of a failed one: queued' '
+	test_expect_code 1 port mm-comment-the-refault-cost --branch vendor-61b >out &&
+	grep "^  1\. FAILED  *mm: comment the refault cost$" out &&
+	grep "^  2\. clean  *mm: vmscan: count one reclaim less$" out &&
+	grep "^       ported without patch 1, which failed: the queue compiles without it$" out &&
+	grep "^  compile check: x86_64 defconfig: mm/vmscan.o$" out &&
+	f=p/stable/vendor-61b/mm-vmscan-count-one-reclaim-less.patch &&
+	grep "^\[ stablekit: ported without patch 1 of the series, which failed; the queue without it compiles \]$" $f &&
+	grep -A 2 "^Ported without this patch (the queue without it compiles):$" \
+		p/stable/vendor-61b/failed/mm-comment-the-refault-cost.mail >ind &&
+	grep "^  patch 2 \"mm: vmscan: count one reclaim less\"$" ind
+'
+
+test_expect_success 'a later patch that needs the failed one does not compile without it: blocked' '
+	test_expect_code 1 port mm-add-swap_weight --branch vendor-61b >out &&
+	grep "^  1\. FAILED  *mm: add swap_weight()$" out &&
+	grep "^  2\. blocked  *mm: vmscan: weigh reclaim by swap_weight()$" out &&
+	grep "^       blocked by 1 (it ported, but the queue without patch 1 does not compile: mm/vmscan.c:[0-9]*:[0-9]*: error: implicit declaration of function .swap_weight.*)$" out &&
+	! grep "swap_weight" p/stable/vendor-61b/series &&
+	grep "^mm-vmscan-count-one-reclaim-less.patch$" p/stable/vendor-61b/series &&
+	grep "^  patch 2 \"mm: vmscan: weigh reclaim by swap_weight()\": blocked by 1 (it ported" \
+		p/stable/vendor-61b/failed/mm-add-swap_weight.mail
+'
+
 test_expect_success 'cleanup' '
 	rm -rf "$SK_WORK"
 '
