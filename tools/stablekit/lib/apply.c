@@ -225,6 +225,7 @@ static struct sk_hunk_report *report_hunk(struct sk_apply_report *rep,
 	r->path = sk_xstrdup(path);
 	r->nr = (int)i + 1;
 	r->want_line = want + 1;
+	r->header_line = header_start(h->h) + 1;
 	r->funcname = h->h->funcname ? sk_xstrdup(h->h->funcname) : NULL;
 	return r;
 }

@@ -240,7 +240,8 @@ static void hunks_from_diff(struct work *w, size_t i, const char *method)
 static void hunk_from_report(struct work *w, const char *key,
 			     const struct sk_hunk_report *r)
 {
-	long off = r->applied ? r->got_line - r->want_line : 0;
+	/* from the line the @@ header gives, as patch(1) counts it */
+	long off = r->applied ? r->got_line - r->header_line : 0;
 	struct sk_port_hunk *h = add_hunk(w, key, r->path, r->nr,
 		!r->applied ? "failed" : r->fuzz ? "fuzz" : off ? "offset" : "clean",
 		r->funcname);

@@ -40,6 +40,10 @@ test_expect_success 'setup: the 6.1-shaped model, a downstream branch taking ser
 	 mv mm/memcontrol.c.new mm/memcontrol.c &&
 	 test $(git diff --numstat | cut -f1) = 2 &&
 	 commit_all "$DEV" "mm: memcontrol: lruvec_page_state() inline" &&
+	 git checkout -q -b vendor-7.1-fuzz linux-7.1.y &&
+	 sed -i "s/= \"pgscan_proactive\",/= \"pgscan_proactive_vendor\",/" mm/vmstat.c &&
+	 test $(git diff --numstat | cut -f1) = 1 &&
+	 commit_all "$DEV" "mm: vmstat: a vendor name" &&
 	 git checkout -q master) &&
 	sk_new_project p &&
 	cp -R "$SK_TOP/semantic-patches" p/ &&
@@ -64,6 +68,10 @@ test_expect_success 'setup: the 6.1-shaped model, a downstream branch taking ser
 		kind = downstream
 		select = $A
 	[branch "vendor-7.1"]
+		base = v7.1
+		kind = downstream
+		select = $A
+	[branch "vendor-7.1-fuzz"]
 		base = v7.1
 		kind = downstream
 		select = $A
@@ -115,6 +123,18 @@ test_expect_success 'JSON: blocked_by, and per hunk method, offset, fuzz, functi
 		1 mm/vmstat.c 1 clean 0 0 - - >expect &&
 	test_cmp expect hunks &&
 	jq -e ".[0].patches[0].hunks[4].function == \"unsigned long lruvec_page_state(struct lruvec *lruvec, enum node_stat_item idx)\"" j
+'
+
+test_expect_success 'the seed hunks the rules leave get fuzz 1, as in the offset stage' '
+	port $A --branch vendor-7.1-fuzz --json >jf &&
+	jq -e ".[0].target == \"7.1\" and .[0].patches[1].method == \"semantic-patches\"" jf &&
+	jq -r ".[0].patches[1].hunks[] | select(.path == \"mm/vmstat.c\" or (.path == \"mm/vmscan.c\" and .patch == \"2\")) | [.patch, .path, .nr, .method, .offset, .fuzz, .rule // \"-\"] | @tsv" jf >h &&
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" \
+		2 mm/vmscan.c 1 semantic 0 0 pre-7.2/shrink-inactive-cost \
+		2 mm/vmscan.c 2 offset 35 0 - \
+		2 mm/vmscan.c 3 offset 35 0 - \
+		2 mm/vmstat.c 1 fuzz 0 1 - >expect &&
+	test_cmp expect h
 '
 
 test_expect_success 'the FAILED mail, line by line' '
