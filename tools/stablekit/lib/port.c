@@ -880,7 +880,7 @@ static char *cfg_str(git_config *cfg, const char *fmt, const char *a)
 /* ---- prerequisites: semantic-patches/<slug>/prerequisites.conf ---- */
 
 struct prereq_ctx {
-	const struct port *p;
+	struct port *p;
 	const struct work *w;
 	struct sk_strbuf *out;
 	git_config *cfg;
@@ -900,13 +900,13 @@ static int diff_uses(const struct work *w, const char *sym)
 }
 
 /* Is sym in the target's file (checked out into the sandbox)? */
-static int tree_has(const struct port *p, const char *file, const char *sym)
+static int tree_has(struct port *p, const char *file, const char *sym)
 {
 	struct text_lines l;
 	size_t i;
 	int found = 0;
 
-	if (sk_sandbox_checkout((struct sk_sandbox *)&p->sb, (char *const[]){ (char *)file }, 1) ||
+	if (sk_sandbox_checkout(&p->sb, (char *const[]){ (char *)file }, 1) ||
 	    read_lines(&l, p->sb.dir, file)) {
 		sk_error_clear();
 		return 0;
@@ -951,7 +951,7 @@ static int prereq_one(const git_config_entry *e, void *data)
 	return 0;
 }
 
-static void prerequisites(struct sk_strbuf *out, const struct port *p,
+static void prerequisites(struct sk_strbuf *out, struct port *p,
 			  const struct work *w)
 {
 	struct prereq_ctx c = { p, w, out, NULL, 0 };
@@ -1046,7 +1046,7 @@ static void offline_commands(struct sk_strbuf *out, const struct port *p)
 	sk_strbuf_adds(out, "\n\n");
 }
 
-static void failed_mail(struct sk_strbuf *out, const struct port *p,
+static void failed_mail(struct sk_strbuf *out, struct port *p,
 			const struct work *w)
 {
 	const struct sk_branch *br = p->tb->br;

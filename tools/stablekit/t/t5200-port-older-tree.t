@@ -209,7 +209,8 @@ test_expect_success 'report: the reason is that the series did not port' '
 	r=$SK_WORK/results/linux-6.1.y/report/report.txt &&
 	grep "^\* objects: not run: the selected series did not port ($A: patch 1 FAILED, patch 2 blocked by 1)$" "$r" &&
 	grep "quilt push: not run: the selected series did not port$" "$r" &&
-	! grep "the queue does not apply" "$r"
+	! grep "the queue does not apply" "$r" &&
+	grep "^  blocked: blocked by 1$" "$r"
 '
 
 test_expect_success 'port --keep: the patch'"'"'s files, applied hunks in, the rest in .rej' '
