@@ -449,6 +449,11 @@ static int stage_rules(struct port *p, struct work *w)
 		if (ret && spec.nr_rules) {
 			rules_tried(w, i, &spec, p->cocci.dir, p->cocci.target);
 			listed = 1;
+		} else if (ret && !spec.nr_drops && !spec.nr_hunks) {
+			sk_strbuf_addf(&w->tried, "semantic patches (target %s): no rules for patch %s "
+				       "(no port section), so its diff as it is: %s\n",
+				       p->cocci.target, w->keys[i], sk_error_last());
+			listed = 1;
 		}
 		if (!ret)
 			hunks_from_rules(w, i, &spec, p->cocci.dir);
@@ -1478,7 +1483,10 @@ static int compile_check(struct port *p, const char *queue)
 
 		for (i = 0; i < ar->nr_objects; i++)
 			sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
-		if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
+		if (ar->patched.status && !strcmp(ar->patched.status, "toolchain-missing")) {
+			ret = sk_error_set(SK_ETOOL, "compile check: no x86_64 compiler: %s",
+					   ar->patched.note ? ar->patched.note : ar->cc);
+		} else if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
 			p->res->compile = sk_xstrfmt("compile check: x86_64 %s%s: %s",
 						     job.kconfig_base, job.nr_fragments ?
 						     " + ci/kconfig fragments" : "",

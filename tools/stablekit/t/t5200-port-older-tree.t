@@ -103,8 +103,9 @@ test_expect_success 'a prerequisite-blocked queue: patch 2 would port alone, it 
 	grep "^  2\. blocked  *mm/vmscan: reduce lru_lock contention" out71 &&
 	! grep -v "^#" p/stable/vendor-7.1/series | grep . &&
 	! ls p/stable/vendor-7.1/*.patch &&
-	grep "^  patch 2 \"mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost\": blocked by 1$" \
-		p/stable/vendor-7.1/failed/mm-vmstat-mm-memcontrol-add-_monotonic-vmstat-reader.mail
+	m=p/stable/vendor-7.1/failed/mm-vmstat-mm-memcontrol-add-_monotonic-vmstat-reader.mail &&
+	grep "^  patch 2 \"mm/vmscan: reduce lru_lock contention via vmstat-derived scan-balance cost\": blocked by 1$" $m &&
+	grep "^semantic patches (target 7.1): no rules for patch 1 (no port section), so its diff as it is: .*mm/memcontrol.c hunk 1 (unsigned long lruvec_page_state(" $m
 '
 
 test_expect_success 'JSON: blocked_by, and per hunk method, offset, fuzz, function, reason' '
