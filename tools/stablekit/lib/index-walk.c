@@ -119,7 +119,8 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 	struct sk_commit_raw raw;
 	git_odb_object *obj = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
+	const char *data;
+	size_t i, len;
 	int ret = 0;
 
 	if (want_row && !n->id && !idx->bulk) {
@@ -129,13 +130,16 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 	}
 	if (n->parsed && (!want_row || n->id))
 		return 0;
-	if (git_odb_read(&obj, g->odb, &n->oid)) {
-		git_oid_tostr(hex, sizeof(hex), &n->oid);
-		return sk_error_git(SK_ERROR, hex);
+	if (!sk_index__packs_read_commit(&data, &len, g->packs, &n->oid)) {
+		if (git_odb_read(&obj, g->odb, &n->oid)) {
+			git_oid_tostr(hex, sizeof(hex), &n->oid);
+			return sk_error_git(SK_ERROR, hex);
+		}
+		data = git_odb_object_type(obj) == GIT_OBJECT_COMMIT ?
+			git_odb_object_data(obj) : NULL;
+		len = git_odb_object_size(obj);
 	}
-	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
-	    sk_commit_raw_parse(&raw, git_odb_object_data(obj),
-				git_odb_object_size(obj))) {
+	if (!data || sk_commit_raw_parse(&raw, data, len)) {
 		git_oid_tostr(hex, sizeof(hex), &n->oid);
 		ret = sk_error_set(SK_ERROR, "%s: not a well-formed commit",
 				   hex);
@@ -447,6 +451,7 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 
 	if (git_repository_odb(&idx->g.odb, repo))
 		return sk_error_git(SK_ERROR, "cannot read the repository");
+	idx->g.packs = sk_index__packs_open(repo);
 	ret = walk_settings(1);
 	if (!ret && idx->bulk)
 		ret = sk_index__store_start(idx);
@@ -458,6 +463,8 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	ret2 = walk_settings(0);
 	git_odb_free(idx->g.odb);
 	idx->g.odb = NULL;
+	sk_index__packs_close(idx->g.packs);
+	idx->g.packs = NULL;
 	if (!ret)
 		ret = ret2;
 	if (!ret)
