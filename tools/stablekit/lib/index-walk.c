@@ -399,14 +399,15 @@ static int walk_settings(int walking)
 
 /*
  * The range's commits, order[] newest first, the oldest at position first:
- * newest first, ids grow along the key of range_commits; in batches.
+ * written oldest first, so that positions grow along range_commits_pos
+ * (appends to that B-tree, not inserts at its left edge); in batches.
  */
 static int insert_members(struct sk_index *idx, long long range,
 			  long long first, struct node **order, size_t nr)
 {
 	sqlite3_stmt *many = NULL, *s;
 	struct sk_strbuf sql = SK_STRBUF_INIT;
-	size_t i, k;
+	size_t i, j, k;
 	int ret = 0;
 
 	if (nr >= MEMBER_BATCH) {
@@ -419,17 +420,17 @@ static int insert_members(struct sk_index *idx, long long range,
 			ret = sk_index__db_error(idx, "range members");
 		sk_strbuf_release(&sql);
 	}
-	for (i = 0; i < nr && !ret; i++) {
-		int batch = nr - i + i % MEMBER_BATCH >= MEMBER_BATCH;
+	for (j = 0; j < nr && !ret; j++) {
+		int batch = nr - j + j % MEMBER_BATCH >= MEMBER_BATCH;
 
-		k = batch ? i % MEMBER_BATCH : 0;
+		i = nr - 1 - j;
+		k = batch ? j % MEMBER_BATCH : 0;
 		s = batch ? many : sk_index__stmt(idx, ST_INSERT_MEMBER);
 		if (!order[i]->member)
 			order[i]->member = idx->g.walks;
 		sqlite3_bind_int64(s, 3 * k + 1, range);
 		sqlite3_bind_int64(s, 3 * k + 2, order[i]->id);
-		sqlite3_bind_int64(s, 3 * k + 3,
-				   first + (long long)(nr - 1 - i));
+		sqlite3_bind_int64(s, 3 * k + 3, first + (long long)j);
 		if (!batch || k == MEMBER_BATCH - 1) {
 			ret = sk_index__step_done(idx, s, "range member");
 			sqlite3_reset(s);
