@@ -537,8 +537,14 @@ static int prepare_branches(struct run *r)
 			return ret;
 		use_where(r, tb);
 		if (sk_repo_resolve_commit(&tip, r->repo, br->ref)) {
-			tb->problem = sk_xstrfmt("ref '%s' is not in the "
-						 "repository", br->ref);
+			tb->workspace_lacks = r->o->workspace && !br->repo;
+			tb->problem = tb->workspace_lacks ?
+				sk_xstrfmt("ref '%s' is not in the embedded "
+					   "workspace (it holds linux-6.12.y "
+					   "only; pass --repo)", br->ref) :
+				sk_xstrfmt("ref '%s' is not in the "
+					   "repository", br->ref);
+			sk_error_clear();
 			continue;
 		}
 		git_oid_tostr(tb->tip, sizeof(tb->tip), &tip);

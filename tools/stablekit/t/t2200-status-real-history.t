@@ -55,6 +55,7 @@ test_expect_success 'setup: history, project, every series pulled' '
 		base = v0.1
 		kind = mainline
 	[branch "linux-1.0.y"]
+		ref = linux-1.0.y
 		base = v1.0
 	EOF
 	for s in pickx plain reword brevert reland uprev samesub similar \
