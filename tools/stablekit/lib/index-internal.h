@@ -68,8 +68,13 @@ struct node {
 
 struct arena_block;
 
+struct slot {
+	size_t tag;		/* the first bytes of n's id */
+	struct node *n;
+};
+
 struct graph {
-	struct node **slots;	/* open addressing, power of two */
+	struct slot *slots;	/* open addressing, power of two */
 	size_t nr, mask;
 	struct arena_block *arena;
 	unsigned int walks, marks;
