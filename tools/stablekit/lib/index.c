@@ -731,12 +731,36 @@ static int path_changed(git_tree *ptree, git_tree *tree, const char *path)
 	return changed;
 }
 
+/* From the stored file list: 1, 0, or -1 when there is none. */
+static int files_have_all(struct sk_index *idx, const char *oid,
+			  char *const *paths, size_t nr)
+{
+	sqlite3_stmt *s = sk_index__stmt(idx, ST_GET_FILES);
+	char **files;
+	size_t n, i, j;
+	int yes = 1;
+
+	bind_hex(s, 1, oid);
+	if (sqlite3_step(s) != SQLITE_ROW ||
+	    sqlite3_column_type(s, 0) == SQLITE_NULL)
+		return -1;
+	split_files(&files, &n, (const char *)sqlite3_column_text(s, 0));
+	for (i = 0; i < nr && yes; i++) {
+		for (j = 0; j < n && strcmp(files[j], paths[i]); j++)
+			;
+		yes = j < n;
+	}
+	sk_index_files_free(files, n);
+	return yes;
+}
+
 /*
  * Does the commit change every one of paths (against its first parent)?
- * The stored file list answers if there is one; else the entries at those
- * paths are compared in the two trees, as `git log -- <paths>` does, which
- * is far cheaper than the diff, and the diff is left for the commits that
- * pass.  The answer is kept, keyed by the commit and the set of paths.
+ * A kept answer, else the stored file list if there is one; else the
+ * entries at those paths are compared in the two trees, as `git log --
+ * <paths>` does, far cheaper than the diff, which is left for the commits
+ * that pass.  The answer is kept, keyed by the commit and the set of
+ * paths.
  */
 int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 			 const char *oid, char *const *paths, size_t nr)
@@ -752,22 +776,6 @@ int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 
 	if (ret)
 		return ret;
-	s = sk_index__stmt(idx, ST_GET_FILES);
-	bind_hex(s, 1, oid);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    sqlite3_column_type(s, 0) != SQLITE_NULL) {
-		char **files;
-		size_t n, j;
-
-		split_files(&files, &n, (const char *)sqlite3_column_text(s, 0));
-		for (i = 0, ret = 1; i < nr && ret; i++) {
-			for (j = 0; j < n && strcmp(files[j], paths[i]); j++)
-				;
-			ret = j < n;
-		}
-		sk_index_files_free(files, n);
-		return ret;
-	}
 	for (i = 0; i < nr; i++)
 		sk_strbuf_addf(&key, "%s\n", paths[i]);
 	h = sk_index__text_hash(key.buf);
@@ -777,6 +785,9 @@ int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 	sqlite3_bind_int64(s, 2, h);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		return sqlite3_column_int(s, 0);
+	yes = files_have_all(idx, oid, paths, nr);
+	if (yes >= 0)
+		return yes;
 	if (git_oid_fromstr(&id, oid) || git_commit_lookup(&c, repo, &id) ||
 	    git_commit_tree(&tree, c) ||
 	    (git_commit_parentcount(c) &&
