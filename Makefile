@@ -11,7 +11,7 @@
 #   make fuzz-replay  every seed and crash reproducer through its harness
 #                     (part of make check; gcc, or ASan with SANITIZE=1)
 
-PKGS := libgit2 jansson sqlite3
+PKGS := libgit2 jansson sqlite3 libdeflate
 SK := tools/stablekit
 
 ifeq ($(SANITIZE),1)
@@ -45,7 +45,7 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
 HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 
-DEPS := libgit2-dev libjansson-dev libsqlite3-dev libcmocka-dev pkg-config \
+DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu \

@@ -537,8 +537,14 @@ static int prepare_branches(struct run *r)
 			return ret;
 		use_where(r, tb);
 		if (sk_repo_resolve_commit(&tip, r->repo, br->ref)) {
-			tb->problem = sk_xstrfmt("ref '%s' is not in the "
-						 "repository", br->ref);
+			tb->workspace_lacks = r->o->workspace && !br->repo;
+			tb->problem = tb->workspace_lacks ?
+				sk_xstrfmt("ref '%s' is not in the embedded "
+					   "workspace (it holds linux-6.12.y "
+					   "only; pass --repo)", br->ref) :
+				sk_xstrfmt("ref '%s' is not in the "
+					   "repository", br->ref);
+			sk_error_clear();
 			continue;
 		}
 		git_oid_tostr(tb->tip, sizeof(tb->tip), &tip);
@@ -638,9 +644,19 @@ static const char *author_patchid(struct run *r, struct pinfo *pi,
 {
 	char **files = NULL;
 	size_t nr = 0, i;
-	int maybe;
+	int maybe, touches;
 
-	if (sk_index_files(&files, &nr, r->idx, r->repo, oid))
+	/* Changes every file of the patch, or of a fixlet, at all? */
+	touches = pi->p->nr_files &&
+		sk_index_touches_all(r->idx, r->repo, oid, pi->p->files,
+				     pi->p->nr_files) > 0;
+	for (i = 0; !touches && i < pi->p->nr_fixlets; i++)
+		touches = pi->p->fixlets[i].nr_files &&
+			sk_index_touches_all(r->idx, r->repo, oid,
+					     pi->p->fixlets[i].files,
+					     pi->p->fixlets[i].nr_files) > 0;
+	sk_error_clear();
+	if (!touches || sk_index_files(&files, &nr, r->idx, r->repo, oid))
 		return NULL;
 	maybe = same_files(files, nr, pi->p->files, pi->p->nr_files);
 	for (i = 0; !maybe && i < pi->p->nr_fixlets; i++)

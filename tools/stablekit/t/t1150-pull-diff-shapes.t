@@ -74,8 +74,10 @@ test_expect_success 'setup: a project and a model tree holding the file' '
 		base = v6.12
 		kind = mainline
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 	[branch "shifted"]
+		ref = shifted
 		base = v6.12
 	EOF
 '

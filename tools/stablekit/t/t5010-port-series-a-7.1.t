@@ -41,14 +41,17 @@ test_expect_success 'setup: model repository, project, series A pulled' '
 		base = v7.0
 		kind = mainline
 	[branch "linux-7.1.y"]
+		ref = linux-7.1.y
 		base = v7.1
 		kind = downstream
 		select = $A
 	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
 		base = v7.2
 		kind = downstream
 		select = $A
 	[branch "vendor-7.2"]
+		ref = vendor-7.2
 		base = v7.2
 		kind = downstream
 		select = $A
