@@ -351,6 +351,27 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 	h->value = sk_strbuf_detach(&dec);
 }
 
+/*
+ * A msg-id header is printable ASCII (RFC 5322 section 3.6.4): its ids become
+ * lore links, config values and arguments, and it is never charset-converted
+ * or encoded, so it reads back as written.  Anything else is refused.
+ */
+static int check_msgid_header(const struct cursor *c, size_t line,
+			      const char *name, size_t nlen, const char *value)
+{
+	const unsigned char *p;
+
+	if (!is_msgid_header(name, nlen))
+		return 0;
+	for (p = (const unsigned char *)value; *p; p++)
+		if ((*p < 0x20 && *p != '\t') || *p > 0x7e)
+			return sk_error_set(SK_EINVALID,
+					    "%s:%zu: byte 0x%02x in the %.*s header "
+					    "(a msg-id is printable ASCII)",
+					    c->name, line, *p, (int)nlen, name);
+	return 0;
+}
+
 static int is_header_name(const char *s, size_t len, size_t *nlen)
 {
 	size_t i;
@@ -368,7 +389,7 @@ static int parse_headers(struct sk_mail *m, struct cursor *c)
 {
 	struct sk_strbuf cur = SK_STRBUF_INIT;
 	const char *s;
-	size_t len, nlen = 0, name_len = 0;
+	size_t len, nlen = 0, name_len = 0, name_line = 0;
 	char *name = NULL;
 	int ret = 0;
 
@@ -388,15 +409,20 @@ static int parse_headers(struct sk_mail *m, struct cursor *c)
 					   c->name, c->line, (int)(len > 60 ? 60 : len), s);
 			goto out;
 		}
+		if (name && (ret = check_msgid_header(c, name_line, name,
+						      name_len, cur.buf)))
+			goto out;
 		if (name)
 			add_header(m, name, name_len, cur.buf);
 		free(name);
 		name = sk_xstrndup(s, nlen);
 		name_len = nlen;
+		name_line = c->line;
 		sk_strbuf_reset(&cur);
 		sk_strbuf_add(&cur, s + nlen + 1, len - nlen - 1);
 	}
-	if (name)
+	if (name && !(ret = check_msgid_header(c, name_line, name, name_len,
+						cur.buf)))
 		add_header(m, name, name_len, cur.buf);
 out:
 	free(name);
