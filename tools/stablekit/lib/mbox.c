@@ -120,8 +120,12 @@ int sk_decode_qp(struct sk_strbuf *out, const char *in, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		if (in[i] != '=') {
-			sk_strbuf_addch(out, in[i]);
+		if (in[i] != '=') {	/* the run up to the next '=' as it is */
+			const char *eq = memchr(in + i, '=', len - i);
+			size_t n = eq ? (size_t)(eq - (in + i)) : len - i;
+
+			sk_strbuf_add(out, in + i, n);
+			i += n - 1;
 			continue;
 		}
 		if (i + 1 < len && in[i + 1] == '\n') {		/* soft break */
@@ -150,6 +154,7 @@ int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len)
 	int bits = 0;
 	size_t i;
 
+	sk_strbuf_grow(out, len / 4 * 3 + 3);
 	for (i = 0; i < len; i++) {
 		const char *pos;
 
@@ -221,6 +226,7 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 		const char *q1, *q2, *q3;
 		struct sk_strbuf raw = SK_STRBUF_INIT;
 		char *charset;
+		size_t n;
 		int ret;
 
 		if (!encoded_word_at(p, &q1, &q2, &q3)) {
@@ -234,8 +240,11 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 				sk_strbuf_add(out, pending_ws, (size_t)(p - pending_ws));
 				pending_ws = NULL;
 			}
+			/* no word starts before the next '=' */
 			last_was_word = 0;
-			sk_strbuf_addch(out, *p++);
+			n = 1 + strcspn(p + 1, "=");
+			sk_strbuf_add(out, p, n);
+			p += n;
 			continue;
 		}
 		pending_ws = NULL;

@@ -17,6 +17,9 @@ static void test_qp_soft_breaks_and_escapes(void **state)
 	(void)state;
 	assert_int_equal(sk_decode_qp(&sb, in, strlen(in)), 0);
 	assert_string_equal(sb.buf, "a=bc \xc3\xbc" "d");
+	sk_strbuf_reset(&sb);
+	assert_int_equal(sk_decode_qp(&sb, "=xy plain = end=", 16), 0);
+	assert_string_equal(sb.buf, "=xy plain = end=");
 	sk_strbuf_release(&sb);
 }
 
@@ -57,6 +60,11 @@ static void test_rfc2047_words_join(void **state)
 	sk_strbuf_reset(&sb);
 	assert_int_equal(sk_decode_rfc2047(&sb, "=?iso-8859-1?q?J=F6rg?= x"), 0);
 	assert_string_equal(sb.buf, "Jörg x");
+	sk_strbuf_reset(&sb);
+	/* plain text around words, '=' that starts none, spaces kept in text */
+	assert_int_equal(sk_decode_rfc2047(&sb,
+		"a = b =?x  =?utf-8?q?=C3=BC?=  c=  =?utf-8?q?d?=\t=?utf-8?q?e?= "), 0);
+	assert_string_equal(sb.buf, "a = b =?x  \xc3\xbc  c=  de ");
 	sk_strbuf_release(&sb);
 }
 
