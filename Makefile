@@ -115,7 +115,8 @@ run: all
 # (fuzzer-no-link) and ASan+UBSan into build/fuzz; each harness links it
 # with libFuzzer.  New inputs go to build/fuzz/corpus/<name>/, crashes to
 # build/fuzz/crash-<name>-*; the committed seeds (fuzz/corpus/<name>/) and
-# reproducers (fuzz/regress/<name>/) are read, never written.
+# reproducers (fuzz/regress/<name>/) are read, never written.  One process
+# a harness, so the corpus is not re-listed every second (-reload=0).
 FUZZ_CC ?= clang-14
 FUZZ_TIME ?= 60
 FUZZ_ARGS ?=
@@ -148,7 +149,7 @@ fuzz: $(FUZZ_BIN)
 		done; \
 		echo "== fuzz-$$n: $(FUZZ_TIME) s"; \
 		$(FUZZ_BUILD)/fuzz-$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
-			-rss_limit_mb=2048 -print_final_stats=1 \
+			-rss_limit_mb=2048 -print_final_stats=1 -reload=0 \
 			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- $(FUZZ_ARGS) \
 			$(FUZZ_BUILD)/corpus/$$n $$seeds; \
 	done

@@ -120,8 +120,12 @@ int sk_decode_qp(struct sk_strbuf *out, const char *in, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		if (in[i] != '=') {
-			sk_strbuf_addch(out, in[i]);
+		if (in[i] != '=') {	/* the run up to the next '=' as it is */
+			const char *eq = memchr(in + i, '=', len - i);
+			size_t n = eq ? (size_t)(eq - (in + i)) : len - i;
+
+			sk_strbuf_add(out, in + i, n);
+			i += n - 1;
 			continue;
 		}
 		if (i + 1 < len && in[i + 1] == '\n') {		/* soft break */
@@ -150,6 +154,7 @@ int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len)
 	int bits = 0;
 	size_t i;
 
+	sk_strbuf_grow(out, len / 4 * 3 + 3);
 	for (i = 0; i < len; i++) {
 		const char *pos;
 
@@ -221,6 +226,7 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 		const char *q1, *q2, *q3;
 		struct sk_strbuf raw = SK_STRBUF_INIT;
 		char *charset;
+		size_t n;
 		int ret;
 
 		if (!encoded_word_at(p, &q1, &q2, &q3)) {
@@ -234,8 +240,11 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 				sk_strbuf_add(out, pending_ws, (size_t)(p - pending_ws));
 				pending_ws = NULL;
 			}
+			/* no word starts before the next '=' */
 			last_was_word = 0;
-			sk_strbuf_addch(out, *p++);
+			n = 1 + strcspn(p + 1, "=");
+			sk_strbuf_add(out, p, n);
+			p += n;
 			continue;
 		}
 		pending_ws = NULL;
@@ -351,6 +360,27 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 	h->value = sk_strbuf_detach(&dec);
 }
 
+/*
+ * A msg-id header is printable ASCII (RFC 5322 section 3.6.4): its ids become
+ * lore links, config values and arguments, and it is never charset-converted
+ * or encoded, so it reads back as written.  Anything else is refused.
+ */
+static int check_msgid_header(const struct cursor *c, size_t line,
+			      const char *name, size_t nlen, const char *value)
+{
+	const unsigned char *p;
+
+	if (!is_msgid_header(name, nlen))
+		return 0;
+	for (p = (const unsigned char *)value; *p; p++)
+		if ((*p < 0x20 && *p != '\t') || *p > 0x7e)
+			return sk_error_set(SK_EINVALID,
+					    "%s:%zu: byte 0x%02x in the %.*s header "
+					    "(a msg-id is printable ASCII)",
+					    c->name, line, *p, (int)nlen, name);
+	return 0;
+}
+
 static int is_header_name(const char *s, size_t len, size_t *nlen)
 {
 	size_t i;
@@ -368,7 +398,7 @@ static int parse_headers(struct sk_mail *m, struct cursor *c)
 {
 	struct sk_strbuf cur = SK_STRBUF_INIT;
 	const char *s;
-	size_t len, nlen = 0, name_len = 0;
+	size_t len, nlen = 0, name_len = 0, name_line = 0;
 	char *name = NULL;
 	int ret = 0;
 
@@ -388,15 +418,20 @@ static int parse_headers(struct sk_mail *m, struct cursor *c)
 					   c->name, c->line, (int)(len > 60 ? 60 : len), s);
 			goto out;
 		}
+		if (name && (ret = check_msgid_header(c, name_line, name,
+						      name_len, cur.buf)))
+			goto out;
 		if (name)
 			add_header(m, name, name_len, cur.buf);
 		free(name);
 		name = sk_xstrndup(s, nlen);
 		name_len = nlen;
+		name_line = c->line;
 		sk_strbuf_reset(&cur);
 		sk_strbuf_add(&cur, s + nlen + 1, len - nlen - 1);
 	}
-	if (name)
+	if (name && !(ret = check_msgid_header(c, name_line, name, name_len,
+						cur.buf)))
 		add_header(m, name, name_len, cur.buf);
 out:
 	free(name);
