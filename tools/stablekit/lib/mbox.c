@@ -690,10 +690,21 @@ static void split_references(struct sk_mail *m, const char *refs)
 	}
 }
 
+static void set_usual_headers(struct sk_mail *m)
+{
+	const char *v;
+
+	m->from = (v = sk_mail_header(m, "From")) ? v : "";
+	m->subject = (v = sk_mail_header(m, "Subject")) ? v : "";
+	m->date = (v = sk_mail_header(m, "Date")) ? v : "";
+	m->message_id = (v = sk_mail_header(m, "Message-Id")) ? v : "";
+	m->in_reply_to = (v = sk_mail_header(m, "In-Reply-To")) ? v : "";
+	split_references(m, sk_mail_header(m, "References"));
+}
+
 static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
 {
 	struct sk_strbuf body = SK_STRBUF_INIT;
-	const char *v;
 	int ret;
 
 	if (raw->len > SK_MAIL_MAX_SIZE)
@@ -706,12 +717,7 @@ static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
 		return ret;
 	}
 	m->body = sk_strbuf_detach(&body);
-	m->from = (v = sk_mail_header(m, "From")) ? v : "";
-	m->subject = (v = sk_mail_header(m, "Subject")) ? v : "";
-	m->date = (v = sk_mail_header(m, "Date")) ? v : "";
-	m->message_id = (v = sk_mail_header(m, "Message-Id")) ? v : "";
-	m->in_reply_to = (v = sk_mail_header(m, "In-Reply-To")) ? v : "";
-	split_references(m, sk_mail_header(m, "References"));
+	set_usual_headers(m);
 	return 0;
 }
 
@@ -763,7 +769,25 @@ static void read_body(struct cursor *c, struct sk_strbuf *raw, int in_mbox)
 	}
 }
 
-static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox)
+/*
+ * A mail that cannot be read is kept, with keep, as what was read of its
+ * headers and its error; the reader goes on at the next separator.
+ */
+static void keep_unreadable(struct sk_mail *m, struct cursor *c, int in_mbox)
+{
+	struct sk_strbuf rest = SK_STRBUF_INIT;
+
+	m->error = sk_xstrdup(sk_error_last());
+	sk_error_clear();
+	read_body(c, &rest, in_mbox);
+	sk_strbuf_release(&rest);
+	free(m->body);
+	m->body = sk_xstrdup("");
+	set_usual_headers(m);
+}
+
+static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox,
+		     int keep)
 {
 	struct sk_mail *m = SK_ARRAY_PUSH(out->mails, out->nr, out->alloc);
 	struct sk_strbuf raw = SK_STRBUF_INIT;
@@ -784,12 +808,16 @@ static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox)
 	read_body(c, &raw, in_mbox);
 	ret = finish_mail(m, &raw);
 out:
+	if (ret && keep) {
+		keep_unreadable(m, c, in_mbox);
+		ret = 0;
+	}
 	sk_strbuf_release(&raw);
 	return ret;
 }
 
-int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
-		      size_t len)
+static int parse_buf(struct sk_mbox *out, const char *name, const char *buf,
+		     size_t len, int keep)
 {
 	struct cursor c = { name, buf, buf + len, 0 };
 	const char *s;
@@ -818,7 +846,7 @@ int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 			if (l == 0)
 				continue;
 		}
-		ret = parse_one(out, &c, in_mbox);
+		ret = parse_one(out, &c, in_mbox, keep);
 		if (ret)
 			return ret;
 		if (!in_mbox)
@@ -827,15 +855,31 @@ int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 	return 0;
 }
 
-int sk_mbox_parse_file(struct sk_mbox *out, const char *path)
+int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
+		      size_t len)
+{
+	return parse_buf(out, name, buf, len, 0);
+}
+
+static int parse_file(struct sk_mbox *out, const char *path, int keep)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	int ret = sk_read_file(&sb, path);
 
 	if (!ret)
-		ret = sk_mbox_parse_buf(out, path, sb.buf, sb.len);
+		ret = parse_buf(out, path, sb.buf, sb.len, keep);
 	sk_strbuf_release(&sb);
 	return ret;
+}
+
+int sk_mbox_parse_file(struct sk_mbox *out, const char *path)
+{
+	return parse_file(out, path, 0);
+}
+
+int sk_mbox_read_file(struct sk_mbox *out, const char *path)
+{
+	return parse_file(out, path, 1);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -867,7 +911,7 @@ static int collect_dir(char ***names, size_t *nr, size_t *alloc,
 	return 0;
 }
 
-int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
+static int parse_maildir(struct sk_mbox *out, const char *dir, int keep)
 {
 	char **names = NULL, *sub;
 	size_t nr = 0, alloc = 0, i;
@@ -885,11 +929,21 @@ int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
 	if (nr > 1)
 		qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; !ret && i < nr; i++)
-		ret = sk_mbox_parse_file(out, names[i]);
+		ret = parse_file(out, names[i], keep);
 	for (i = 0; i < nr; i++)
 		free(names[i]);
 	free(names);
 	return ret;
+}
+
+int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
+{
+	return parse_maildir(out, dir, 0);
+}
+
+int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir)
+{
+	return parse_maildir(out, dir, 1);
 }
 
 void sk_mbox_release(struct sk_mbox *mbox)
@@ -909,6 +963,7 @@ void sk_mbox_release(struct sk_mbox *mbox)
 		free(m->headers);
 		free(m->body);
 		free(m->source);
+		free(m->error);
 	}
 	free(mbox->mails);
 	mbox->mails = NULL;

@@ -134,10 +134,11 @@ static int read_raw(struct pull *pl)
 	size_t i;
 	int ret;
 
+	/* an archive: a mail that cannot be read matters only in the thread */
 	if (sk_is_dir(pl->input))
-		ret = sk_mbox_parse_maildir(&pl->raw, pl->input);
+		ret = sk_mbox_read_maildir(&pl->raw, pl->input);
 	else
-		ret = sk_mbox_parse_file(&pl->raw, pl->input);
+		ret = sk_mbox_read_file(&pl->raw, pl->input);
 	if (ret)
 		return ret;
 	pl->kinds = sk_xcalloc(pl->raw.nr + 1, sizeof(*pl->kinds));
@@ -215,6 +216,10 @@ static int only_thread(struct pull *pl)
 			pl->thread = t;
 	}
 	free(ti);
+	for (t = 0; !found && t < pl->raw.nr; t++)
+		if (pl->raw.mails[t].error)	/* say why, not "no patch" */
+			return sk_error_set(SK_EINVALID, "%s",
+					    pl->raw.mails[t].error);
 	if (!found)
 		return sk_error_set(SK_EINVALID, "%s: no [PATCH] mail in %zu message(s)",
 				    pl->input, pl->raw.nr);
@@ -352,6 +357,9 @@ static int select_thread(struct pull *pl)
 			return sk_error_set(SK_EINVALID,
 					    "%s: no mail with Message-Id <%s> in %zu message(s)",
 					    pl->input, pl->want, pl->raw.nr);
+		if (pl->raw.mails[at].error)
+			return sk_error_set(SK_EINVALID, "%s",
+					    pl->raw.mails[at].error);
 		pl->thread = pl->threads.of[at];
 	} else {
 		ret = only_thread(pl);
@@ -363,9 +371,15 @@ static int select_thread(struct pull *pl)
 		const struct sk_mail *m = &pl->raw.mails[i];
 		char *id = sk_msgid_strip(m->message_id);
 
-		if (pl->threads.of[i] != pl->thread)
+		if (pl->threads.of[i] != pl->thread && m->error)
+			note(pl, "skipped %s:%zu <%s> '%s': not in the thread pulled, "
+			     "and unreadable: %s", m->source, m->line, id,
+			     m->subject, m->error);
+		else if (pl->threads.of[i] != pl->thread)
 			note(pl, "skipped %s:%zu <%s> '%s': not in the thread pulled",
 			     m->source, m->line, id, m->subject);
+		else if (m->error && !ret)
+			ret = sk_error_set(SK_EINVALID, "%s", m->error);
 		else if (copy[i])
 			note(pl, "skipped %s:%zu <%s>: a second copy of that message",
 			     m->source, m->line, id);
@@ -374,7 +388,7 @@ static int select_thread(struct pull *pl)
 		free(id);
 	}
 	free(copy);
-	return stable_unit(pl, at);
+	return ret ? ret : stable_unit(pl, at);
 }
 
 /* Parse one patch mail of the thread (a FAILED mail: the commit in it). */

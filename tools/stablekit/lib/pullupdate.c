@@ -298,7 +298,14 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 		p->error = sk_xstrdup(sk_error_last());
 		us->failed = 1;
 	} else if (p->res.outcome == SK_PULL_NEW_REVISION && !p->res.older) {
+		const struct sk_revision *r = sk_series_revision(p->res.series,
+								 p->res.version);
+
 		us->latest_after = p->res.version;	/* it is the latest now */
+		if (r && r->label) {
+			free(us->latest_label);
+			us->latest_label = sk_xstrdup(r->label);
+		}
 	}
 }
 
@@ -311,6 +318,8 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 
 	us->slug = sk_xstrdup(pl->s->slug);
 	us->latest_before = us->latest_after = latest ? latest->version : 0;
+	us->latest_label = latest && latest->label ? sk_xstrdup(latest->label) :
+			   NULL;
 	us->nr_found = pl->nr_cands;
 	/* one revision that fails (incomplete on the list) does not hide the next */
 	for (i = 0; i < pl->nr_cands; i++) {
@@ -399,6 +408,7 @@ void sk_update_result_release(struct sk_update_result *r)
 			sk_pull_result_release(&us->pulls[j].res);
 		}
 		free(us->pulls);
+		free(us->latest_label);
 		free(us->slug);
 	}
 	free(r->items);

@@ -138,7 +138,7 @@ assert \"code\" in c[1][\"changes\"] and c[1][\"interdiff\"]
 
 test_expect_success 'diff of a revision that does not exist is a usage error naming those there are' '
 	test_expect_code 129 stablekit -C p diff $A v2 v9 2>err &&
-	grep "has no revision v9 (it has v2, v3)$" err
+	grep "has no revision .v9. (it has v2, v3)$" err
 '
 
 test_expect_success 'pull without -m and without network fails clearly' '

@@ -52,6 +52,41 @@ test_expect_success '--verbose names each mail left out, with file:line' '
 	test $(grep -c "^pull: skipped" err) = $(( $(grep -c "^From mboxrd@z" "$SEED_A") + 1 ))
 '
 
+UNREADABLE="$SHARNESS_TEST_DIRECTORY/t1300/unreadable.mbox"
+
+test_expect_success 'mails the reader cannot read, outside the thread: skipped and named' '
+	cat "$SEED_A" "$UNREADABLE" >a-and-unreadable.mbox &&
+	sk_new_project pu &&
+	stablekit -C pu pull -v -m "$PWD/a-and-unreadable.mbox" >out 2>err &&
+	grep "^$A: v2, 2 patches + 1 fixlet (new series)" out &&
+	grep "^pull: skipped .*a-and-unreadable.mbox:[0-9]* .*not in the thread pulled, and unreadable: .*: byte 0xe9 in the Message-Id header" err &&
+	grep "^pull: skipped .*<bad-charset@example.org> .*unreadable: .*unknown charset .x-no-such-charset." err &&
+	sk_new_project pu2 &&
+	stablekit -C pu2 pull -m "$PWD/a-and-unreadable.mbox" $A_COVER >out &&
+	grep "^$A: v2, 2 patches + 1 fixlet (new series)" out
+'
+
+test_expect_success 'alone, or named by its message-id, an unreadable mail is refused with its own error' '
+	sk_new_project pu3 &&
+	test_expect_code 128 stablekit -C pu3 pull -m "$UNREADABLE" 2>err &&
+	grep "unreadable.mbox:[0-9]*: unknown charset .x-no-such-charset." err &&
+	test_expect_code 128 stablekit -C pu3 pull -m "$PWD/a-and-unreadable.mbox" \
+		bad-charset@example.org 2>err &&
+	grep "unknown charset .x-no-such-charset." err &&
+	test_must_be_empty_dir pu3/series
+'
+
+test_expect_success 'an unreadable reply inside the thread pulled fails the pull' '
+	{
+		cat "$SEED_A" &&
+		printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: C <c@example.org>\nSubject: Re: [PATCH v2 1/2] x\nMessage-Id: <reply-bad@example.org>\nIn-Reply-To: <$A_P2>\nMIME-Version: 1.0\nContent-Type: text/plain; charset=x-no-such-charset\n\nAcked-by: C <c@example.org>\n"
+	} >a-bad-reply.mbox &&
+	sk_new_project pu4 &&
+	test_expect_code 128 stablekit -C pu4 pull -m "$PWD/a-bad-reply.mbox" 2>err &&
+	grep "a-bad-reply.mbox:[0-9]*: unknown charset .x-no-such-charset." err &&
+	test_must_be_empty_dir pu4/series
+'
+
 test_expect_success 'a message-id in the middle of the thread (or its lore URL) selects the whole thread' '
 	sk_new_project p3 &&
 	stablekit -C p3 pull -m "$PWD/archive.mbox" "<$A_P2>" >out &&

@@ -123,6 +123,19 @@ test_expect_success 'every subject form names its revision, whatever the pull or
 	test "$(jq -r "[.revisions[].rfc] | join(\" \")" s.json | tr -d "\n")" = "true true false"
 '
 
+test_expect_success 'diff names revisions by label: "RFC v2", rfc-v2, v3, 3' '
+	stablekit -C r diff mm-thing "RFC v2" v3 >out &&
+	head -1 out >first &&
+	echo "mm-thing: RFC v2..v3" >expect &&
+	test_cmp expect first &&
+	stablekit -C r diff mm-thing rfc-v2 3 >out2 &&
+	test_cmp out out2 &&
+	grep -- "^--- a/RFC v2/1$" out &&
+	grep -- "^+++ b/v3/1$" out &&
+	test_expect_code 129 stablekit -C r diff mm-thing v9 v3 2>err &&
+	grep "has no revision .v9. (it has RFC, RFC v2, v3)$" err
+'
+
 test_expect_success 'a v1 posted after an RFC v2 orders after it (RFCs first), and is latest' '
 	one_patch "[PATCH]" first-posting 25 >v1.mbox &&
 	sk_new_project s &&
@@ -139,7 +152,12 @@ test_expect_success 'a second v3 with other code is stored beside the first, ord
 	grep "warning: v3 is already stored with different code (revision 3); storing this one as revision 1003" err &&
 	test "$(git config -f r/series/mm-thing/series.conf revision.1003.mbox)" = v3.1003.mbx &&
 	stablekit -C r series show mm-thing --json >s.json &&
-	test "$(jq -r ".revisions[-1].version" s.json)" = 1003
+	test "$(jq -r ".revisions[-1].version" s.json)" = 1003 &&
+	test_expect_code 129 stablekit -C r diff mm-thing v3 rfc 2>err &&
+	grep "has more than one revision .v3. (it has RFC, RFC v2, v3 #3, v3 #1003)$" err &&
+	stablekit -C r diff mm-thing "#3" "#1003" >out &&
+	grep "^mm-thing: v3..v3$" out &&
+	grep "^+++ b/v3/1$" out
 '
 
 test_done

@@ -63,15 +63,18 @@ test_expect_success 'setup: the 6.1-shaped model, a downstream branch taking ser
 		base = v7.0
 		kind = mainline
 	[branch "linux-6.1.y"]
+		ref = linux-6.1.y
 		base = v6.1
 		version = 6.1
 		kind = downstream
 		select = $A
 	[branch "vendor-7.1"]
+		ref = vendor-7.1
 		base = v7.1
 		kind = downstream
 		select = $A
 	[branch "vendor-7.1-fuzz"]
+		ref = vendor-7.1-fuzz
 		base = v7.1
 		kind = downstream
 		select = $A

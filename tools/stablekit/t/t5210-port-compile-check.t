@@ -107,15 +107,18 @@ test_expect_success 'setup: the tree, a mainline change, a 6.1-shaped branch, a 
 		base = v6.12
 		kind = mainline
 	[branch "vendor-612"]
+		ref = vendor-612
 		base = v6.12
 		kind = downstream
 		select = $S
 	[branch "vendor-61"]
+		ref = vendor-61
 		base = v6.1
 		version = 6.1
 		kind = downstream
 		select = $S
 	[branch "model"]
+		ref = model
 		base = v6.12
 		kind = downstream
 		select = $S
