@@ -11,7 +11,7 @@
 #   make fuzz-replay  every seed and crash reproducer through its harness
 #                     (part of make check; gcc, or ASan with SANITIZE=1)
 
-PKGS := libgit2 jansson sqlite3
+PKGS := libgit2 jansson sqlite3 libdeflate
 SK := tools/stablekit
 
 ifeq ($(SANITIZE),1)
@@ -45,7 +45,7 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
 HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 
-DEPS := libgit2-dev libjansson-dev libsqlite3-dev libcmocka-dev pkg-config \
+DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
@@ -115,7 +115,8 @@ run: all
 # (fuzzer-no-link) and ASan+UBSan into build/fuzz; each harness links it
 # with libFuzzer.  New inputs go to build/fuzz/corpus/<name>/, crashes to
 # build/fuzz/crash-<name>-*; the committed seeds (fuzz/corpus/<name>/) and
-# reproducers (fuzz/regress/<name>/) are read, never written.
+# reproducers (fuzz/regress/<name>/) are read, never written.  One process
+# a harness, so the corpus is not re-listed every second (-reload=0).
 FUZZ_CC ?= clang-14
 FUZZ_TIME ?= 60
 FUZZ_ARGS ?=
@@ -148,7 +149,7 @@ fuzz: $(FUZZ_BIN)
 		done; \
 		echo "== fuzz-$$n: $(FUZZ_TIME) s"; \
 		$(FUZZ_BUILD)/fuzz-$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
-			-rss_limit_mb=2048 -print_final_stats=1 \
+			-rss_limit_mb=2048 -print_final_stats=1 -reload=0 \
 			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- $(FUZZ_ARGS) \
 			$(FUZZ_BUILD)/corpus/$$n $$seeds; \
 	done

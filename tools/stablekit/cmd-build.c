@@ -62,6 +62,10 @@ static void print_table(const struct sk_kbuildjob *job)
 {
 	size_t i, j;
 
+	if (job->not_run) {
+		printf("%s: gate: %s\n", job->branch, job->not_run);
+		return;
+	}
 	if (!job->buildable) {
 		printf("%s: not buildable: %s\n", job->branch, job->why);
 		return;
@@ -355,7 +359,10 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 		free(staging);
 		if (!a->json)
 			print_table(&job);
-		if (!job.buildable && a->branches.nr) {
+		if (job.not_run) {
+			if (worst == SK_EXIT_OK)
+				worst = SK_EXIT_CHECK;
+		} else if (!job.buildable && a->branches.nr) {
 			fprintf(stderr, "error: '%s' is not buildable: %s\n",
 				br->name, job.why);
 			worst = SK_EXIT_FAIL;

@@ -6,21 +6,94 @@
 #include "series.h"
 #include "seriesjson.h"
 
+#include <ctype.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] = "stablekit diff <series> <vA> <vB> [--json]";
+static const char usage[] = "stablekit diff <series> <revA> <revB> [--json]\n"
+	"   a revision: its label (v2, RFC, \"RFC v2\", rfc-v2), or #<n>, the\n"
+	"   number it is stored under (two revisions may share a label)";
 
-static int parse_version(int *out, const char *s)
+/* "RFC v2", "rfc-v2", "rfcv2" alike; "2" is "v2". */
+static char *revision_key(const char *s)
 {
-	char *end;
+	struct sk_strbuf sb = SK_STRBUF_INIT;
 
-	if (*s == 'v' || *s == 'V')
-		s++;
-	*out = (int)strtol(s, &end, 10);
-	return *end || *out <= 0 ? -1 : 0;
+	if (*s >= '0' && *s <= '9')
+		sk_strbuf_addch(&sb, 'v');
+	for (; *s; s++)
+		if (*s != ' ' && *s != '-' && *s != '_')
+			sk_strbuf_addch(&sb, (char)tolower((unsigned char)*s));
+	return sk_strbuf_detach(&sb);
+}
+
+static const char *revision_name(const struct sk_revision *r)
+{
+	return r->label ? r->label : "?";
+}
+
+static int label_is_shared(const struct sk_series *s, const struct sk_revision *r)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_revs; i++)
+		if (&s->revs[i] != r &&
+		    !strcmp(revision_name(&s->revs[i]), revision_name(r)))
+			return 1;
+	return 0;
+}
+
+/* "v3", or "v3 #1002" when another revision has the same label. */
+static void print_revision(FILE *f, const struct sk_series *s,
+			   const struct sk_revision *r)
+{
+	fputs(revision_name(r), f);
+	if (label_is_shared(s, r))
+		fprintf(f, " #%d", r->version);
+}
+
+/*
+ * "#1003": the number it is stored under; else by label ("3" is "v3"), or
+ * a number no label has; a label two revisions share names neither
+ * (*ambiguous set).
+ */
+static const struct sk_revision *find_revision(const struct sk_series *s,
+					       const char *arg, int *ambiguous)
+{
+	char *want, *end;
+	const struct sk_revision *found = NULL;
+	size_t i, n = 0;
+	long nr;
+
+	if (*arg == '#') {
+		nr = strtol(arg + 1, &end, 10);
+		if (*end || nr <= 0 || nr > INT_MAX)
+			return NULL;
+		return sk_series_revision(s, (int)nr);
+	}
+	want = revision_key(arg);
+
+	for (i = 0; i < s->nr_revs; i++) {
+		char *have = revision_key(revision_name(&s->revs[i]));
+
+		if (!strcmp(have, want) && !n++)
+			found = &s->revs[i];
+		free(have);
+	}
+	free(want);
+	if (n > 1)
+		*ambiguous = 1;
+	if (n == 1)
+		return found;
+	if (n > 1)
+		return NULL;
+	nr = strtol(*arg == 'v' || *arg == 'V' ? arg + 1 : arg, &end, 10);
+	if (*end || nr <= 0 || nr > INT_MAX)
+		return NULL;
+	return sk_series_revision(s, (int)nr);
 }
 
 /* The message part of a stored patch mail: after the headers, before "---". */
@@ -61,8 +134,8 @@ static int interdiff_one(struct sk_strbuf *code, struct sk_strbuf *msg,
 {
 	struct texts ta = { SK_STRBUF_INIT, SK_STRBUF_INIT };
 	struct texts tb = { SK_STRBUF_INIT, SK_STRBUF_INIT };
-	char *la = sk_xstrfmt("v%d/%d", a->version, c->old->nr);
-	char *lb = sk_xstrfmt("v%d/%d", b->version, c->new->nr);
+	char *la = sk_xstrfmt("%s/%d", revision_name(a), c->old->nr);
+	char *lb = sk_xstrfmt("%s/%d", revision_name(b), c->new->nr);
 	int ret = load_texts(&ta, s, a, c->old->nr);
 
 	if (!ret)
@@ -115,7 +188,8 @@ static int run_diff(const struct sk_series *s, const struct sk_revision *a,
 	if (json)
 		arr = sk_json_changes(&changes);
 	else
-		printf("%s: v%d..v%d\n", s->slug, a->version, b->version);
+		printf("%s: %s..%s\n", s->slug, revision_name(a),
+		       revision_name(b));
 	for (i = 0; !ret && i < changes.nr; i++) {
 		struct sk_strbuf code = SK_STRBUF_INIT, msg = SK_STRBUF_INIT;
 		const struct sk_patch_change *c = &changes.items[i];
@@ -144,7 +218,7 @@ static int run_diff(const struct sk_series *s, const struct sk_revision *a,
 
 int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 {
-	int json = ctx->json, va, vb, ret;
+	int json = ctx->json, ret, ambiguous = 0;
 	struct sk_option opts[] = {
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_END_(),
@@ -155,7 +229,7 @@ int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 
 	if (nr == -2)
 		return 0;
-	if (nr != 3 || parse_version(&va, argv[1]) || parse_version(&vb, argv[2])) {
+	if (nr != 3) {
 		if (nr >= 0)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
@@ -163,15 +237,18 @@ int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 	ret = sk_series_load(&s, ctx->top, argv[0]);
 	if (ret)
 		return sk_die_series(ret, ctx->top, argv[0]);
-	a = sk_series_revision(s, va);
-	b = sk_series_revision(s, vb);
+	a = find_revision(s, argv[1], &ambiguous);
+	b = a ? find_revision(s, argv[2], &ambiguous) : NULL;
 	if (!a || !b) {
 		size_t i;
 
-		fprintf(stderr, "error: series '%s' has no revision v%d (it has",
-			s->slug, !a ? va : vb);
-		for (i = 0; i < s->nr_revs; i++)
-			fprintf(stderr, "%s v%d", i ? "," : "", s->revs[i].version);
+		fprintf(stderr, "error: series '%s' has %s revision '%s' (it has",
+			s->slug, ambiguous ? "more than one" : "no",
+			!a ? argv[1] : argv[2]);
+		for (i = 0; i < s->nr_revs; i++) {
+			fputs(i ? ", " : " ", stderr);
+			print_revision(stderr, s, &s->revs[i]);
+		}
 		fprintf(stderr, "%s)\n", s->nr_revs ? "" : " none");
 		sk_series_free(s);
 		return SK_EXIT_USAGE;

@@ -444,6 +444,16 @@ static void stage_objects(struct gate *g)
 			json_object_get(br, "queue"), "status"));
 		const char *gs = json_string_value(json_object_get(br, "gate"));
 
+		const char *nr = json_string_value(json_object_get(br, "not_run"));
+
+		if (nr) {
+			/* the selected series did not port: nothing to gate */
+			stage(g, "queue", "not run", nr, 0);
+			stage(g, "build", "not run", nr, now() - t0);
+			free(why);
+			json_decref(o);
+			return;
+		}
 		if (!json_is_true(json_object_get(br, "buildable")))
 			stage(g, "queue", "fail", json_string_value(
 			      json_object_get(br, "why")), 0);

@@ -15,12 +15,12 @@
 #include <string.h>
 
 static const char usage[] =
-	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--json]";
+	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]";
 
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
 {
-	size_t i;
+	size_t i, j;
 
 	printf("%s -> %s%s%s%s\n", slug, branch, r->target ? " (semantic-patch target " : "",
 	       r->target ? r->target : "", r->target ? ")" : "");
@@ -35,11 +35,71 @@ static void print_result(const char *slug, const char *branch,
 			printf("       %s\n", it->how);
 		if (it->dep_of)
 			printf("       taken as a dependency of patch %d\n", it->dep_of);
+		if (it->independent_of)
+			printf("       ported without patch %d, which failed: the queue compiles without it\n",
+			       it->independent_of);
+		for (j = 0; j < it->nr_hunks; j++) {
+			const struct sk_port_hunk *h = &it->hunks[j];
+
+			if (strcmp(h->method, "failed"))
+				continue;
+			printf("       %s hunk %d%s%s%s: %s\n", h->path, h->nr,
+			       h->function ? " (" : "", h->function ? h->function : "",
+			       h->function ? ")" : "", h->reason ? h->reason : "failed");
+		}
 		if (it->reason)
 			printf("       %s\n", it->reason);
+		if (it->kept)
+			printf("       kept: %s (applied hunks in, the others in .rej files)\n", it->kept);
 	}
+	if (r->no_rules)
+		printf("  semantic patches: %s\n", r->no_rules);
+	if (r->compile)
+		printf("  %s\n", r->compile);
 	if (r->spatch_seconds > 0)
 		printf("  spatch: %.1f s\n", r->spatch_seconds);
+}
+
+/* The patch's largest |offset| and fuzz over its hunks. */
+static long max_offset(const struct sk_port_item *it)
+{
+	long m = 0;
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++)
+		if (labs(it->hunks[i].offset) > labs(m))
+			m = it->hunks[i].offset;
+	return m;
+}
+
+static int max_fuzz(const struct sk_port_item *it)
+{
+	int m = 0;
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++)
+		if (it->hunks[i].fuzz > m)
+			m = it->hunks[i].fuzz;
+	return m;
+}
+
+static json_t *hunks_json(const struct sk_port_item *it)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++) {
+		const struct sk_port_hunk *h = &it->hunks[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s, s:I, s:i, s:o, s:o, s:o}",
+			"patch", h->patch, "path", h->path, "nr", h->nr,
+			"method", h->method, "offset", (json_int_t)h->offset,
+			"fuzz", h->fuzz,
+			"rule", h->rule ? json_string(h->rule) : json_null(),
+			"function", h->function ? json_string(h->function) : json_null(),
+			"reason", h->reason ? json_string(h->reason) : json_null()));
+	}
+	return a;
 }
 
 static json_t *result_json(const char *slug, const char *branch,
@@ -51,6 +111,8 @@ static json_t *result_json(const char *slug, const char *branch,
 	json_object_set_new(o, "series", json_string(slug));
 	json_object_set_new(o, "branch", json_string(branch));
 	json_object_set_new(o, "target", r->target ? json_string(r->target) : json_null());
+	json_object_set_new(o, "no_rules", r->no_rules ? json_string(r->no_rules) : json_null());
+	json_object_set_new(o, "compile", r->compile ? json_string(r->compile) : json_null());
 	json_object_set_new(o, "spatch_seconds", json_real(r->spatch_seconds));
 	for (i = 0; i < r->nr; i++) {
 		const struct sk_port_item *it = &r->items[i];
@@ -64,6 +126,13 @@ static json_t *result_json(const char *slug, const char *branch,
 		json_object_set_new(j, "reason", it->reason ? json_string(it->reason) : json_null());
 		json_object_set_new(j, "upstream", *it->upstream ? json_string(it->upstream) : json_null());
 		json_object_set_new(j, "dependency_of", it->dep_of ? json_integer(it->dep_of) : json_null());
+		json_object_set_new(j, "kept", it->kept ? json_string(it->kept) : json_null());
+		json_object_set_new(j, "independent_of", it->independent_of ?
+				    json_integer(it->independent_of) : json_null());
+		json_object_set_new(j, "blocked_by", it->blocked_by ? json_integer(it->blocked_by) : json_null());
+		json_object_set_new(j, "offset", json_integer(max_offset(it)));
+		json_object_set_new(j, "fuzz", json_integer(max_fuzz(it)));
+		json_object_set_new(j, "hunks", hunks_json(it));
 		json_array_append_new(items, j);
 	}
 	json_object_set_new(o, "patches", items);
@@ -97,13 +166,15 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
 				    "fail", "reason", error));
 	else if (queued)
-		json_object_set_new(o, "proof", json_pack("{s:s, s:s, s:i}",
+		json_object_set_new(o, "proof", json_pack("{s:s, s:s, s:i, s:s?}",
 				    "status", "pass", "command",
 				    "quilt push -a --fuzz=0", "patches",
-				    (json_int_t)queued));
+				    (json_int_t)queued, "compile", r->compile));
 	else
 		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
-				    "not run", "reason", "not run: nothing queued"));
+				    "not run", "reason", r && r->failed ?
+				    "not run: the selected series did not port" :
+				    "not run: nothing queued"));
 	if (sk_results_save(path, o))
 		fprintf(stderr, "warning: %s\n", sk_error_last());
 	json_decref(o);
@@ -113,7 +184,8 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 
 /* Port one series to one branch; 0 ok, 1 some patch failed, else 128. */
 static int port_one(struct sk_session *s, const struct sk_context *ctx,
-		    const char *slug, size_t branch, int bracket, json_t *out)
+		    const char *slug, size_t branch, int bracket, int keep,
+		    json_t *out)
 {
 	struct sk_port_opts o = { 0 };
 	struct sk_port_result r;
@@ -128,6 +200,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 	o.signoff = who;
 	o.bracket_style = bracket;
 	o.timeout_ms = 600000;
+	o.keep = keep;
 	ret = sk_port(&r, &o);
 	free(who);
 	if (ret) {
@@ -151,7 +224,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 }
 
 static int port_all(struct sk_session *s, const struct sk_context *ctx,
-		    int bracket, json_t *out)
+		    int bracket, int keep, json_t *out)
 {
 	char **names;
 	size_t nr, i, b;
@@ -169,7 +242,7 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 			continue;
 		}
 		for (i = 0; i < nr; i++) {
-			int r = port_one(s, ctx, names[i], b, bracket, out);
+			int r = port_one(s, ctx, names[i], b, bracket, keep, out);
 
 			if (r > worst)
 				worst = r;
@@ -182,13 +255,15 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *repo_opt = NULL;
-	int all = 0, json = ctx->json, bracket = 0, ret;
+	int all = 0, json = ctx->json, bracket = 0, keep = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('b', "branch", &branch, "branch", "the branch to port to"),
 		SK_OPT_BOOL_(0, "all", &all, "every series to every stable or downstream branch"),
 		SK_OPT_STRING_(0, "repo", &repo_opt, "path", "the kernel repository"),
 		SK_OPT_BOOL_(0, "upstream-bracket", &bracket,
 			     "write \"[ Upstream commit <sha> ]\" instead of \"commit <sha> upstream.\""),
+		SK_OPT_BOOL_(0, "keep", &keep,
+			     "leave a failed patch's files under $SK_WORK/port/<branch>/<series>, with .rej files"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_END_(),
 	};
@@ -220,12 +295,12 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 	if (json)
 		out = json_array();
 	if (all) {
-		ret = port_all(&s, ctx, bracket, out);
+		ret = port_all(&s, ctx, bracket, keep, out);
 	} else {
 		size_t b;
 
 		ret = sk_track_find_branch(&b, s.track, branch);
-		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, out);
+		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, keep, out);
 	}
 	if (out && ret != SK_EXIT_FAIL) {
 		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -7,6 +7,7 @@
 #include "seriesjson.h"
 #include "stale.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,24 @@ static char *interdiff_size(const struct sk_pull_result *r,
 	return out;
 }
 
+/* A stored revision's label ("v3", "RFC"); "v<n>" for one not stored. */
+static char *label_of(const struct sk_series *s, int version)
+{
+	const struct sk_revision *r = s ? sk_series_revision(s, version) : NULL;
+
+	return r && r->label ? sk_xstrdup(r->label) : sk_xstrfmt("v%d", version);
+}
+
+/* A label as one shell word for the suggested command: "RFC v2" -> "rfc-v2". */
+static char *label_word(const char *label)
+{
+	char *w = sk_xstrdup(label), *p;
+
+	for (p = w; *p; p++)
+		*p = *p == ' ' ? '-' : (char)tolower((unsigned char)*p);
+	return w;
+}
+
 static void print_changes(const struct sk_pull_result *r)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -76,9 +95,18 @@ static void print_changes(const struct sk_pull_result *r)
 		if (!(pc->flags & SK_CHANGE_CODE) || !pc->old || !pc->new)
 			continue;
 		size = interdiff_size(r, pc);
-		if (size)
-			printf("  interdiff %d: %s lines (stablekit diff %s v%d v%d)\n",
-			       pc->new->nr, size, r->series->slug, r->previous, r->version);
+		if (size) {
+			char *a = label_of(r->series, r->previous);
+			char *b = label_of(r->series, r->version);
+			char *wa = label_word(a), *wb = label_word(b);
+
+			printf("  interdiff %d: %s lines (stablekit diff %s %s %s)\n",
+			       pc->new->nr, size, r->series->slug, wa, wb);
+			free(wa);
+			free(wb);
+			free(a);
+			free(b);
+		}
 		free(size);
 	}
 }
@@ -87,6 +115,7 @@ static void print_pull(const struct sk_update_series *us, const struct sk_update
 {
 	const struct sk_pull_result *r = &p->res;
 	const struct sk_revision *rev;
+	char *now, *prev;
 	struct counts c;
 
 	if (p->ret) {
@@ -94,24 +123,28 @@ static void print_pull(const struct sk_update_series *us, const struct sk_update
 		return;
 	}
 	rev = sk_series_revision(r->series, r->version);
+	now = label_of(r->series, r->version);
+	prev = label_of(r->series, r->previous);
 	switch (r->outcome) {
 	case SK_PULL_NEW_REVISION:
 	case SK_PULL_NEW_SERIES:
-		printf("%s: new revision v%d on the list, pulled (%zu patch%s; previous v%d)\n",
-		       us->slug, r->version, rev ? rev->nr_patches : 0,
-		       rev && rev->nr_patches == 1 ? "" : "es", r->previous);
+		printf("%s: new revision %s on the list, pulled (%zu patch%s; previous %s)\n",
+		       us->slug, now, rev ? rev->nr_patches : 0,
+		       rev && rev->nr_patches == 1 ? "" : "es", prev);
 		print_changes(r);
 		break;
 	case SK_PULL_UPDATED:
 		count_new(&c, &r->changes);
-		printf("%s: v%d updated: %zu new trailer%s, %zu new fixlet%s\n",
-		       us->slug, r->version, c.trailers, c.trailers == 1 ? "" : "s",
+		printf("%s: %s updated: %zu new trailer%s, %zu new fixlet%s\n",
+		       us->slug, now, c.trailers, c.trailers == 1 ? "" : "s",
 		       c.fixlets, c.fixlets == 1 ? "" : "s");
 		print_changes(r);
 		break;
 	default:
 		break;
 	}
+	free(now);
+	free(prev);
 }
 
 static const char *status_of(const struct sk_update_series *us)
@@ -142,7 +175,12 @@ static void print_text(const struct sk_update_result *res)
 		const struct sk_update_series *us = &res->items[i];
 
 		if (!strcmp(status_of(us), "up-to-date")) {
-			printf("%s: up to date (v%d)\n", us->slug, us->latest_after);
+			if (us->latest_label)
+				printf("%s: up to date (%s)\n", us->slug,
+				       us->latest_label);
+			else
+				printf("%s: up to date (v%d)\n", us->slug,
+				       us->latest_after);
 			continue;
 		}
 		for (j = 0; j < us->nr_pulls; j++)
@@ -226,6 +264,9 @@ static void print_json(const struct sk_context *ctx,
 		json_object_set_new(s, "status", json_string(status_of(us)));
 		json_object_set_new(s, "latest_before", json_integer(us->latest_before));
 		json_object_set_new(s, "latest", json_integer(us->latest_after));
+		if (us->latest_label)
+			json_object_set_new(s, "latest_label",
+					    json_string(us->latest_label));
 		json_object_set_new(s, "found", json_integer((json_int_t)us->nr_found));
 		for (j = 0; j < us->nr_pulls; j++)
 			json_array_append_new(pulls, pull_json(&us->pulls[j]));

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [<msgid>]\n"
+	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [-v] [<msgid>]\n"
 	"   or: stablekit pull --update [--timeout <s>] [--json] [<series>...]";
 
 static const char *outcome_name(enum sk_pull_outcome o)
@@ -29,14 +29,23 @@ static const char *outcome_name(enum sk_pull_outcome o)
 	}
 }
 
+/* "v2", "RFC": what a revision number of the series stands for. */
+static const char *label_of(const struct sk_series *s, int version)
+{
+	const struct sk_revision *r = s ? sk_series_revision(s, version) : NULL;
+
+	return r && r->label ? r->label : "?";
+}
+
 static void print_text(const struct sk_pull_result *r)
 {
 	const struct sk_revision *rev = sk_series_revision(r->series, r->version);
+	const struct sk_revision *latest = sk_series_latest(r->series);
 	size_t i, fixlets = 0;
 
 	for (i = 0; rev && i < rev->nr_patches; i++)
 		fixlets += rev->patches[i].nr_fixlets;
-	printf("%s: v%d, %zu patch%s", r->series->slug, r->version,
+	printf("%s: %s, %zu patch%s", r->series->slug, label_of(r->series, r->version),
 	       rev ? rev->nr_patches : 0, rev && rev->nr_patches == 1 ? "" : "es");
 	if (fixlets)
 		printf(" + %zu fixlet%s", fixlets, fixlets == 1 ? "" : "s");
@@ -51,7 +60,14 @@ static void print_text(const struct sk_pull_result *r)
 		printf(" (updated in place)\n");
 		break;
 	default:
-		printf(" (new revision; previous v%d)\n", r->previous);
+		if (r->older)
+			printf(" (older revision, stored; latest stays %s)\n",
+			       latest ? latest->label : "?");
+		else if (r->previous)
+			printf(" (new revision; previous %s)\n",
+			       label_of(r->series, r->previous));
+		else
+			printf(" (new revision)\n");
 	}
 	for (i = 0; rev && i < rev->nr_patches; i++)
 		for (size_t j = 0; j < rev->patches[i].nr_fixlets; j++)
@@ -60,7 +76,7 @@ static void print_text(const struct sk_pull_result *r)
 	if (r->previous && r->outcome != SK_PULL_UP_TO_DATE) {
 		struct sk_strbuf sb = SK_STRBUF_INIT;
 
-		printf("changes since v%d:\n", r->previous);
+		printf("changes since %s:\n", label_of(r->series, r->previous));
 		sk_rev_changes_describe(&sb, &r->changes);
 		fputs(sb.buf, stdout);
 		sk_strbuf_release(&sb);
@@ -73,20 +89,36 @@ static void print_json(const struct sk_pull_result *r)
 
 	json_object_set_new(o, "series", json_string(r->series->slug));
 	json_object_set_new(o, "version", json_integer(r->version));
+	json_object_set_new(o, "label", json_string(label_of(r->series, r->version)));
+	json_object_set_new(o, "latest", json_boolean(!r->older));
 	json_object_set_new(o, "outcome", json_string(outcome_name(r->outcome)));
 	json_object_set_new(o, "previous", r->previous ? json_integer(r->previous) : json_null());
 	json_object_set_new(o, "changes", sk_json_changes(&r->changes));
 	json_object_set_new(o, "warnings", sk_json_lines(r->warnings.buf));
+	json_object_set_new(o, "notes", sk_json_lines(r->notes.buf));
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	putchar('\n');
 	json_decref(o);
+}
+
+static void print_lines(FILE *f, const char *prefix, const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(f, "%s%.*s\n", prefix, len, p);
+		p = nl ? nl + 1 : p + len;
+	}
 }
 
 int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *input = NULL, *name = NULL;
 	char *lore = NULL;
-	int timeout = 300, json = ctx->json, update = 0, ret;
+	int timeout = 300, json = ctx->json, update = 0, verbose = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
 			       "read the thread from a local mbox or maildir (offline)"),
@@ -94,6 +126,8 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_RANGE_(0, "timeout", &timeout, "seconds", 1, SK_OPT_SECONDS_MAX,
 			      "limit for b4 (default 300)"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_BOOL_('v', "verbose", &verbose,
+			     "name the mails left out of the pull and the items kept"),
 		SK_OPT_BOOL_(0, "update", &update,
 			     "pull newer revisions, trailers and fixlets of the tracked series"),
 		SK_OPT_END_(),
@@ -129,16 +163,18 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 	po.timeout_ms = (unsigned int)timeout * 1000u;
 	ret = sk_pull(&res, &po);
 	free(lore);
-	if (res.warnings.len)
-		for (const char *p = res.warnings.buf; *p;) {
-			const char *nl = strchr(p, '\n');
-
-			fprintf(stderr, "warning: %.*s\n", (int)(nl - p), p);
-			p = nl + 1;
-		}
+	print_lines(stderr, "warning: ", res.warnings.buf);
+	if (verbose)
+		print_lines(stderr, "pull: ", res.notes.buf);
 	if (ret) {
+		int code = sk_die_lib(ret);
+
+		if (res.ambiguous) {
+			print_lines(stderr, "  ", res.threads.buf);
+			code = SK_EXIT_USAGE;
+		}
 		sk_pull_result_release(&res);
-		return sk_die_lib(ret);
+		return code;
 	}
 	if (json)
 		print_json(&res);

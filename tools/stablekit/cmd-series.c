@@ -41,8 +41,8 @@ static int list(const struct sk_context *ctx, int json)
 		if (json)
 			json_array_append_new(arr, sk_json_series(s));
 		else
-			printf("%-54s %3s%d %7zu %7zu  %s\n", s->slug, "v",
-			       r ? r->version : 0, r ? r->nr_patches : 0,
+			printf("%-54s %4s %7zu %7zu  %s\n", s->slug,
+			       r && r->label ? r->label : "-", r ? r->nr_patches : 0,
 			       fixlet_count(r), s->author ? s->author : "");
 		sk_series_free(s);
 	}
@@ -62,6 +62,8 @@ static void show_patch(const struct sk_series_patch *p)
 	printf("  %d. %s\n", p->nr, p->subject);
 	printf("     author:   %s\n", p->author);
 	printf("     patch-id: %s\n", p->patch_id);
+	if (p->upstream)
+		printf("     upstream: %s\n", p->upstream);
 	for (i = 0; i < p->nr_trailers; i++)
 		if (strcasecmp(p->trailers[i].key, "Signed-off-by"))
 			printf("     %s: %s\n", p->trailers[i].key, p->trailers[i].value);
@@ -91,10 +93,12 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 	       s->subject ? s->subject : "", s->author ? s->author : "");
 	if (s->change_id)
 		printf("change-id: %s\n", s->change_id);
+	if (s->kind && strcmp(s->kind, "series"))
+		printf("kind:      %s\n", s->kind);
 	for (i = 0; i < s->nr_revs; i++) {
 		const struct sk_revision *r = &s->revs[i];
 
-		printf("\nv%d  %s  <%s>  (%s)\n", r->version, r->date ? r->date : "",
+		printf("\n%s  %s  <%s>  (%s)\n", r->label, r->date ? r->date : "",
 		       r->message_id ? r->message_id : "", r->mbox ? r->mbox : "");
 		if (r->base_commit)
 			printf("  base-commit: %s\n", r->base_commit);

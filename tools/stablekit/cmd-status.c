@@ -91,6 +91,32 @@ static void print_table(const struct sk_track *t, int colour)
 	free(width);
 }
 
+/* Below the table, each branch that could not be tracked, and why. */
+static void print_problems(const struct sk_track *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_branches; i++)
+		if (t->branches[i].problem)
+			printf("%s: unknown: %s\n", t->branches[i].br->name,
+			       t->branches[i].problem);
+}
+
+/*
+ * A branch whose ref its repository lacks fails the run (exit 1), after
+ * the others were shown; not the branches the embedded workspace lacks.
+ */
+static int branches_ok(const struct sk_track *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_branches; i++)
+		if (t->branches[i].problem &&
+		    !t->branches[i].workspace_lacks)
+			return SK_EXIT_CHECK;
+	return SK_EXIT_OK;
+}
+
 static json_t *cell_json(const struct sk_track_patch *tp,
 			 const struct sk_track_cell *c)
 {
@@ -270,14 +296,15 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
-		ret = SK_EXIT_OK;
+		ret = branches_ok(s.track);
 	} else {
 		char *stale = sk_stale_status_text(ctx->top);
 
 		print_table(s.track, !no_colour && isatty(1));
+		print_problems(s.track);
 		fputs(stale, stdout);
 		free(stale);
-		ret = SK_EXIT_OK;
+		ret = branches_ok(s.track);
 	}
 	sk_session_close(&s);
 	return ret;

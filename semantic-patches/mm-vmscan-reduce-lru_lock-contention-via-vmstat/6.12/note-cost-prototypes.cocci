@@ -5,10 +5,14 @@
 // declaration twice finds nothing, so the rule is idempotent as it is.
 #spatch --keep-comments
 
+// Exact signatures: the 3-argument lru_note_cost() of older trees (6.1)
+// is not this rule's (issue #15).
+
 @depends on file in "include/linux/swap.h"@
+identifier lruvec, file, nr_io, nr_rotated;
 @@
 (
-- void lru_note_cost(...);
+- void lru_note_cost(struct lruvec *lruvec, bool file, unsigned int nr_io, unsigned int nr_rotated);
 |
-- void lru_note_cost_refault(...);
+- void lru_note_cost_refault(struct folio *);
 )

@@ -225,6 +225,7 @@ static struct sk_hunk_report *report_hunk(struct sk_apply_report *rep,
 	r->path = sk_xstrdup(path);
 	r->nr = (int)i + 1;
 	r->want_line = want + 1;
+	r->header_line = header_start(h->h) + 1;
 	r->funcname = h->h->funcname ? sk_xstrdup(h->h->funcname) : NULL;
 	return r;
 }
@@ -362,6 +363,23 @@ static int check_file(const char *dir, const struct sk_diff_file *f)
 	return ret;
 }
 
+/* Every hunk of a file the target lacks fails, and says so. */
+static void report_absent(struct sk_apply_report *rep, const char *path,
+			  const struct sk_diff_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_hunks; i++) {
+		struct hunk h;
+		struct sk_hunk_report *r;
+
+		make_hunk(&h, &f->hunks[i]);
+		r = report_hunk(rep, path, i, &h, header_start(&f->hunks[i]));
+		r->absent = 1;
+		free_hunk(&h);
+	}
+}
+
 static int prepare(struct pending *pd, struct sk_apply_report *rep,
 		   const char *dir, const struct sk_diff_file *f,
 		   unsigned int flags)
@@ -377,8 +395,10 @@ static int prepare(struct pending *pd, struct sk_apply_report *rep,
 
 		ret = sk_read_file(&old, full);
 		free(full);
-		if (ret == SK_ENOTFOUND)
+		if (ret == SK_ENOTFOUND) {
+			report_absent(rep, src, f);
 			ret = sk_error_set(SK_ECONFLICT, "'%s' does not exist in the target", src);
+		}
 	}
 	if (!ret)
 		ret = apply_file(&pd->text, rep, f->new_path ? f->new_path : f->old_path,

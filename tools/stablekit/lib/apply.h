@@ -20,12 +20,15 @@ enum sk_apply_flags {
 struct sk_hunk_report {
 	char *path;
 	int nr;			/* 1-based within its file */
-	long want_line;		/* where the diff says (1-based) */
+	long want_line;		/* where the diff says (1-based), moved as the
+				   hunks before it were */
+	long header_line;	/* what its @@ line says (1-based) */
 	long got_line;		/* where it went, 0 if nowhere */
 	int fuzz;
 	int applied;
 	char *funcname;		/* from the @@ line, or NULL */
 	char *met;		/* the code found at want_line when it failed */
+	int absent;		/* the file does not exist in the target */
 };
 
 struct sk_apply_report {

@@ -329,7 +329,7 @@ static int set_key(struct sk_branch *br, const char *key, const char *v,
 	return 0;
 }
 
-/* Fill what the file left out: ref = name, version from base or name. */
+/* Every branch has its ref and base; the version from base or name. */
 static int finish(struct sk_branches *b, const char *path)
 {
 	size_t i;
@@ -338,7 +338,10 @@ static int finish(struct sk_branches *b, const char *path)
 		struct sk_branch *br = &b->items[i];
 
 		if (!br->ref)
-			br->ref = sk_xstrdup(br->name);
+			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s' "
+					    "has no ref (the branch or tag in "
+					    "its repository)", path, br->line,
+					    br->name);
 		if (!br->base)
 			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s' "
 					    "has no base (the release tag it "

@@ -35,6 +35,7 @@ void sk_cocci_release(struct sk_cocci *c)
 {
 	free(c->dir);
 	free(c->target);
+	free(c->closest);
 	sk_strbuf_release(&c->log);
 	memset(c, 0, sizeof(*c));
 }
@@ -121,21 +122,38 @@ out:
 	return ret;
 }
 
-static int target_holds(git_config *cfg, const char *when, git_repository *repo,
-			const git_oid *tree)
+/*
+ * How many terms of a target's "when" fail on the tree (0: it matches);
+ * the failing ones go to differs as "NAME (absent)" or "NAME (present)".
+ * SK_EINVALID for a target with no positive probe: a target names what
+ * the tree must have, not only what it lacks.
+ */
+static int target_misses(git_config *cfg, const char *target, const char *when,
+			 git_repository *repo, const git_oid *tree,
+			 struct sk_strbuf *differs)
 {
 	char *terms = sk_xstrdup(when), *save = NULL, *t;
-	int ret = 1;
+	int misses = 0, positive = 0;
 
-	for (t = strtok_r(terms, " \t", &save); t && ret == 1;
+	for (t = strtok_r(terms, " \t", &save); t && misses >= 0;
 	     t = strtok_r(NULL, " \t", &save)) {
 		int neg = *t == '!';
 		int r = probe(cfg, t + neg, repo, tree);
 
-		ret = r < 0 ? r : (neg ? !r : r);
+		positive |= !neg;
+		if (r < 0) {
+			misses = r;
+		} else if (neg ? r : !r) {
+			misses++;
+			sk_strbuf_addf(differs, "%s%s (%s)", differs->len ? ", " : "",
+				       t + neg, neg ? "present" : "absent");
+		}
 	}
 	free(terms);
-	return ret;
+	if (misses >= 0 && !positive)
+		misses = sk_error_set(SK_EINVALID, "target '%s' has no probe that must hold "
+				      "(a target names what the tree must have)", target);
+	return misses;
 }
 
 int sk_cocci_pick_target(struct sk_cocci *c, git_repository *repo,
@@ -144,34 +162,48 @@ int sk_cocci_pick_target(struct sk_cocci *c, git_repository *repo,
 	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
-	int ret = open_manifest(&cfg, c);
+	struct sk_strbuf differs = SK_STRBUF_INIT;
+	int ret = open_manifest(&cfg, c), best = -1;
 
+	free(c->closest);
+	c->closest = NULL;
 	/* not git_config_iterator_glob_new(): libgit2 1.5 leaks its regex match data */
 	if (!ret && git_config_iterator_new(&it, cfg))
 		ret = sk_error_git(SK_ERROR, "manifest");
 	while (!ret && !git_config_next(&e, it)) {
 		const char *name = e->name + 7;
 		size_t nlen = strlen(e->name), len = nlen > 12 ? nlen - 12 : 0;
-		int holds;
+		char *target;
+		int misses;
 
 		if (strncmp(e->name, "target.", 7) || nlen <= 12 ||
 		    strcmp(e->name + nlen - 5, ".when"))
 			continue;
-		holds = target_holds(cfg, e->value, repo, tree);
-
-		if (holds < 0)
-			ret = holds;
-		else if (holds && c->target)
-			ret = sk_error_set(SK_EINVALID, "targets '%s' and '%.*s' both match",
-					   c->target, (int)len, name);
-		else if (holds)
-			c->target = sk_xstrndup(name, len);
+		target = sk_xstrndup(name, len);
+		sk_strbuf_reset(&differs);
+		misses = target_misses(cfg, target, e->value, repo, tree, &differs);
+		if (misses < 0) {
+			ret = misses;
+		} else if (!misses && c->target) {
+			ret = sk_error_set(SK_EINVALID, "targets '%s' and '%s' both match",
+					   c->target, target);
+		} else if (!misses) {
+			c->target = target;
+			target = NULL;
+		} else if (best < 0 || misses < best) {
+			best = misses;
+			free(c->closest);
+			c->closest = sk_xstrfmt("closest: %s, differs in: %s", target,
+						differs.buf);
+		}
+		free(target);
 	}
 	if (!ret && !c->target)
-		ret = sk_error_set(SK_ENOTFOUND, "no target of %s/%s matches the tree",
-				   c->dir, MANIFEST);
+		ret = sk_error_set(SK_ENOTFOUND, "no rules for this tree (%s)",
+				   c->closest ? c->closest : "the manifest has no target");
 	git_config_iterator_free(it);
 	git_config_free(cfg);
+	sk_strbuf_release(&differs);
 	return ret;
 }
 
@@ -378,9 +410,30 @@ static int run_spatch(struct sk_cocci *c, struct sk_sandbox *sb,
 	return ret;
 }
 
-static int apply_file(struct sk_sandbox *sb, const char *text, const char *what)
+/* "mm/vmscan.c hunk 3 (static void prepare_scan_control(...)), ..." */
+static void failed_hunks(struct sk_strbuf *out, const struct sk_apply_report *rep,
+			 size_t from)
 {
-	struct sk_apply_report rep = { 0 };
+	size_t i;
+
+	for (i = from; i < rep->nr; i++) {
+		const struct sk_hunk_report *h = &rep->hunks[i];
+
+		if (h->applied)
+			continue;
+		sk_strbuf_addf(out, "%s%s hunk %d", out->len ? ", " : "", h->path, h->nr);
+		if (h->absent)
+			sk_strbuf_adds(out, " (the file is absent)");
+		else if (h->funcname)
+			sk_strbuf_addf(out, " (%s)", h->funcname);
+	}
+}
+
+static int apply_file(struct sk_sandbox *sb, const char *text, const char *what,
+		      struct sk_apply_report *out, unsigned int flags)
+{
+	struct sk_apply_report own = { 0 }, *rep = out ? out : &own;
+	size_t from = rep->nr;
 	struct sk_diff d;
 	char **files = NULL;
 	size_t nr = 0, alloc = 0;
@@ -391,18 +444,26 @@ static int apply_file(struct sk_sandbox *sb, const char *text, const char *what)
 	sk_diff_paths(&files, &nr, &alloc, &d, SK_DIFF_PATHS_OLD);
 	ret = sk_sandbox_checkout(sb, files, nr);
 	if (!ret)
-		ret = sk_apply_diff(&rep, sb->dir, &d, 0);
-	if (ret == SK_ECONFLICT)
-		ret = sk_error_set(SK_ECONFLICT, "%s does not apply (no fuzz allowed)", what);
+		ret = sk_apply_diff(rep, sb->dir, &d, flags);
+	if (ret == SK_ECONFLICT) {
+		struct sk_strbuf which = SK_STRBUF_INIT;
+
+		failed_hunks(&which, rep, from);
+		ret = sk_error_set(SK_ECONFLICT, "%s do%s not apply (%s): %s", what,
+				   flags & SK_APPLY_FUZZ ? "" : "es",
+				   flags & SK_APPLY_FUZZ ? "offset and fuzz 1 allowed" :
+				   "no fuzz allowed", which.buf);
+		sk_strbuf_release(&which);
+	}
 	sk_strv_free(files, nr);
 	sk_diff_release(&d);
-	sk_apply_report_release(&rep);
+	sk_apply_report_release(&own);
 	return ret;
 }
 
 int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 			const struct sk_cocci_port *spec, const char *diff,
-			unsigned int timeout_ms)
+			struct sk_apply_report *rep, unsigned int timeout_ms)
 {
 	struct sk_strbuf kept = SK_STRBUF_INIT, text = SK_STRBUF_INIT;
 	size_t i;
@@ -410,14 +471,15 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 
 	ret = sk_diff_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
 	if (!ret && kept.len)
-		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave");
+		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave", rep,
+				 SK_APPLY_FUZZ);
 	for (i = 0; !ret && i < spec->nr_rules; i++)
 		ret = run_spatch(c, sb, spec->rules[i], timeout_ms);
 	for (i = 0; !ret && i < spec->nr_hunks; i++) {
 		sk_strbuf_reset(&text);
 		ret = sk_read_file(&text, spec->hunks[i]);
 		if (!ret)
-			ret = apply_file(sb, text.buf, spec->hunks[i]);
+			ret = apply_file(sb, text.buf, spec->hunks[i], NULL, 0);
 	}
 	sk_strbuf_release(&kept);
 	sk_strbuf_release(&text);

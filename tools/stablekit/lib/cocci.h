@@ -25,6 +25,7 @@ struct sk_cocci_port {
 struct sk_cocci {
 	char *dir;		/* semantic-patches/<slug> */
 	char *target;		/* picked by probing, or NULL */
+	char *closest;		/* none picked: "closest: T, differs in: ..." */
 	double spatch_seconds;	/* spent in spatch so far */
 	struct sk_strbuf log;	/* which rules ran, and what they said */
 };
@@ -33,7 +34,12 @@ struct sk_cocci {
 int sk_cocci_open(struct sk_cocci *c, const char *top, const char *slug);
 void sk_cocci_release(struct sk_cocci *c);
 
-/* Probe the tree and pick the one target whose probes hold. */
+/*
+ * Probe the tree and pick the one target whose probes hold.  SK_ENOTFOUND
+ * "no rules for this tree (closest: T, differs in: P (absent), ...)" when
+ * none does (closest is set); SK_EINVALID when two do, or when a target
+ * has no probe that must hold.
+ */
 int sk_cocci_pick_target(struct sk_cocci *c, git_repository *repo,
 			 const git_oid *tree);
 
@@ -47,11 +53,13 @@ int sk_cocci_port_files(char ***out, size_t *nr, const struct sk_cocci_port *p);
 
 /*
  * Carry one patch by its spec: the diff minus the dropped hunks (offsets
- * allowed, no fuzz), then the rules, then the hunks, on the sandbox files.
+ * and fuzz 1 allowed, as in the offset stage; rep gets where each kept
+ * hunk went), then the rules, then the plain hunks (no fuzz), on the
+ * sandbox files.  A failure names the kept hunks that did not apply.
  */
 int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 			const struct sk_cocci_port *spec, const char *diff,
-			unsigned int timeout_ms);
+			struct sk_apply_report *rep, unsigned int timeout_ms);
 
 /*
  * The diff without the listed hunks ("PATH:K", K counted from 1 per file);

@@ -9,6 +9,7 @@
  *                  the lookup rows kept back, then sorted and written
  *   index-walk.c   the commit graph, the range walk, ancestry from it
  *   index-arena.c  memory for many small things, freed together
+ *   index-pack.c   whole commits read straight from the pack files
  */
 #ifndef SK_INDEX_INTERNAL_H
 #define SK_INDEX_INTERNAL_H
@@ -27,6 +28,7 @@ enum stmt {
 	ST_BY_EMAIL, ST_BY_EMAIL_IN, ST_BY_MSGID, ST_BY_MSGID_IN,
 	ST_BY_UPSTREAM, ST_BY_UPSTREAM_IN,
 	ST_EMAIL_COUNT, ST_EMAIL_RECENT, ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
+	ST_GET_TOUCH, ST_SET_TOUCH,
 	ST_GET_ANC, ST_SET_ANC, ST_NR
 };
 
@@ -66,12 +68,18 @@ struct node {
 
 struct arena_block;
 
+struct slot {
+	size_t tag;		/* the first bytes of n's id */
+	struct node *n;
+};
+
 struct graph {
-	struct node **slots;	/* open addressing, power of two */
+	struct slot *slots;	/* open addressing, power of two */
 	size_t nr, mask;
 	struct arena_block *arena;
 	unsigned int walks, marks;
 	git_odb *odb;
+	struct sk_packs *packs;	/* during a walk */
 	struct node **heap;
 	size_t heap_nr, heap_alloc;
 	size_t interesting;	/* queued and not uninteresting */
@@ -128,6 +136,14 @@ void sk_index__store_push(struct sk_index *idx, struct node *n,
 			  const struct sk_commit_raw *raw);
 /* Waits for every row handed over to be written; the thread's error. */
 int sk_index__store_stop(struct sk_index *idx);
+
+/* index-pack.c: commits from the pack files, for the walk */
+struct sk_packs;
+struct sk_packs *sk_index__packs_open(git_repository *repo);
+void sk_index__packs_close(struct sk_packs *ps);
+/* 1: *data, *len (until the next call); 0: ask git_odb_read. */
+int sk_index__packs_read_commit(const char **data, size_t *len,
+				struct sk_packs *ps, const git_oid *oid);
 
 /* index-walk.c: the commit graph */
 void sk_index__graph_release(struct graph *g);

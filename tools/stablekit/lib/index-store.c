@@ -660,7 +660,7 @@ int sk_index_finish(struct sk_index *idx)
 		return 0;
 	idx->bulk = 0;
 	for (i = 0; g->slots && i <= g->mask; i++) {
-		struct node *n = g->slots[i];
+		struct node *n = g->slots[i].n;
 		struct side_row *r;
 
 		if (!n || !n->id)

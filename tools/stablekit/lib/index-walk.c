@@ -47,15 +47,21 @@ static size_t oid_hash(const git_oid *oid)
 	return h;
 }
 
+/*
+ * Each slot keeps the first 8 bytes of its commit's id beside the node:
+ * a probe compares those and reads the node only when they are equal (a
+ * hit), which keeps a lookup to one cache miss in a table of hundreds of
+ * thousands of commits.
+ */
 static void graph_grow(struct graph *g)
 {
 	size_t size = g->slots ? 2 * (g->mask + 1) : 1 << 16, i, j;
-	struct node **slots = sk_xcalloc(size, sizeof(*slots));
+	struct slot *slots = sk_xcalloc(size, sizeof(*slots));
 
 	for (i = 0; g->slots && i <= g->mask; i++) {
-		if (!g->slots[i])
+		if (!g->slots[i].n)
 			continue;
-		for (j = oid_hash(&g->slots[i]->oid) & (size - 1); slots[j];
+		for (j = g->slots[i].tag & (size - 1); slots[j].n;
 		     j = (j + 1) & (size - 1))
 			;
 		slots[j] = g->slots[i];
@@ -67,29 +73,30 @@ static void graph_grow(struct graph *g)
 
 static struct node *node_get(struct graph *g, const git_oid *oid, int create)
 {
+	size_t h = oid_hash(oid), i;
 	struct node *n;
-	size_t i;
 
 	if (!g->slots) {
 		if (!create)
 			return NULL;
 		graph_grow(g);
 	}
-	for (i = oid_hash(oid) & g->mask; g->slots[i]; i = (i + 1) & g->mask)
-		if (git_oid_equal(&g->slots[i]->oid, oid))
-			return g->slots[i];
+	for (i = h & g->mask; g->slots[i].n; i = (i + 1) & g->mask)
+		if (g->slots[i].tag == h &&
+		    git_oid_equal(&g->slots[i].n->oid, oid))
+			return g->slots[i].n;
 	if (!create)
 		return NULL;
 	if (2 * (g->nr + 1) > g->mask + 1) {
 		graph_grow(g);
-		for (i = oid_hash(oid) & g->mask; g->slots[i];
-		     i = (i + 1) & g->mask)
+		for (i = h & g->mask; g->slots[i].n; i = (i + 1) & g->mask)
 			;
 	}
 	n = sk_index__arena_alloc(&g->arena, sizeof(*n));
 	memset(n, 0, sizeof(*n));
 	git_oid_cpy(&n->oid, oid);
-	g->slots[i] = n;
+	g->slots[i].tag = h;
+	g->slots[i].n = n;
 	g->nr++;
 	return n;
 }
@@ -119,7 +126,8 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 	struct sk_commit_raw raw;
 	git_odb_object *obj = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
-	size_t i;
+	const char *data;
+	size_t i, len;
 	int ret = 0;
 
 	if (want_row && !n->id && !idx->bulk) {
@@ -129,13 +137,16 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 	}
 	if (n->parsed && (!want_row || n->id))
 		return 0;
-	if (git_odb_read(&obj, g->odb, &n->oid)) {
-		git_oid_tostr(hex, sizeof(hex), &n->oid);
-		return sk_error_git(SK_ERROR, hex);
+	if (!sk_index__packs_read_commit(&data, &len, g->packs, &n->oid)) {
+		if (git_odb_read(&obj, g->odb, &n->oid)) {
+			git_oid_tostr(hex, sizeof(hex), &n->oid);
+			return sk_error_git(SK_ERROR, hex);
+		}
+		data = git_odb_object_type(obj) == GIT_OBJECT_COMMIT ?
+			git_odb_object_data(obj) : NULL;
+		len = git_odb_object_size(obj);
 	}
-	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
-	    sk_commit_raw_parse(&raw, git_odb_object_data(obj),
-				git_odb_object_size(obj))) {
+	if (!data || sk_commit_raw_parse(&raw, data, len)) {
 		git_oid_tostr(hex, sizeof(hex), &n->oid);
 		ret = sk_error_set(SK_ERROR, "%s: not a well-formed commit",
 				   hex);
@@ -395,14 +406,15 @@ static int walk_settings(int walking)
 
 /*
  * The range's commits, order[] newest first, the oldest at position first:
- * newest first, ids grow along the key of range_commits; in batches.
+ * written oldest first, so that positions grow along range_commits_pos
+ * (appends to that B-tree, not inserts at its left edge); in batches.
  */
 static int insert_members(struct sk_index *idx, long long range,
 			  long long first, struct node **order, size_t nr)
 {
 	sqlite3_stmt *many = NULL, *s;
 	struct sk_strbuf sql = SK_STRBUF_INIT;
-	size_t i, k;
+	size_t i, j, k;
 	int ret = 0;
 
 	if (nr >= MEMBER_BATCH) {
@@ -415,17 +427,17 @@ static int insert_members(struct sk_index *idx, long long range,
 			ret = sk_index__db_error(idx, "range members");
 		sk_strbuf_release(&sql);
 	}
-	for (i = 0; i < nr && !ret; i++) {
-		int batch = nr - i + i % MEMBER_BATCH >= MEMBER_BATCH;
+	for (j = 0; j < nr && !ret; j++) {
+		int batch = nr - j + j % MEMBER_BATCH >= MEMBER_BATCH;
 
-		k = batch ? i % MEMBER_BATCH : 0;
+		i = nr - 1 - j;
+		k = batch ? j % MEMBER_BATCH : 0;
 		s = batch ? many : sk_index__stmt(idx, ST_INSERT_MEMBER);
 		if (!order[i]->member)
 			order[i]->member = idx->g.walks;
 		sqlite3_bind_int64(s, 3 * k + 1, range);
 		sqlite3_bind_int64(s, 3 * k + 2, order[i]->id);
-		sqlite3_bind_int64(s, 3 * k + 3,
-				   first + (long long)(nr - 1 - i));
+		sqlite3_bind_int64(s, 3 * k + 3, first + (long long)j);
 		if (!batch || k == MEMBER_BATCH - 1) {
 			ret = sk_index__step_done(idx, s, "range member");
 			sqlite3_reset(s);
@@ -447,6 +459,7 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 
 	if (git_repository_odb(&idx->g.odb, repo))
 		return sk_error_git(SK_ERROR, "cannot read the repository");
+	idx->g.packs = sk_index__packs_open(repo);
 	ret = walk_settings(1);
 	if (!ret && idx->bulk)
 		ret = sk_index__store_start(idx);
@@ -458,6 +471,8 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	ret2 = walk_settings(0);
 	git_odb_free(idx->g.odb);
 	idx->g.odb = NULL;
+	sk_index__packs_close(idx->g.packs);
+	idx->g.packs = NULL;
 	if (!ret)
 		ret = ret2;
 	if (!ret)

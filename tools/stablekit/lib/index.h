@@ -89,6 +89,12 @@ void sk_index_list_release(struct sk_index_list *l);
 int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 		   git_repository *repo, const char *oid);
 void sk_index_files_free(char **files, size_t nr);
+/*
+ * 1 if the commit changes every one of paths against its first parent (a
+ * cheap test before sk_index_files: no diff), 0 if not, or an error.
+ */
+int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
+			 const char *oid, char *const *paths, size_t nr);
 int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		     const char *oid);
 

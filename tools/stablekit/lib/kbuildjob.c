@@ -1,4 +1,6 @@
 #include "kbuildjob.h"
+#include "branches.h"
+#include "results.h"
 #include "sandbox.h"
 #include "seriesjson.h"
 #include "error.h"
@@ -73,17 +75,111 @@ static void progress(struct job_ctx *c, const char *arch, const char *variant,
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* The branch tip and whether it is a kernel tree at all. */
-static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
+/* One port result: "<slug>: patch 1 FAILED, patch 2 blocked by 1", or NULL. */
+static void port_failures(struct sk_strbuf *out, const char *slug, json_t *o)
+{
+	json_t *p;
+	size_t i, n = 0;
+	const char *proof = json_string_value(json_object_get(
+		json_object_get(o, "proof"), "status"));
+
+	if (json_integer_value(json_object_get(o, "failed")) <= 0 &&
+	    !(proof && !strcmp(proof, "fail")))
+		return;
+	sk_strbuf_addf(out, "%s%s", out->len ? "; " : "", slug);
+	json_array_foreach(json_object_get(o, "patches"), i, p) {
+		const char *m = json_string_value(json_object_get(p, "method"));
+		json_int_t nr = json_integer_value(json_object_get(p, "nr"));
+
+		if (!m || (strcmp(m, "FAILED") && strcmp(m, "blocked")))
+			continue;
+		sk_strbuf_addf(out, "%s patch %lld ", n++ ? "," : ":", (long long)nr);
+		if (!strcmp(m, "FAILED"))
+			sk_strbuf_adds(out, "FAILED");
+		else
+			sk_strbuf_addf(out, "blocked by %lld", (long long)json_integer_value(
+					       json_object_get(p, "blocked_by")));
+	}
+	if (!n) {
+		const char *r = json_string_value(json_object_get(
+			json_object_get(o, "proof"), "reason"));
+
+		sk_strbuf_addf(out, ": %s", r ? r : "the port failed");
+	}
+}
+
+/*
+ * Did every series the branch takes port?  stablekit port writes
+ * results/<branch>/port/<series>.json; a downstream branch takes the
+ * series it selects, a stable branch every series ported to it.
+ */
+static void check_ported(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o)
+{
+	char *res = sk_results_dir(o->top);
+	char *dir = sk_xstrfmt("%s/%s/port", res, o->branch->name);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char *slug, *path, *err = NULL;
+		json_t *j;
+
+		if (n <= 5 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		slug = sk_xstrndup(e->d_name, n - 5);
+		if (o->branch->kind == SK_BRANCH_DOWNSTREAM &&
+		    !sk_branch_selects(o->branch, slug)) {
+			free(slug);
+			continue;
+		}
+		path = sk_path_join(dir, e->d_name);
+		j = sk_results_load(path, &err);
+		if (j)
+			port_failures(&why, slug, j);
+		json_decref(j);
+		free(err);
+		free(path);
+		free(slug);
+	}
+	if (d)
+		closedir(d);
+	if (why.len)
+		job->not_run = sk_xstrfmt("not run: the selected series did not port (%s)",
+					  why.buf);
+	sk_strbuf_release(&why);
+	free(dir);
+	free(res);
+}
+
+int sk_kbuild_kernel_tree(git_tree *tree, const char **missing)
 {
 	static const char *const needed[] = {
 		"Makefile", "scripts/kconfig/merge_config.sh", "arch/x86/Kconfig",
 		"mm/Makefile", NULL
 	};
+	size_t i;
+
+	for (i = 0; needed[i]; i++) {
+		git_tree_entry *e = NULL;
+
+		if (git_tree_entry_bypath(&e, tree, needed[i])) {
+			*missing = needed[i];
+			return 0;
+		}
+		git_tree_entry_free(e);
+	}
+	return 1;
+}
+
+/* The branch tip and whether it is a kernel tree at all. */
+static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
+{
 	const struct sk_branch *br = c->o->branch;
 	struct sk_kbuildjob *job = c->job;
 	git_object *obj = NULL;
-	size_t i;
+	const char *missing = NULL;
 
 	if (git_revparse_single(&obj, c->o->repo, br->ref) ||
 	    git_object_peel((git_object **)commit, obj, GIT_OBJECT_COMMIT)) {
@@ -96,16 +192,11 @@ static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
 	c->commit_time = (long long)git_commit_time(*commit);
 	if (git_commit_tree(tree, *commit))
 		return sk_error_git(SK_ERROR, "tree of the branch tip");
-	for (i = 0; needed[i]; i++) {
-		git_tree_entry *e = NULL;
-
-		if (git_tree_entry_bypath(&e, *tree, needed[i])) {
-			job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
-					      "(a model repository, not a kernel)",
-					      br->ref, needed[i]);
-			return 1;
-		}
-		git_tree_entry_free(e);
+	if (!sk_kbuild_kernel_tree(*tree, &missing)) {
+		job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
+				      "(a model repository, not a kernel)",
+				      br->ref, missing);
+		return 1;
 	}
 	return 0;
 }
@@ -130,12 +221,20 @@ static void describe(struct sk_kbuildjob *job, git_commit *commit)
 	git_describe_result_free(res);
 }
 
+/* stable/<branch>, or the queue the caller names (a port not installed yet) */
+static char *queue_dir(const struct job_ctx *c)
+{
+	if (c->o->queue_dir)
+		return sk_xstrdup(c->o->queue_dir);
+	return sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
+}
+
 /* stable/<branch>/series and its patches: the files they touch. */
 static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 {
 	struct sk_kbuildjob *job = c->job;
 	struct sk_strbuf series = SK_STRBUF_INIT, patch = SK_STRBUF_INIT;
-	char *dir = sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
+	char *dir = queue_dir(c);
 	char *path = sk_path_join(dir, "series");
 	size_t i;
 	int ret = sk_read_file(&series, path);
@@ -861,7 +960,7 @@ static void run_phase(struct job_ctx *c, int patched)
 static int quilt_push(struct job_ctx *c)
 {
 	struct sk_kbuildjob *job = c->job;
-	char *qdir = sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
+	char *qdir = queue_dir(c);
 	char *abs = realpath(qdir, NULL);
 	char *qenv = sk_xstrfmt("QUILT_PATCHES=%s", abs ? abs : qdir);
 	const char *env[] = { qenv, "QUILT_PC=.pc", "LC_ALL=C", NULL };
@@ -1225,6 +1324,13 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 				       "tinyconfig" : "defconfig");
 	job->worktree = sk_path_join(o->work, "src");
 	c.src = job->worktree;
+	if (!o->queue_dir)
+		check_ported(job, o);
+	if (job->not_run) {
+		job->why = sk_xstrdup(job->not_run);
+		ret = 0;
+		goto out;
+	}
 	ret = resolve_tip(&c, &commit, &tree);
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
@@ -1309,6 +1415,7 @@ void sk_kbuildjob_release(struct sk_kbuildjob *job)
 	free(job->branch);
 	free(job->mode);
 	free(job->why);
+	free(job->not_run);
 	free(job->describe);
 	free(job->worktree);
 	sk_kbuild_strv_free(job->patches, job->nr_patches);
@@ -1408,6 +1515,12 @@ json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job)
 
 	o = json_pack("{s:s, s:s, s:b}", "branch", job->branch, "mode", job->mode,
 		      "buildable", job->buildable);
+	if (job->not_run) {
+		json_object_set_new(o, "why", json_string(job->not_run));
+		json_object_set_new(o, "not_run", json_string(job->not_run));
+		json_object_set_new(o, "gate", json_string("not run"));
+		return o;
+	}
 	if (!job->buildable) {
 		json_object_set_new(o, "why", str_or_null(job->why));
 		return o;

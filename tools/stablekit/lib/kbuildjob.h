@@ -86,6 +86,12 @@ struct sk_kbuildjob_opts {
 	int no_ccache;
 	int no_baseline;
 	unsigned int timeout_s;		/* per make run (0: 2 hours) */
+	/*
+	 * The queue to build instead of <top>/stable/<branch> (stablekit
+	 * port's compile check, before the queue is installed); with it the
+	 * port results are not consulted (see not_run).
+	 */
+	const char *queue_dir;
 	sk_kbuild_progress_cb progress;
 	void *progress_data;
 };
@@ -95,6 +101,13 @@ struct sk_kbuildjob {
 	char *mode;
 	int buildable;
 	char *why;			/* not buildable: why */
+	/*
+	 * "not run: the selected series did not port: ...": a series the
+	 * branch takes has a failed or blocked patch (stablekit port's
+	 * results/<branch>/port/<series>.json), so nothing is built and the
+	 * gate is "not run", never a pass.
+	 */
+	char *not_run;
 	char tip[41];
 	char *describe;
 	char *worktree;
@@ -121,6 +134,13 @@ struct sk_kbuildjob {
  * why), negative on errors (checkout, quilt missing, results not writable).
  */
 int sk_kbuildjob_run(struct sk_kbuildjob *out, const struct sk_kbuildjob_opts *o);
+
+/*
+ * Is tree a kernel tree kbuild can build (Makefile, merge_config.sh,
+ * arch/x86/Kconfig, mm/Makefile)?  1 yes; 0 no, *missing the first path
+ * it lacks (a model repository).
+ */
+int sk_kbuild_kernel_tree(git_tree *tree, const char **missing);
 void sk_kbuildjob_release(struct sk_kbuildjob *job);
 
 json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job);

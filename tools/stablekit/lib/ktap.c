@@ -355,9 +355,11 @@ int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len)
 			continue;
 		}
 		sk_strbuf_reset(&line);
+		sk_strbuf_grow(&line, e - i);	/* one check a line, not a byte */
 		for (j = i; j < e; j++)
 			if (text[j] != '\r' && text[j] != '\0')
-				sk_strbuf_addch(&line, text[j]);
+				line.buf[line.len++] = text[j];
+		line.buf[line.len] = '\0';
 		sk_strbuf_rtrim(&line);
 		parse_line(out, line.buf, ++lineno);
 		i = e + 1;

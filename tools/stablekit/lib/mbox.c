@@ -120,8 +120,12 @@ int sk_decode_qp(struct sk_strbuf *out, const char *in, size_t len)
 	size_t i;
 
 	for (i = 0; i < len; i++) {
-		if (in[i] != '=') {
-			sk_strbuf_addch(out, in[i]);
+		if (in[i] != '=') {	/* the run up to the next '=' as it is */
+			const char *eq = memchr(in + i, '=', len - i);
+			size_t n = eq ? (size_t)(eq - (in + i)) : len - i;
+
+			sk_strbuf_add(out, in + i, n);
+			i += n - 1;
 			continue;
 		}
 		if (i + 1 < len && in[i + 1] == '\n') {		/* soft break */
@@ -150,6 +154,7 @@ int sk_decode_base64(struct sk_strbuf *out, const char *in, size_t len)
 	int bits = 0;
 	size_t i;
 
+	sk_strbuf_grow(out, len / 4 * 3 + 3);
 	for (i = 0; i < len; i++) {
 		const char *pos;
 
@@ -221,6 +226,7 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 		const char *q1, *q2, *q3;
 		struct sk_strbuf raw = SK_STRBUF_INIT;
 		char *charset;
+		size_t n;
 		int ret;
 
 		if (!encoded_word_at(p, &q1, &q2, &q3)) {
@@ -234,8 +240,11 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 				sk_strbuf_add(out, pending_ws, (size_t)(p - pending_ws));
 				pending_ws = NULL;
 			}
+			/* no word starts before the next '=' */
 			last_was_word = 0;
-			sk_strbuf_addch(out, *p++);
+			n = 1 + strcspn(p + 1, "=");
+			sk_strbuf_add(out, p, n);
+			p += n;
 			continue;
 		}
 		pending_ws = NULL;
@@ -351,6 +360,27 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 	h->value = sk_strbuf_detach(&dec);
 }
 
+/*
+ * A msg-id header is printable ASCII (RFC 5322 section 3.6.4): its ids become
+ * lore links, config values and arguments, and it is never charset-converted
+ * or encoded, so it reads back as written.  Anything else is refused.
+ */
+static int check_msgid_header(const struct cursor *c, size_t line,
+			      const char *name, size_t nlen, const char *value)
+{
+	const unsigned char *p;
+
+	if (!is_msgid_header(name, nlen))
+		return 0;
+	for (p = (const unsigned char *)value; *p; p++)
+		if ((*p < 0x20 && *p != '\t') || *p > 0x7e)
+			return sk_error_set(SK_EINVALID,
+					    "%s:%zu: byte 0x%02x in the %.*s header "
+					    "(a msg-id is printable ASCII)",
+					    c->name, line, *p, (int)nlen, name);
+	return 0;
+}
+
 static int is_header_name(const char *s, size_t len, size_t *nlen)
 {
 	size_t i;
@@ -368,7 +398,7 @@ static int parse_headers(struct sk_mail *m, struct cursor *c)
 {
 	struct sk_strbuf cur = SK_STRBUF_INIT;
 	const char *s;
-	size_t len, nlen = 0, name_len = 0;
+	size_t len, nlen = 0, name_len = 0, name_line = 0;
 	char *name = NULL;
 	int ret = 0;
 
@@ -388,15 +418,20 @@ static int parse_headers(struct sk_mail *m, struct cursor *c)
 					   c->name, c->line, (int)(len > 60 ? 60 : len), s);
 			goto out;
 		}
+		if (name && (ret = check_msgid_header(c, name_line, name,
+						      name_len, cur.buf)))
+			goto out;
 		if (name)
 			add_header(m, name, name_len, cur.buf);
 		free(name);
 		name = sk_xstrndup(s, nlen);
 		name_len = nlen;
+		name_line = c->line;
 		sk_strbuf_reset(&cur);
 		sk_strbuf_add(&cur, s + nlen + 1, len - nlen - 1);
 	}
-	if (name)
+	if (name && !(ret = check_msgid_header(c, name_line, name, name_len,
+						cur.buf)))
 		add_header(m, name, name_len, cur.buf);
 out:
 	free(name);
@@ -655,10 +690,21 @@ static void split_references(struct sk_mail *m, const char *refs)
 	}
 }
 
+static void set_usual_headers(struct sk_mail *m)
+{
+	const char *v;
+
+	m->from = (v = sk_mail_header(m, "From")) ? v : "";
+	m->subject = (v = sk_mail_header(m, "Subject")) ? v : "";
+	m->date = (v = sk_mail_header(m, "Date")) ? v : "";
+	m->message_id = (v = sk_mail_header(m, "Message-Id")) ? v : "";
+	m->in_reply_to = (v = sk_mail_header(m, "In-Reply-To")) ? v : "";
+	split_references(m, sk_mail_header(m, "References"));
+}
+
 static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
 {
 	struct sk_strbuf body = SK_STRBUF_INIT;
-	const char *v;
 	int ret;
 
 	if (raw->len > SK_MAIL_MAX_SIZE)
@@ -671,12 +717,7 @@ static int finish_mail(struct sk_mail *m, struct sk_strbuf *raw)
 		return ret;
 	}
 	m->body = sk_strbuf_detach(&body);
-	m->from = (v = sk_mail_header(m, "From")) ? v : "";
-	m->subject = (v = sk_mail_header(m, "Subject")) ? v : "";
-	m->date = (v = sk_mail_header(m, "Date")) ? v : "";
-	m->message_id = (v = sk_mail_header(m, "Message-Id")) ? v : "";
-	m->in_reply_to = (v = sk_mail_header(m, "In-Reply-To")) ? v : "";
-	split_references(m, sk_mail_header(m, "References"));
+	set_usual_headers(m);
 	return 0;
 }
 
@@ -728,7 +769,25 @@ static void read_body(struct cursor *c, struct sk_strbuf *raw, int in_mbox)
 	}
 }
 
-static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox)
+/*
+ * A mail that cannot be read is kept, with keep, as what was read of its
+ * headers and its error; the reader goes on at the next separator.
+ */
+static void keep_unreadable(struct sk_mail *m, struct cursor *c, int in_mbox)
+{
+	struct sk_strbuf rest = SK_STRBUF_INIT;
+
+	m->error = sk_xstrdup(sk_error_last());
+	sk_error_clear();
+	read_body(c, &rest, in_mbox);
+	sk_strbuf_release(&rest);
+	free(m->body);
+	m->body = sk_xstrdup("");
+	set_usual_headers(m);
+}
+
+static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox,
+		     int keep)
 {
 	struct sk_mail *m = SK_ARRAY_PUSH(out->mails, out->nr, out->alloc);
 	struct sk_strbuf raw = SK_STRBUF_INIT;
@@ -749,12 +808,16 @@ static int parse_one(struct sk_mbox *out, struct cursor *c, int in_mbox)
 	read_body(c, &raw, in_mbox);
 	ret = finish_mail(m, &raw);
 out:
+	if (ret && keep) {
+		keep_unreadable(m, c, in_mbox);
+		ret = 0;
+	}
 	sk_strbuf_release(&raw);
 	return ret;
 }
 
-int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
-		      size_t len)
+static int parse_buf(struct sk_mbox *out, const char *name, const char *buf,
+		     size_t len, int keep)
 {
 	struct cursor c = { name, buf, buf + len, 0 };
 	const char *s;
@@ -783,7 +846,7 @@ int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 			if (l == 0)
 				continue;
 		}
-		ret = parse_one(out, &c, in_mbox);
+		ret = parse_one(out, &c, in_mbox, keep);
 		if (ret)
 			return ret;
 		if (!in_mbox)
@@ -792,15 +855,31 @@ int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 	return 0;
 }
 
-int sk_mbox_parse_file(struct sk_mbox *out, const char *path)
+int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
+		      size_t len)
+{
+	return parse_buf(out, name, buf, len, 0);
+}
+
+static int parse_file(struct sk_mbox *out, const char *path, int keep)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	int ret = sk_read_file(&sb, path);
 
 	if (!ret)
-		ret = sk_mbox_parse_buf(out, path, sb.buf, sb.len);
+		ret = parse_buf(out, path, sb.buf, sb.len, keep);
 	sk_strbuf_release(&sb);
 	return ret;
+}
+
+int sk_mbox_parse_file(struct sk_mbox *out, const char *path)
+{
+	return parse_file(out, path, 0);
+}
+
+int sk_mbox_read_file(struct sk_mbox *out, const char *path)
+{
+	return parse_file(out, path, 1);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -832,7 +911,7 @@ static int collect_dir(char ***names, size_t *nr, size_t *alloc,
 	return 0;
 }
 
-int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
+static int parse_maildir(struct sk_mbox *out, const char *dir, int keep)
 {
 	char **names = NULL, *sub;
 	size_t nr = 0, alloc = 0, i;
@@ -850,11 +929,21 @@ int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
 	if (nr > 1)
 		qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; !ret && i < nr; i++)
-		ret = sk_mbox_parse_file(out, names[i]);
+		ret = parse_file(out, names[i], keep);
 	for (i = 0; i < nr; i++)
 		free(names[i]);
 	free(names);
 	return ret;
+}
+
+int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir)
+{
+	return parse_maildir(out, dir, 0);
+}
+
+int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir)
+{
+	return parse_maildir(out, dir, 1);
 }
 
 void sk_mbox_release(struct sk_mbox *mbox)
@@ -874,6 +963,7 @@ void sk_mbox_release(struct sk_mbox *mbox)
 		free(m->headers);
 		free(m->body);
 		free(m->source);
+		free(m->error);
 	}
 	free(mbox->mails);
 	mbox->mails = NULL;

@@ -40,6 +40,12 @@ struct sk_mail {
 	const char *from, *subject, *date, *message_id, *in_reply_to;
 	char **references;	/* message-ids without <> */
 	size_t nr_references;
+	/*
+	 * Only from sk_mbox_read_*: why the mail could not be read
+	 * ("file:line: ..."); the headers before the fault are there, the
+	 * body is empty.
+	 */
+	char *error;
 };
 
 struct sk_mbox {
@@ -54,6 +60,13 @@ int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 int sk_mbox_parse_file(struct sk_mbox *out, const char *path);
 /* Every regular file of a maildir (cur/ and new/), in name order. */
 int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir);
+/*
+ * The same, for an archive: a mail that cannot be read (a bad charset, a
+ * msg-id with 8-bit bytes, MIME too deep...) is kept with m->error set and
+ * the rest is read on; what is wrong with the file itself still fails.
+ */
+int sk_mbox_read_file(struct sk_mbox *out, const char *path);
+int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir);
 void sk_mbox_release(struct sk_mbox *mbox);
 
 const char *sk_mail_header(const struct sk_mail *m, const char *name);

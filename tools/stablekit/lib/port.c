@@ -1,14 +1,17 @@
 #include "port.h"
+#include "port-internal.h"
 #include "apply.h"
 #include "cocci.h"
+#include "diff.h"
 #include "error.h"
 #include "fsutil.h"
+#include "kbuildjob.h"
 #include "mbox.h"
 #include "patch.h"
 #include "quilt.h"
+#include "results.h"
 #include "sandbox.h"
 #include "series.h"
-#include "shquote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,29 +27,13 @@ static const char *const method_names[] = {
 	[SK_PORT_RULES] = "semantic-patches",
 	[SK_PORT_FAILED] = "FAILED",
 	[SK_PORT_SKIPPED] = "skipped",
+	[SK_PORT_BLOCKED] = "blocked",
 };
 
 const char *sk_port_method_name(enum sk_port_method m)
 {
 	return method_names[m];
 }
-
-/* Everything one port works on, released in one place. */
-struct port {
-	const struct sk_port_opts *o;
-	struct sk_port_result *res;
-	struct sk_track_branch *tb;
-	struct sk_series *series;
-	const struct sk_revision *rev;
-	struct sk_sandbox sb;
-	struct sk_cocci cocci;
-	int have_cocci;
-	git_oid tip_tree;
-	char *queue_dir;		/* stable/<branch> */
-	struct sk_strbuf other;		/* series file lines of other series */
-	char **other_files;
-	size_t nr_other;
-};
 
 /* A block of the series file: "# <slug>" then its patches. */
 static int read_queue(struct port *p)
@@ -120,17 +107,6 @@ static int apply_other(struct port *p)
 	return ret ? ret : sk_sandbox_snapshot(&p->sb);
 }
 
-struct work {
-	const struct sk_series_patch *sp;
-	struct sk_track_patch *tp;
-	struct sk_port_item *item;
-	char **diffs;			/* the patch, then its fixlets */
-	char **keys;			/* "2", "2.fixlet1" */
-	size_t nr;
-	struct sk_apply_report rep;	/* of the offset/fuzz stage */
-	struct sk_strbuf tried;		/* what was tried, for a failure */
-};
-
 static int load_diffs(struct port *p, struct work *w)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -140,6 +116,8 @@ static int load_diffs(struct port *p, struct work *w)
 	w->nr = 1 + w->sp->nr_fixlets;
 	w->diffs = sk_xcalloc(w->nr, sizeof(char *));
 	w->keys = sk_xcalloc(w->nr, sizeof(char *));
+	w->reps = sk_xcalloc(w->nr, sizeof(*w->reps));
+	w->rule_reps = sk_xcalloc(w->nr, sizeof(*w->rule_reps));
 	ret = sk_series_patch_diff(&sb, p->series, p->rev, w->sp->nr);
 	w->diffs[0] = sk_strbuf_detach(&sb);
 	w->keys[0] = sk_xstrfmt("%d", w->sp->nr);
@@ -161,6 +139,167 @@ static int load_diffs(struct port *p, struct work *w)
 	return ret;
 }
 
+static struct sk_port_hunk *add_hunk(struct work *w, const char *key,
+				     const char *path, int nr, const char *method,
+				     const char *function)
+{
+	struct sk_port_item *it = w->item;
+	struct sk_port_hunk *h = SK_ARRAY_PUSH(it->hunks, it->nr_hunks, it->alloc_hunks);
+
+	memset(h, 0, sizeof(*h));
+	h->patch = sk_xstrdup(key);
+	h->path = sk_xstrdup(path);
+	h->nr = nr;
+	h->method = method;
+	if (function) {
+		size_t n = strlen(function);
+
+		while (n && (function[n - 1] == ' ' || function[n - 1] == '\t'))
+			n--;
+		while (n && (*function == ' ' || *function == '\t')) {
+			function++;
+			n--;
+		}
+		h->function = n ? sk_xstrndup(function, n) : NULL;
+	}
+	return h;
+}
+
+static void clear_hunks(struct sk_port_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++) {
+		free(it->hunks[i].patch);
+		free(it->hunks[i].path);
+		free(it->hunks[i].rule);
+		free(it->hunks[i].function);
+		free(it->hunks[i].reason);
+	}
+	free(it->hunks);
+	it->hunks = NULL;
+	it->nr_hunks = it->alloc_hunks = 0;
+}
+
+/* Every hunk of diff i, carried as it is by method. */
+static void hunks_from_diff(struct work *w, size_t i, const char *method)
+{
+	struct sk_diff d;
+	size_t f, k;
+
+	if (sk_diff_parse(&d, w->diffs[i], strlen(w->diffs[i]), w->keys[i], 1, 0)) {
+		sk_error_clear();
+		return;
+	}
+	for (f = 0; f < d.nr; f++) {
+		const struct sk_diff_file *df = &d.files[f];
+		const char *path = df->new_path ? df->new_path : df->old_path;
+
+		for (k = 0; k < df->nr_hunks; k++)
+			add_hunk(w, w->keys[i], path, (int)k + 1, method,
+				 df->hunks[k].funcname);
+	}
+	sk_diff_release(&d);
+}
+
+static void hunk_from_report(struct work *w, const char *key,
+			     const struct sk_hunk_report *r)
+{
+	/* from the line the @@ header gives, as patch(1) counts it */
+	long off = r->applied ? r->got_line - r->header_line : 0;
+	struct sk_port_hunk *h = add_hunk(w, key, r->path, r->nr,
+		!r->applied ? "failed" : r->fuzz ? "fuzz" : off ? "offset" : "clean",
+		r->funcname);
+
+	h->offset = off;
+	h->fuzz = r->fuzz;
+	if (r->absent)
+		h->reason = sk_xstrfmt("%s does not exist in this tree", r->path);
+	else if (!r->applied)
+		h->reason = sk_xstrdup("its context (fuzz 1 allowed) is not in the tree");
+}
+
+static void hunks_from_report(struct work *w, const char *key,
+			      const struct sk_apply_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nr; i++)
+		hunk_from_report(w, key, &rep->hunks[i]);
+}
+
+/* The rules of a spec whose "// Target:" is path, as "6.12/x, 6.12/y". */
+static char *rules_for(const struct sk_cocci_port *spec, const char *dir,
+		       const char *path)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i, dl = strlen(dir);
+
+	for (i = 0; i < spec->nr_rules; i++) {
+		char **files;
+		size_t nr;
+		const char *r = spec->rules[i] + dl + 1;
+
+		if (sk_cocci_port_files(&files, &nr, &(struct sk_cocci_port){
+				.rules = &spec->rules[i], .nr_rules = 1 })) {
+			sk_error_clear();
+			continue;
+		}
+		if (nr && !strcmp(files[0], path))
+			sk_strbuf_addf(&sb, "%s%.*s", sb.len ? ", " : "",
+				       (int)(strlen(r) - 6), r);
+		sk_strv_free(files, nr);
+	}
+	for (i = 0; i < spec->nr_hunks; i++) {
+		struct sk_strbuf text = SK_STRBUF_INIT;
+		char *needle = sk_xstrfmt("+++ b/%s\n", path);
+
+		if (!sk_read_file(&text, spec->hunks[i]) && strstr(text.buf, needle))
+			sk_strbuf_addf(&sb, "%s%s", sb.len ? ", " : "",
+				       spec->hunks[i] + dl + 1);
+		sk_error_clear();
+		free(needle);
+		sk_strbuf_release(&text);
+	}
+	return sb.len ? sk_strbuf_detach(&sb) : (sk_strbuf_release(&sb), NULL);
+}
+
+/* Diff i under the rules: kept hunks as they went, dropped ones semantic. */
+static void hunks_from_rules(struct work *w, size_t i,
+			     const struct sk_cocci_port *spec, const char *dir)
+{
+	const struct sk_apply_report *rep = &w->rule_reps[i];
+	struct sk_diff d;
+	size_t f, k, r = 0;
+
+	if (sk_diff_parse(&d, w->diffs[i], strlen(w->diffs[i]), w->keys[i], 1, 0)) {
+		sk_error_clear();
+		return;
+	}
+	for (f = 0; f < d.nr; f++) {
+		const struct sk_diff_file *df = &d.files[f];
+		const char *path = df->new_path ? df->new_path : df->old_path;
+
+		for (k = 0; k < df->nr_hunks; k++) {
+			char *key = sk_xstrfmt("%s:%zu", path, k + 1);
+			size_t j;
+			int drop = 0;
+
+			for (j = 0; j < spec->nr_drops; j++)
+				drop |= !strcmp(spec->drops[j], key);
+			free(key);
+			if (!drop && r < rep->nr) {
+				hunk_from_report(w, w->keys[i], &rep->hunks[r++]);
+				w->item->hunks[w->item->nr_hunks - 1].nr = (int)k + 1;
+				continue;
+			}
+			add_hunk(w, w->keys[i], path, (int)k + 1, "semantic",
+				 df->hunks[k].funcname)->rule = rules_for(spec, dir, path);
+		}
+	}
+	sk_diff_release(&d);
+}
+
 static int stage_clean(struct port *p, struct work *w)
 {
 	size_t i;
@@ -170,6 +309,8 @@ static int stage_clean(struct port *p, struct work *w)
 		ret = sk_sandbox_apply_git(&p->sb, w->diffs[i]);
 	if (ret)
 		sk_strbuf_addf(&w->tried, "clean apply (libgit2): %s\n", sk_error_last());
+	for (i = 0; !ret && i < w->nr; i++)
+		hunks_from_diff(w, i, "clean");
 	return ret;
 }
 
@@ -179,7 +320,7 @@ static int stage_offset(struct port *p, struct work *w)
 	int ret = 0;
 
 	for (i = 0; !ret && i < w->nr; i++)
-		ret = sk_apply_dir(&w->rep, p->sb.dir, w->diffs[i], SK_APPLY_FUZZ);
+		ret = sk_apply_dir(&w->reps[i], p->sb.dir, w->diffs[i], SK_APPLY_FUZZ);
 	if (!ret)
 		ret = sk_sandbox_snapshot(&p->sb);
 	if (ret) {
@@ -189,10 +330,15 @@ static int stage_offset(struct port *p, struct work *w)
 	}
 	{
 		struct sk_strbuf how = SK_STRBUF_INIT;
+		int fuzz = 0;
 
-		sk_apply_describe(&how, &w->rep);
+		for (i = 0; i < w->nr; i++) {
+			sk_apply_describe(&how, &w->reps[i]);
+			fuzz |= sk_apply_max_fuzz(&w->reps[i]);
+			hunks_from_report(w, w->keys[i], &w->reps[i]);
+		}
 		w->item->how = sk_strbuf_detach(&how);
-		w->item->method = sk_apply_max_fuzz(&w->rep) ? SK_PORT_FUZZ : SK_PORT_OFFSET;
+		w->item->method = fuzz ? SK_PORT_FUZZ : SK_PORT_OFFSET;
 	}
 	return 0;
 }
@@ -220,19 +366,34 @@ static int stage_threeway(struct port *p, struct work *w)
 			       sk_error_last());
 	else
 		w->item->method = SK_PORT_THREEWAY;
+	for (i = 0; !ret && i < w->nr; i++)
+		hunks_from_diff(w, i, "three-way");
 	return ret;
+}
+
+/* The rules of a failed spec, after what failed, for the FAILED mail. */
+static void rules_tried(struct work *w, size_t i, const struct sk_cocci_port *spec,
+			const char *dir, const char *target)
+{
+	size_t j, dl = strlen(dir);
+
+	sk_strbuf_addf(&w->tried, "semantic patches (target %s), patch %s: %s\n",
+		       target, w->keys[i], sk_error_last());
+	sk_strbuf_addf(&w->tried, "  its rules, in order (each runs only after the seed hunks it leaves applied):\n");
+	for (j = 0; j < spec->nr_rules; j++)
+		sk_strbuf_addf(&w->tried, "    %.*s\n", (int)(strlen(spec->rules[j]) - dl - 7),
+			       spec->rules[j] + dl + 1);
 }
 
 static int stage_rules(struct port *p, struct work *w)
 {
 	struct sk_strbuf how = SK_STRBUF_INIT;
 	size_t i, j, dir_len = p->cocci.dir ? strlen(p->cocci.dir) : 0;
-	int ret = 0;
+	int ret = 0, listed = 0;
 
 	if (!p->have_cocci) {
 		sk_strbuf_addf(&w->tried, "semantic patches: %s\n",
-			       p->cocci.dir ? "no target of the manifest matches this tree" :
-			       "the series has none");
+			       p->res->no_rules ? p->res->no_rules : "the series has none");
 		return SK_ECONFLICT;
 	}
 	for (i = 0; !ret && i < w->nr; i++) {
@@ -249,7 +410,18 @@ static int stage_rules(struct port *p, struct work *w)
 		}
 		if (!ret)
 			ret = sk_cocci_port_patch(&p->cocci, &p->sb, &spec, w->diffs[i],
-						  p->o->timeout_ms);
+						  &w->rule_reps[i], p->o->timeout_ms);
+		if (ret && spec.nr_rules) {
+			rules_tried(w, i, &spec, p->cocci.dir, p->cocci.target);
+			listed = 1;
+		} else if (ret && !spec.nr_drops && !spec.nr_hunks) {
+			sk_strbuf_addf(&w->tried, "semantic patches (target %s): no rules for patch %s "
+				       "(no port section), so its diff as it is: %s\n",
+				       p->cocci.target, w->keys[i], sk_error_last());
+			listed = 1;
+		}
+		if (!ret)
+			hunks_from_rules(w, i, &spec, p->cocci.dir);
 		for (j = 0; !ret && j < spec.nr_rules; j++)
 			sk_strbuf_addf(&how, "%s%.*s", how.len ? ", " : "",
 				       (int)(strlen(spec.rules[j]) - dir_len - 7),
@@ -262,8 +434,9 @@ static int stage_rules(struct port *p, struct work *w)
 	if (!ret)
 		ret = sk_sandbox_snapshot(&p->sb);
 	if (ret) {
-		sk_strbuf_addf(&w->tried, "semantic patches (target %s): %s\n",
-			       p->cocci.target, sk_error_last());
+		if (!listed)
+			sk_strbuf_addf(&w->tried, "semantic patches (target %s): %s\n",
+				       p->cocci.target, sk_error_last());
 		sk_strbuf_release(&how);
 		return ret;
 	}
@@ -317,6 +490,9 @@ static void note_line(struct sk_strbuf *out, const struct port *p,
 	for (i = 0; i < w->sp->nr_fixlets; i++)
 		sk_strbuf_addf(out, "[ stablekit: includes the fixlet \"%s\" <%s> ]\n",
 			       w->sp->fixlets[i].subject, w->sp->fixlets[i].message_id);
+	if (w->item->independent_of)
+		sk_strbuf_addf(out, "[ stablekit: ported without patch %d of the series, which "
+			       "failed; the queue without it compiles ]\n", w->item->independent_of);
 	if (w->item->how && *w->item->how)
 		sk_strbuf_addf(out, "[ stablekit: %s%s ]\n",
 			       w->item->method == SK_PORT_OFFSET ? "applied with " :
@@ -362,78 +538,109 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 	sk_strbuf_adds(out, diff);
 }
 
-static void command(struct sk_strbuf *out, const char *const *argv)
-{
-	size_t nr = 0;
+/* ---- --keep: the failed patch's files, hunks applied or in .rej ---- */
 
-	while (argv[nr])
-		nr++;
-	sk_shell_argv(out, argv, nr);
+/* Write text to dir/path, its directories first. */
+static int keep_write(const char *dir, const char *path, const char *text, size_t len)
+{
+	char *full = sk_path_join(dir, path), *slash = strrchr(full, '/');
+	int ret = 0;
+
+	if (slash) {
+		*slash = '\0';
+		ret = sk_mkdir_p(full, 0755);
+		*slash = '/';
+	}
+	if (!ret)
+		ret = sk_write_file_atomic(full, text, len);
+	free(full);
+	return ret;
 }
 
-void sk_port_failed_commands(struct sk_strbuf *out, const char *tip,
-			     const char *upstream, const char *message_id,
-			     int major, int minor)
+/* One file of a diff, hunk by hunk, as patch(1) does without --dry-run. */
+static int keep_file(const struct port *p, const char *dir, const char *diff,
+		     const struct sk_diff_file *f)
 {
-	char *reply_to = sk_xstrfmt("<%s>", message_id);
-	char *prefix = sk_xstrfmt("PATCH %d.%d.y", major, minor);
+	struct sk_strbuf cur = SK_STRBUF_INIT, rej = SK_STRBUF_INIT;
+	const char *path = f->old_path ? f->old_path : f->new_path;
+	char *kept = sk_path_join(dir, path), *orig = sk_path_join(p->sb.dir, path);
+	size_t k, hdr = f->nr_hunks ? f->hunks[0].begin - f->begin : 0;
+	int ret = sk_read_file(&cur, sk_path_exists(kept) ? kept : orig);
 
-	command(out, (const char *const[]){ "git", "checkout", tip, NULL });
-	sk_strbuf_addch(out, '\n');
-	if (upstream && *upstream) {
-		command(out, (const char *const[]){ "git", "cherry-pick", "-x",
-						    upstream, NULL });
-	} else {
-		/* "--": a Message-Id may start with '-' */
-		command(out, (const char *const[]){ "b4", "am", "-o", "-", "--",
-						    message_id, NULL });
-		sk_strbuf_adds(out, " | ");
-		command(out, (const char *const[]){ "git", "am", "-3", NULL });
+	if (ret == SK_ENOTFOUND) {
+		sk_error_clear();
+		ret = 0;
 	}
-	sk_strbuf_adds(out, "\n# <resolve conflicts, build, test, etc.>\n");
-	command(out, (const char *const[]){ "git", "commit", "-s", NULL });
-	sk_strbuf_addch(out, '\n');
-	command(out, (const char *const[]){ "git", "send-email", "--to",
-		"<stable@vger.kernel.org>", "--in-reply-to", reply_to,
-		"--subject-prefix", prefix, "HEAD^..", NULL });
-	sk_strbuf_addch(out, '\n');
-	free(reply_to);
-	free(prefix);
+	for (k = 0; !ret && k < f->nr_hunks; k++) {
+		const struct sk_diff_hunk *h = &f->hunks[k];
+		struct sk_strbuf one = SK_STRBUF_INIT, out = SK_STRBUF_INIT;
+		struct sk_apply_report rep = { 0 };
+		int r;
+
+		sk_strbuf_add(&one, diff + f->begin, hdr);
+		sk_strbuf_add(&one, diff + h->begin, h->end - h->begin);
+		r = sk_apply_text(&out, &rep, path, cur.buf, one.buf, SK_APPLY_FUZZ);
+		if (!r) {
+			sk_strbuf_reset(&cur);
+			sk_strbuf_add(&cur, out.buf, out.len);
+		} else if (r == SK_ECONFLICT) {
+			if (!rej.len)
+				sk_strbuf_add(&rej, diff + f->begin, hdr);
+			sk_strbuf_add(&rej, diff + h->begin, h->end - h->begin);
+		} else {
+			ret = r;
+		}
+		sk_apply_report_release(&rep);
+		sk_strbuf_release(&one);
+		sk_strbuf_release(&out);
+	}
+	if (!ret && f->new_path)
+		ret = keep_write(dir, path, cur.buf, cur.len);
+	if (!ret && rej.len) {
+		char *r = sk_xstrfmt("%s.rej", path);
+
+		ret = keep_write(dir, r, rej.buf, rej.len);
+		free(r);
+	}
+	sk_strbuf_release(&cur);
+	sk_strbuf_release(&rej);
+	free(kept);
+	free(orig);
+	return ret;
 }
 
-static void failed_mail(struct sk_strbuf *out, const struct port *p,
-			const struct work *w)
+/*
+ * $SK_WORK/port/<branch>/<slug>: the files the failed patch and its
+ * fixlets touch, as the branch (and the patches queued before) has them,
+ * with every hunk that applies applied and the others in FILE.rej.
+ */
+static int keep_tree(struct port *p, struct work *w)
 {
-	const struct sk_branch *br = p->tb->br;
-	size_t i;
+	char *work = sk_work_dir(p->o->top);
+	char *dir = sk_xstrfmt("%s/port/%s/%s", work, p->tb->br->name, p->o->slug);
+	size_t i, f;
+	int ret = 0;
 
-	sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to apply to %d.%d-stable tree\n",
-		       w->sp->subject, br->major, br->minor);
-	sk_strbuf_addf(out, "To: %s\nCc: stable@vger.kernel.org\n\n", w->sp->author);
-	sk_strbuf_addf(out, "The patch below does not apply to the %d.%d-stable tree (%s).\n"
-		       "If someone wants it applied there, or to any other stable or longterm\n"
-		       "tree, then please email the backport, including the original git commit\n"
-		       "id to <stable@vger.kernel.org>.\n\n", br->major, br->minor, br->name);
-	sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
-	sk_port_failed_commands(out, p->tb->tip, w->item->upstream,
-				w->sp->message_id, br->major, br->minor);
-	sk_strbuf_addch(out, '\n');
-	sk_strbuf_adds(out, "Possible dependencies:\n\n");
-	for (i = 0; i < p->rev->nr_patches && p->rev->patches[i].nr < w->sp->nr; i++)
-		sk_strbuf_addf(out, "%s (\"%s\")\n", p->rev->patches[i].message_id,
-			       p->rev->patches[i].subject);
-	sk_strbuf_adds(out, "\nWhat was tried:\n\n");
-	sk_strbuf_add(out, w->tried.buf, w->tried.len);
-	for (i = 0; i < w->rep.nr; i++) {
-		const struct sk_hunk_report *h = &w->rep.hunks[i];
+	if (sk_path_exists(dir))
+		ret = sk_rmrf(dir);
+	if (!ret)
+		ret = sk_mkdir_p(dir, 0755);
+	for (i = 0; !ret && i < w->nr; i++) {
+		struct sk_diff d;
 
-		if (h->applied)
-			continue;
-		sk_strbuf_addf(out, "\n%s hunk %d (%s), expected at line %ld; the tree has:\n%s",
-			       h->path, h->nr, h->funcname ? h->funcname : "file top",
-			       h->want_line, h->met ? h->met : "");
+		ret = sk_diff_parse(&d, w->diffs[i], strlen(w->diffs[i]), w->keys[i], 1, 0);
+		if (ret)
+			break;
+		for (f = 0; !ret && f < d.nr; f++)
+			ret = keep_file(p, dir, w->diffs[i], &d.files[f]);
+		sk_diff_release(&d);
 	}
-	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
+	if (!ret)
+		w->item->kept = dir;
+	else
+		free(dir);
+	free(work);
+	return ret;
 }
 
 static int port_one(struct port *p, struct work *w, struct sk_strbuf *patch_text)
@@ -463,16 +670,25 @@ static int port_one(struct port *p, struct work *w, struct sk_strbuf *patch_text
 		return ret;
 	if (ret) {
 		struct sk_strbuf mail = SK_STRBUF_INIT, orig = SK_STRBUF_INIT;
+		size_t i;
 
+		ret = sk_sandbox_reset(&p->sb, &start);
+		if (ret)
+			return ret;
 		w->item->method = SK_PORT_FAILED;
 		w->item->reason = sk_xstrdup("no method carries it: see the FAILED mail");
-		failed_mail(&mail, p, w);
+		free(w->item->how);
+		w->item->how = NULL;
+		clear_hunks(w->item);
+		for (i = 0; i < w->nr; i++)
+			hunks_from_report(w, w->keys[i], &w->reps[i]);
+		sk_port_failed_mail(&mail, p, w);
 		if (!sk_series_patch_mail(&orig, p->series, p->rev, w->sp->nr))
 			sk_strbuf_add(&mail, orig.buf, orig.len);
 		w->item->failed_mail = sk_strbuf_detach(&mail);
 		sk_strbuf_release(&orig);
 		p->res->failed++;
-		return sk_sandbox_reset(&p->sb, &start);
+		return p->o->keep ? keep_tree(p, w) : 0;
 	}
 	{
 		struct sk_strbuf diff = SK_STRBUF_INIT;
@@ -609,8 +825,15 @@ static int write_failed(struct port *p, const char *dir)
 		sk_track_queue_name(&name, it->subject);
 		sk_strbuf_adds(&name, ".mail");
 		path = sk_path_join(fdir, name.buf);
-		if (!ret)
-			ret = sk_write_file_atomic(path, it->failed_mail, strlen(it->failed_mail));
+		if (!ret) {
+			struct sk_strbuf mail = SK_STRBUF_INIT;
+
+			sk_strbuf_add(&mail, it->failed_mail, it->blocked_at);
+			sk_port_blocked_list(&mail, p->res, it->nr);
+			sk_strbuf_adds(&mail, it->failed_mail + it->blocked_at);
+			ret = sk_write_file_atomic(path, mail.buf, mail.len);
+			sk_strbuf_release(&mail);
+		}
 		free(path);
 		sk_strbuf_release(&name);
 	}
@@ -637,6 +860,109 @@ static int install(struct port *p, const char *tmp)
 	return ret;
 }
 
+/* ---- the compile check: the queue's objects on x86_64 ---- */
+
+/* $SK_WORK/build/<branch>, canonical: the compiler's paths are stripped of it. */
+static char *absolute_work(const char *top, const char *branch)
+{
+	char *work = sk_work_dir(top), *real, *dir;
+
+	if (sk_mkdir_p(work, 0755))
+		sk_error_clear();
+	real = realpath(work, NULL);
+	dir = sk_xstrfmt("%s/build/%s", real ? real : work, branch);
+	free(real);
+	free(work);
+	return dir;
+}
+
+/* "mm/swap.c:12:3: error: ..." lines of the patched build, at most 20. */
+static void compiler_errors(struct sk_strbuf *out, const struct sk_kbuild_variant *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->diags.nr && n < 20; i++) {
+		const struct sk_kbuild_diag *d = &v->diags.items[i];
+
+		if (strcmp(d->severity, "error"))
+			continue;
+		sk_strbuf_addf(out, "  %s:%u:%u: error: %s\n", d->file, d->line,
+			       d->column, d->message);
+		n++;
+	}
+	if (!n)
+		sk_strbuf_addf(out, "  %s (see %s/build.log)\n",
+			       v->note ? v->note : "make failed", v->resdir ? v->resdir : "");
+}
+
+/*
+ * Part of the proof, as quilt push is: the queue pushed on a checkout of
+ * the branch, the objects of the files it touches built for x86_64 with
+ * the branch's build setup (defconfig and ci/kconfig's fragments, the
+ * `stablekit build` objects mode, sharing its checkout and O= directory).
+ * A tree that is no kernel tree is not compiled, and says so.
+ */
+static int compile_check(struct port *p, const char *queue)
+{
+	struct sk_kbuildjob job;
+	struct sk_kbuildjob_opts ko = { 0 };
+	char *arches[] = { "x86_64" }, *results = NULL;
+	char *work = absolute_work(p->o->top, p->tb->br->name);
+	int ret = sk_mkdtemp_in(&results, sk_tmp_dir(), "port-compile");
+
+	ko.repo = p->o->repo;
+	ko.top = p->o->top;
+	ko.branch = p->tb->br;
+	ko.mode = SK_KBUILD_OBJECTS;
+	ko.arches = arches;
+	ko.nr_arches = 1;
+	ko.work = work;
+	ko.results = results;
+	ko.no_baseline = 1;
+	ko.queue_dir = queue;
+	ko.timeout_s = p->o->timeout_ms / 1000;
+	memset(&job, 0, sizeof(job));
+	p->compile_failed = 0;
+	if (!ret)
+		ret = sk_kbuildjob_run(&job, &ko);
+	if (!ret && !job.buildable) {
+		p->res->compile = sk_xstrfmt("compile check: not a kernel tree (%s)", job.why);
+	} else if (!ret) {
+		const struct sk_kbuild_archres *ar = &job.arches[0];
+		struct sk_strbuf sb = SK_STRBUF_INIT;
+		size_t i;
+
+		for (i = 0; i < ar->nr_objects; i++)
+			sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
+		if (ar->patched.status && !strcmp(ar->patched.status, "toolchain-missing")) {
+			ret = sk_error_set(SK_ETOOL, "compile check: no x86_64 compiler: %s",
+					   ar->patched.note ? ar->patched.note : ar->cc);
+		} else if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
+			p->res->compile = sk_xstrfmt("compile check: x86_64 %s%s: %s",
+						     job.kconfig_base, job.nr_fragments ?
+						     " + ci/kconfig fragments" : "",
+						     sb.len ? sb.buf : "no object");
+		} else {
+			sk_strbuf_reset(&sb);
+			compiler_errors(&sb, &ar->patched);
+			p->compile_failed = 1;
+			ret = sk_error_set(SK_ECONFLICT,
+					   "the queue does not compile (x86_64 objects, %s%s, %s):\n%s",
+					   job.kconfig_base, job.nr_fragments ?
+					   " + ci/kconfig fragments" : "",
+					   ar->patched.status ? ar->patched.status : "not built",
+					   sb.buf);
+		}
+		sk_strbuf_release(&sb);
+	}
+	sk_kbuildjob_release(&job);
+	if (results)
+		sk_rmrf(results);
+	free(results);
+	free(work);
+	return ret;
+}
+
 static int prove_and_install(struct port *p, char **names,
 			     struct sk_strbuf *texts, size_t nr)
 {
@@ -655,6 +981,8 @@ static int prove_and_install(struct port *p, char **names,
 	if (ret == SK_ECONFLICT)
 		ret = sk_error_prefix(SK_ECONFLICT, "the queue does not push with quilt:\n%s",
 				      log.buf);
+	if (!ret && nr)
+		ret = compile_check(p, tmp);
 	if (!ret && chmod(tmp, 0755))
 		ret = sk_error_errno(tmp);
 	if (!ret)
@@ -669,10 +997,68 @@ static int prove_and_install(struct port *p, char **names,
 
 static void release_work(struct work *w)
 {
+	size_t i;
+
+	for (i = 0; w->reps && i < w->nr; i++) {
+		sk_apply_report_release(&w->reps[i]);
+		sk_apply_report_release(&w->rule_reps[i]);
+	}
+	free(w->reps);
+	free(w->rule_reps);
 	sk_strv_free(w->diffs, w->nr);
 	sk_strv_free(w->keys, w->nr);
-	sk_apply_report_release(&w->rep);
 	sk_strbuf_release(&w->tried);
+}
+
+/*
+ * The queue with the patches tried after a failure did not compile: they
+ * were not independent of it after all.  They go out of the queue, blocked.
+ * Returns how many went.
+ */
+static size_t unqueue_independent(struct port *p, char **names,
+				  struct sk_strbuf *texts, size_t *queued)
+{
+	const char *last = sk_error_last(), *nl = strchr(last, '\n');
+	char *why;
+	size_t i, j, k, gone = 0;
+
+	/* the compiler's first message, else the error's first line */
+	if (nl && nl[1])
+		last = nl + 1 + strspn(nl + 1, " ");
+	why = sk_xstrndup(last, strcspn(last, "\n"));
+
+	for (i = 0; i < p->res->nr; i++) {
+		struct sk_port_item *it = &p->res->items[i];
+
+		if (!it->independent_of || !it->file)
+			continue;
+		for (j = 0; j < *queued && strcmp(names[j], it->file); j++)
+			;
+		if (j == *queued)
+			continue;
+		free(names[j]);
+		sk_strbuf_release(&texts[j]);
+		for (k = j; k + 1 < *queued; k++) {
+			names[k] = names[k + 1];
+			texts[k] = texts[k + 1];
+		}
+		names[--*queued] = NULL;
+		sk_strbuf_init(&texts[*queued]);
+		free(it->file);
+		it->file = NULL;
+		free(it->how);
+		it->how = NULL;
+		free(it->reason);
+		it->blocked_by = it->independent_of;
+		it->independent_of = 0;
+		it->method = SK_PORT_BLOCKED;
+		it->reason = sk_xstrfmt("blocked by %d (it ported, but the queue without patch %d "
+					"does not compile: %s)", it->blocked_by, it->blocked_by, why);
+		p->res->failed++;
+		gone++;
+	}
+	free(why);
+	return gone;
 }
 
 static int port_all(struct port *p)
@@ -681,9 +1067,10 @@ static int port_all(struct port *p)
 	int *take = sk_xcalloc(n + 1, sizeof(int)), *dep_of = sk_xcalloc(n + 1, sizeof(int));
 	struct sk_strbuf *texts = sk_xcalloc(n + 1, sizeof(*texts));
 	char **names = sk_xcalloc(n + 1, sizeof(char *));
-	int ret = 0;
+	int ret = 0, failed_nr = 0;
 
 	select_patches(p, take, dep_of);
+	p->take = take;
 	for (i = 0; !ret && i < n; i++) {
 		const struct sk_series_patch *sp = &p->rev->patches[i];
 		struct work w = { 0 };
@@ -692,10 +1079,26 @@ static int port_all(struct port *p)
 			skip_item(p, sp);
 			continue;
 		}
+		if (failed_nr && !p->kernel_tree) {
+			/*
+			 * A series applies in order: what follows a failure
+			 * waits, unless a build proves it independent (on a
+			 * kernel tree, below and in prove_and_install()).
+			 */
+			struct sk_port_item *it = new_item(p, sp);
+
+			it->method = SK_PORT_BLOCKED;
+			it->blocked_by = failed_nr;
+			it->dep_of = dep_of[i];
+			it->reason = sk_xstrfmt("blocked by %d", failed_nr);
+			p->res->failed++;
+			continue;
+		}
 		w.sp = sp;
 		w.tp = track_patch(p, sp->nr);
 		w.item = new_item(p, sp);
 		w.item->dep_of = dep_of[i];
+		w.item->independent_of = failed_nr;
 		if (w.tp && w.tp->nr_upstream)
 			memcpy(w.item->upstream, w.tp->upstream[w.tp->nr_upstream - 1].commit, 41);
 		sk_strbuf_init(&texts[queued]);
@@ -707,11 +1110,20 @@ static int port_all(struct port *p)
 			sk_strbuf_adds(&name, ".patch");
 			w.item->file = sk_xstrdup(name.buf);
 			names[queued++] = sk_strbuf_detach(&name);
+		} else if (!ret) {
+			w.item->independent_of = 0;
+			if (!failed_nr)
+				failed_nr = sp->nr;
 		}
 		release_work(&w);
 	}
 	if (!ret)
 		ret = prove_and_install(p, names, texts, queued);
+	if (ret == SK_ECONFLICT && p->compile_failed &&
+	    unqueue_independent(p, names, texts, &queued)) {
+		sk_error_clear();
+		ret = prove_and_install(p, names, texts, queued);
+	}
 	for (i = 0; i < n; i++) {
 		sk_strbuf_release(&texts[i]);
 		free(names[i]);
@@ -743,8 +1155,15 @@ static int setup(struct port *p)
 	if (!ret && (git_oid_fromstr(&id, p->tb->tip) ||
 		     git_commit_lookup(&tip, p->o->repo, &id)))
 		ret = sk_error_git(SK_ERROR, p->tb->tip);
-	if (!ret)
+	if (!ret) {
+		git_tree *tree = NULL;
+		const char *missing;
+
 		git_oid_cpy(&p->tip_tree, git_commit_tree_id(tip));
+		if (!git_commit_tree(&tree, tip))
+			p->kernel_tree = sk_kbuild_kernel_tree(tree, &missing);
+		git_tree_free(tree);
+	}
 	git_commit_free(tip);
 	if (!ret)
 		ret = read_queue(p);
@@ -763,6 +1182,9 @@ static int setup(struct port *p)
 	if (!ret) {
 		p->have_cocci = 1;
 		p->res->target = sk_xstrdup(p->cocci.target);
+	} else if (ret == SK_ENOTFOUND && p->cocci.closest) {
+		/* the rules are for other trees: none of them is used here */
+		p->res->no_rules = sk_xstrdup(sk_error_last());
 	}
 	return ret == SK_ENOTFOUND ? 0 : ret;
 }
@@ -799,9 +1221,13 @@ void sk_port_result_release(struct sk_port_result *r)
 		free(r->items[i].file);
 		free(r->items[i].reason);
 		free(r->items[i].failed_mail);
+		free(r->items[i].kept);
+		clear_hunks(&r->items[i]);
 	}
 	free(r->items);
 	free(r->target);
+	free(r->no_rules);
+	free(r->compile);
 	free(r->queue);
 	memset(r, 0, sizeof(*r));
 }

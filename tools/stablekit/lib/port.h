@@ -21,6 +21,25 @@ enum sk_port_method {
 	SK_PORT_RULES,
 	SK_PORT_FAILED,
 	SK_PORT_SKIPPED,
+	SK_PORT_BLOCKED,	/* an earlier patch of the series failed */
+};
+
+/*
+ * One hunk of a patch (or of its fixlet, patch "2.fixlet1"), as the port
+ * placed it: method is "clean", "offset", "fuzz", "three-way", "semantic"
+ * or "failed"; rule names the rules that carry a semantic hunk; function
+ * is the definition the @@ line names; reason says why a hunk failed.
+ */
+struct sk_port_hunk {
+	char *patch;
+	char *path;
+	int nr;
+	const char *method;
+	long offset;
+	int fuzz;
+	char *rule;
+	char *function;
+	char *reason;
 };
 
 const char *sk_port_method_name(enum sk_port_method m);
@@ -33,7 +52,15 @@ struct sk_port_item {
 	char *file;		/* the queue file, NULL unless queued */
 	char *reason;		/* why skipped or failed */
 	char *failed_mail;	/* FAILED mail text, when failed */
+	size_t blocked_at;	/* where in it the list of the patches it
+				   blocked goes (known once all are tried) */
+	char *kept;		/* --keep: where the failed patch's files are */
 	int dep_of;		/* taken only as a dependency of patch dep_of */
+	int blocked_by;		/* not queued: patch blocked_by failed */
+	int independent_of;	/* queued although patch independent_of failed:
+				   the compile check proved it independent */
+	struct sk_port_hunk *hunks;
+	size_t nr_hunks, alloc_hunks;
 	char upstream[41];	/* upstream commit, "" when not upstream */
 };
 
@@ -41,6 +68,8 @@ struct sk_port_result {
 	struct sk_port_item *items;
 	size_t nr, alloc;
 	char *target;		/* semantic-patch target picked, or NULL */
+	char *no_rules;		/* none picked: "no rules for this tree (closest: ...)" */
+	char *compile;		/* "compile check: ...", when something was queued */
 	double spatch_seconds;
 	int failed;		/* patches that could not be ported */
 	char *queue;		/* stable/<branch> */
@@ -55,6 +84,7 @@ struct sk_port_opts {
 	const char *signoff;	/* the backporter's "Name <address>" */
 	int bracket_style;	/* "[ Upstream commit <sha> ]" */
 	unsigned int timeout_ms;
+	int keep;		/* a failed patch's files, with .rej, under $SK_WORK/port */
 };
 
 /*

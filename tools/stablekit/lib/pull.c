@@ -2,12 +2,14 @@
 #include "b4.h"
 #include "error.h"
 #include "fsutil.h"
+#include "listmail.h"
 #include "mbox.h"
 #include "names.h"
 #include "patch.h"
 #include "trailers.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <git2.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,17 +27,25 @@ struct pull {
 	struct sk_pull_result *res;
 	char *input;			/* absolute */
 	char *tmpdir;			/* b4's output */
-	struct sk_mbox raw;		/* the thread as given */
+	struct sk_mbox raw;		/* the mails as given */
+	struct sk_threads threads;
+	size_t thread;			/* the one pulled */
+	char *want;			/* its message-id, bare */
+	unsigned char *use;		/* per raw mail: in the thread, first copy */
+	enum sk_mail_kind *kinds;	/* per raw mail */
+	size_t validated;		/* patch mails of the thread that parsed */
+	int single;			/* one stable mail pulled as its own series */
 	struct sk_mbox am;		/* b4's am-ready mbox */
 	struct sk_mbox cover;
 	struct sk_patch *patches;
 	size_t nr_patches;
 	struct sk_patch *fixlets;
 	int *fixlet_target;		/* patch number each fixlet amends */
-	const struct sk_mail **fixlet_mail;	/* the reply it came in */
+	char **fixlet_irt;		/* the message it answers */
 	size_t nr_fixlets;
 	struct sk_revision rev;		/* the new revision, built here */
 	char *subject, *author, *change_id;
+	const char *kind;		/* sk_mail_kind_name of the thread */
 };
 
 char *sk_slugify(const char *title)
@@ -88,41 +98,340 @@ static void warn(struct pull *pl, const char *fmt, ...)
 	sk_strbuf_addch(&pl->res->warnings, '\n');
 }
 
-/* Validate every patch in the thread before b4 sees it. */
-static int check_raw(struct pull *pl)
+static void note(struct pull *pl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct pull *pl, const char *fmt, ...)
 {
-	size_t i, patches = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sk_strbuf_vaddf(&pl->res->notes, fmt, ap);
+	va_end(ap);
+	sk_strbuf_addch(&pl->res->notes, '\n');
+}
+
+/* "<id>", "id" or a lore URL ".../id/" to the bare id. */
+static char *wanted_id(const char *msgid)
+{
+	const char *start = msgid, *end = msgid + strlen(msgid);
+	char *id, *bare;
+
+	if (strncmp(msgid, "http://", 7) && strncmp(msgid, "https://", 8))
+		return sk_msgid_strip(msgid);
+	while (end > msgid && end[-1] == '/')
+		end--;
+	for (start = end; start > msgid && start[-1] != '/'; start--)
+		;
+	id = sk_xstrndup(start, (size_t)(end - start));
+	bare = sk_msgid_strip(id);
+	free(id);
+	return bare;
+}
+
+static int read_raw(struct pull *pl)
+{
+	size_t i;
 	int ret;
 
+	/* an archive: a mail that cannot be read matters only in the thread */
 	if (sk_is_dir(pl->input))
-		ret = sk_mbox_parse_maildir(&pl->raw, pl->input);
+		ret = sk_mbox_read_maildir(&pl->raw, pl->input);
 	else
-		ret = sk_mbox_parse_file(&pl->raw, pl->input);
+		ret = sk_mbox_read_file(&pl->raw, pl->input);
 	if (ret)
 		return ret;
-	for (i = 0; i < pl->raw.nr; i++) {
-		const struct sk_mail *m = &pl->raw.mails[i];
-		struct sk_subject s;
-		struct sk_patch p;
+	pl->kinds = sk_xcalloc(pl->raw.nr + 1, sizeof(*pl->kinds));
+	pl->use = sk_xcalloc(pl->raw.nr + 1, 1);
+	for (i = 0; i < pl->raw.nr; i++)
+		pl->kinds[i] = sk_mail_kind(&pl->raw.mails[i]);
+	sk_threads_build(&pl->threads, &pl->raw);
+	return 0;
+}
 
-		sk_subject_parse(&s, m->subject);
-		if ((s.flags & SK_SUBJ_PATCH) && !(s.flags & SK_SUBJ_REPLY) && s.nr != 0) {
-			ret = sk_patch_parse(&p, m);
-			sk_patch_release(&p);
-			patches++;
-		} else if ((s.flags & SK_SUBJ_PATCH) && !(s.flags & SK_SUBJ_REPLY) && !s.total) {
-			ret = sk_patch_parse(&p, m);	/* a single patch */
-			sk_patch_release(&p);
-			patches++;
-		}
-		sk_subject_release(&s);
-		if (ret)
-			return ret;
+static int is_cover(const struct sk_mail *m)
+{
+	struct sk_subject s;
+	int cover;
+
+	sk_subject_parse(&s, m->subject);
+	cover = !(s.flags & SK_SUBJ_REPLY) && s.nr == 0 && s.total > 0;
+	sk_subject_release(&s);
+	return cover;
+}
+
+/* What the listing of an input's threads needs, per thread. */
+struct thread_info {
+	size_t mails;
+	size_t patch;		/* its first patch mail, else raw.nr */
+	size_t cover;		/* its cover letter, else raw.nr */
+	int with_diff;		/* a patch mail of it has a diff */
+};
+
+static struct thread_info *thread_infos(const struct pull *pl)
+{
+	struct thread_info *ti = sk_xcalloc(pl->threads.nr + 1, sizeof(*ti));
+	size_t i;
+
+	for (i = 0; i < pl->threads.nr; i++)
+		ti[i].patch = ti[i].cover = pl->raw.nr;
+	for (i = 0; i < pl->raw.nr; i++) {
+		struct thread_info *t = &ti[pl->threads.of[i]];
+
+		t->mails++;
+		if (pl->kinds[i] && t->patch == pl->raw.nr)
+			t->patch = i;
+		if (pl->kinds[i] && sk_mail_has_diff(&pl->raw.mails[i]))
+			t->with_diff = 1;
+		if (t->cover == pl->raw.nr && is_cover(&pl->raw.mails[i]))
+			t->cover = i;
 	}
-	if (!patches)
+	return ti;
+}
+
+/*
+ * Without a message-id: the one thread that carries a series, a patch mail
+ * with a diff (else, to name what is wrong, the one with a patch mail).
+ */
+static int only_thread(struct pull *pl)
+{
+	struct thread_info *ti = thread_infos(pl);
+	size_t t, found = 0;
+	int diff = 0;
+
+	for (t = 0; t < pl->threads.nr; t++)
+		diff |= ti[t].with_diff;
+	for (t = 0; t < pl->threads.nr; t++) {
+		size_t h = ti[t].cover < pl->raw.nr ? ti[t].cover : ti[t].patch;
+		char *id;
+
+		if (ti[t].patch == pl->raw.nr || (diff && !ti[t].with_diff))
+			continue;
+		id = sk_msgid_strip(pl->raw.mails[h].message_id);
+		sk_strbuf_addf(&pl->res->threads, "<%s>  %s  (%zu mail%s)\n", id,
+			       pl->raw.mails[h].subject, ti[t].mails,
+			       ti[t].mails == 1 ? "" : "s");
+		free(id);
+		if (!found++)
+			pl->thread = t;
+	}
+	free(ti);
+	for (t = 0; !found && t < pl->raw.nr; t++)
+		if (pl->raw.mails[t].error)	/* say why, not "no patch" */
+			return sk_error_set(SK_EINVALID, "%s",
+					    pl->raw.mails[t].error);
+	if (!found)
 		return sk_error_set(SK_EINVALID, "%s: no [PATCH] mail in %zu message(s)",
 				    pl->input, pl->raw.nr);
+	if (found > 1) {
+		pl->res->ambiguous = 1;
+		return sk_error_set(SK_EINVALID,
+				    "%s: %zu threads carry patches; name the one to pull by a message-id of it",
+				    pl->input, found);
+	}
 	return 0;
+}
+
+static int is_stable_kind(enum sk_mail_kind k)
+{
+	return k >= SK_MAIL_STABLE_REVIEW;
+}
+
+/* Does mail m answer the message id (In-Reply-To or References)? */
+static int answers(const struct sk_mail *m, const char *id)
+{
+	char *irt = sk_msgid_strip(m->in_reply_to);
+	int yes = !strcmp(irt, id);
+	size_t i;
+
+	free(irt);
+	for (i = 0; !yes && i < m->nr_references; i++)
+		yes = !strcmp(m->references[i], id);
+	return yes;
+}
+
+/* Without a message-id, several stable mails: each is a series, listed. */
+static int list_stable(struct pull *pl, size_t stable)
+{
+	size_t i;
+
+	sk_strbuf_reset(&pl->res->threads);
+	for (i = 0; i < pl->raw.nr; i++) {
+		char *id;
+
+		if (!pl->use[i] || !is_stable_kind(pl->kinds[i]))
+			continue;
+		id = sk_msgid_strip(pl->raw.mails[i].message_id);
+		sk_strbuf_addf(&pl->res->threads, "<%s>  %s\n", id,
+			       pl->raw.mails[i].subject);
+		free(id);
+	}
+	pl->res->ambiguous = 1;
+	return sk_error_set(SK_EINVALID,
+			    "%s: %zu stable mails, each a series of its own; name the one to pull by its message-id",
+			    pl->input, stable);
+}
+
+/*
+ * A stable mail (review patch, AUTOSEL, FAILED) is a series of its own:
+ * of its thread only it and the replies to it are pulled.  Taken when the
+ * message-id names one, or when the thread holds a single one.
+ */
+static int stable_unit(struct pull *pl, long at)
+{
+	size_t i, stable = 0, other = 0;
+	char *id;
+
+	for (i = 0; i < pl->raw.nr; i++) {
+		if (!pl->use[i] || !pl->kinds[i])
+			continue;
+		if (is_stable_kind(pl->kinds[i]))
+			stable++, at = at < 0 ? (long)i : at;
+		else
+			other++;
+	}
+	if (at < 0 || !is_stable_kind(pl->kinds[at]) || other)
+		return 0;
+	if (stable > 1 && !pl->want)
+		return list_stable(pl, stable);
+	pl->single = 1;
+	id = sk_msgid_strip(pl->raw.mails[at].message_id);
+	for (i = 0; i < pl->raw.nr; i++) {
+		const struct sk_mail *m = &pl->raw.mails[i];
+
+		if (!pl->use[i] || (long)i == at || answers(m, id))
+			continue;
+		pl->use[i] = 0;
+		note(pl, "skipped %s:%zu '%s': not the stable patch pulled nor a reply to it",
+		     m->source, m->line, m->subject);
+	}
+	free(id);
+	return 0;
+}
+
+struct id_at {
+	const char *id;
+	size_t at;
+};
+
+/* By Message-Id, then by place in the input. */
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* copy[i]: mail i of thread t repeats the Message-Id of an earlier one. */
+static unsigned char *later_copies(const struct pull *pl, size_t t)
+{
+	unsigned char *copy = sk_xcalloc(pl->raw.nr + 1, 1);
+	struct id_at *idx = sk_xcalloc(pl->raw.nr + 1, sizeof(*idx));
+	size_t i, n = 0;
+
+	for (i = 0; i < pl->raw.nr; i++)
+		if (pl->threads.of[i] == t && *pl->raw.mails[i].message_id) {
+			idx[n].id = pl->raw.mails[i].message_id;
+			idx[n++].at = i;
+		}
+	qsort(idx, n, sizeof(*idx), cmp_id_at);
+	for (i = 1; i < n; i++)
+		copy[idx[i].at] = !strcmp(idx[i].id, idx[i - 1].id);
+	free(idx);
+	return copy;
+}
+
+/* The thread of the message-id, else the only one with patches. */
+static int select_thread(struct pull *pl)
+{
+	unsigned char *copy;
+	long at = -1;
+	size_t i;
+	int ret = 0;
+
+	if (pl->o->msgid) {
+		pl->want = wanted_id(pl->o->msgid);
+		at = sk_mbox_find(&pl->raw, pl->want);
+		if (at < 0)
+			return sk_error_set(SK_EINVALID,
+					    "%s: no mail with Message-Id <%s> in %zu message(s)",
+					    pl->input, pl->want, pl->raw.nr);
+		if (pl->raw.mails[at].error)
+			return sk_error_set(SK_EINVALID, "%s",
+					    pl->raw.mails[at].error);
+		pl->thread = pl->threads.of[at];
+	} else {
+		ret = only_thread(pl);
+	}
+	if (ret)
+		return ret;
+	copy = later_copies(pl, pl->thread);
+	for (i = 0; i < pl->raw.nr; i++) {
+		const struct sk_mail *m = &pl->raw.mails[i];
+		char *id = sk_msgid_strip(m->message_id);
+
+		if (pl->threads.of[i] != pl->thread && m->error)
+			note(pl, "skipped %s:%zu <%s> '%s': not in the thread pulled, "
+			     "and unreadable: %s", m->source, m->line, id,
+			     m->subject, m->error);
+		else if (pl->threads.of[i] != pl->thread)
+			note(pl, "skipped %s:%zu <%s> '%s': not in the thread pulled",
+			     m->source, m->line, id, m->subject);
+		else if (m->error && !ret)
+			ret = sk_error_set(SK_EINVALID, "%s", m->error);
+		else if (copy[i])
+			note(pl, "skipped %s:%zu <%s>: a second copy of that message",
+			     m->source, m->line, id);
+		else
+			pl->use[i] = 1;
+		free(id);
+	}
+	free(copy);
+	return ret ? ret : stable_unit(pl, at);
+}
+
+/* Parse one patch mail of the thread (a FAILED mail: the commit in it). */
+static int parse_patch_mail(struct sk_patch *p, const struct pull *pl, size_t i)
+{
+	const struct sk_mail *m = &pl->raw.mails[i];
+	int ret;
+
+	if (pl->kinds[i] != SK_MAIL_FAILED)
+		return sk_patch_parse(p, m);
+	ret = sk_patch_parse_followup(p, m);
+	if (ret == SK_ENOTFOUND)
+		ret = sk_error_set(SK_EINVALID,
+				   "%s:%zu: FAILED mail '%s' carries no original commit",
+				   m->source, m->line, m->subject);
+	if (!ret) {
+		free(p->message_id);
+		p->message_id = sk_msgid_strip(m->message_id);
+	}
+	return ret;
+}
+
+/* Validate every patch mail of the thread pulled before b4 sees it. */
+static int check_raw(struct pull *pl)
+{
+	size_t i;
+	int ret = read_raw(pl);
+
+	if (!ret)
+		ret = select_thread(pl);
+	for (i = 0; !ret && i < pl->raw.nr; i++) {
+		struct sk_patch p;
+
+		if (!pl->use[i] || !pl->kinds[i])
+			continue;
+		ret = parse_patch_mail(&p, pl, i);
+		sk_patch_release(&p);
+		pl->validated++;
+	}
+	if (!ret && !pl->validated)
+		ret = sk_error_set(SK_EINVALID, "%s: no [PATCH] mail in the thread of <%s> (%zu message(s))",
+				   pl->input, pl->want ? pl->want : "", pl->raw.nr);
+	return ret;
 }
 
 /*
@@ -130,6 +439,45 @@ static int check_raw(struct pull *pl)
  * mail.  b4 0.12 turns raw 8-bit headers into U+FFFD and dies on folded
  * encoded words; our parser does neither.
  */
+static void format_thread_mail(struct sk_strbuf *sb, const struct pull *pl,
+			       size_t i)
+{
+	const struct sk_mail *m = &pl->raw.mails[i];
+	size_t at = sb->len;
+
+	if (pl->kinds[i] == SK_MAIL_FAILED) {
+		struct sk_patch p;
+
+		/* the commit it carries, as a patch b4 takes; validated above */
+		if (!parse_patch_mail(&p, pl, i))
+			sk_patch_format(sb, &p, "[PATCH]");
+		sk_patch_release(&p);
+		return;
+	}
+	if (pl->kinds[i] == SK_MAIL_STABLE_REVIEW) {
+		/* the real author's From: heads the body, for b4 */
+		struct sk_mail trimmed = *m;
+
+		trimmed.body = (char *)sk_stable_review_body(m->body);
+		sk_mbox_format_mail(sb, &trimmed);
+	} else {
+		sk_mbox_format_mail(sb, m);
+	}
+	if (!*m->in_reply_to && m->nr_references) {
+		/* b4 threads replies by In-Reply-To: the nearest reference */
+		char *line = sk_xstrfmt("In-Reply-To: <%s>\n",
+					m->references[m->nr_references - 1]);
+		const char *nl = strchr(sb->buf + at, '\n');
+		size_t pos = (size_t)(nl - sb->buf) + 1, n = strlen(line);
+
+		sk_strbuf_grow(sb, n);
+		memmove(sb->buf + pos + n, sb->buf + pos, sb->len - pos + 1);
+		memcpy(sb->buf + pos, line, n);
+		sk_strbuf_setlen(sb, sb->len + n);
+		free(line);
+	}
+}
+
 static int write_thread(struct pull *pl, char **out)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -137,7 +485,8 @@ static int write_thread(struct pull *pl, char **out)
 	int ret;
 
 	for (i = 0; i < pl->raw.nr; i++)
-		sk_mbox_format_mail(&sb, &pl->raw.mails[i]);
+		if (pl->use[i])
+			format_thread_mail(&sb, pl, i);
 	*out = sk_path_join(pl->tmpdir, "thread.mbx");
 	ret = sk_write_file_atomic(*out, sb.buf, sb.len);
 	sk_strbuf_release(&sb);
@@ -239,6 +588,64 @@ static int check_complete(const struct pull *pl)
 	return ret;
 }
 
+/*
+ * The patches we validated of the revision b4 chose (its version and RFC
+ * mark): one per counter n/N, one for a mail without a counter.
+ */
+static size_t validated_of(const struct pull *pl, const struct sk_subject *want)
+{
+	unsigned char *seen = NULL;
+	size_t i, n = 0, single = 0;
+	int max = 0;
+
+	for (i = 0; i < pl->raw.nr; i++) {
+		struct sk_subject s;
+		char *failed;
+
+		if (!pl->use[i] || !pl->kinds[i])
+			continue;
+		failed = sk_failed_subject(pl->raw.mails[i].subject);
+		sk_subject_parse(&s, failed ? failed : pl->raw.mails[i].subject);
+		free(failed);
+		if (s.version == want->version &&
+		    !(s.flags & SK_SUBJ_RFC) == !(want->flags & SK_SUBJ_RFC)) {
+			if (!s.total)
+				single = 1;
+			else if (s.nr > 0 && s.nr <= s.total) {
+				if (s.nr > max) {
+					seen = sk_xrealloc(seen, (size_t)s.nr + 1);
+					memset(seen + max + 1, 0, (size_t)(s.nr - max));
+					max = s.nr;
+				}
+				n += !seen[s.nr];
+				seen[s.nr] = 1;
+			}
+		}
+		sk_subject_release(&s);
+	}
+	free(seen);
+	return n ? n : single;
+}
+
+/* b4 returns every patch we validated, or the pull fails. */
+static int check_count(const struct pull *pl)
+{
+	struct sk_subject s;
+	size_t want;
+
+	if (!pl->am.nr)
+		return 0;
+	sk_subject_parse(&s, pl->am.mails[0].subject);
+	want = validated_of(pl, &s);
+	sk_subject_release(&s);
+	if (want == pl->am.nr)
+		return 0;
+	return sk_error_set(SK_EINVALID,
+			    "%s: b4 returned %zu patch%s but the thread holds %zu valid patch mail%s of that revision; nothing stored",
+			    pl->input, pl->am.nr, pl->am.nr == 1 ? "" : "es",
+			    want, want == 1 ? "" : "s");
+}
+
 static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 {
 	size_t i;
@@ -248,6 +655,9 @@ static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 		return sk_error_prefix(ret, "reading b4's output");
 	if (b4->cover && (ret = sk_mbox_parse_file(&pl->cover, b4->cover)))
 		return sk_error_prefix(ret, "reading b4's cover letter");
+	ret = check_count(pl);
+	if (ret)
+		return ret;
 	pl->patches = sk_xcalloc(pl->am.nr, sizeof(*pl->patches));
 	for (i = 0; i < pl->am.nr; i++) {
 		struct sk_patch *p = &pl->patches[i];
@@ -260,6 +670,8 @@ static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 			p->subj.nr = (int)i + 1;
 		if (!p->subj.total)
 			p->subj.total = (int)pl->am.nr;
+		if (pl->single)
+			p->subj.nr = p->subj.total = 1;
 		sanitize_trailers(pl, p);
 	}
 	return check_complete(pl);
@@ -288,19 +700,51 @@ static int reply_target(const struct pull *pl, const struct sk_mail *m)
 	return nr;
 }
 
+static int have_fixlet(const struct pull *pl, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nr_fixlets; i++)
+		if (!strcmp(pl->fixlets[i].message_id, id))
+			return 1;
+	return 0;
+}
+
+static void add_fixlet(struct pull *pl, struct sk_patch *p, int target,
+		       const char *irt)
+{
+	pl->fixlets = sk_xrealloc(pl->fixlets, (pl->nr_fixlets + 1) * sizeof(*pl->fixlets));
+	pl->fixlet_target = sk_xrealloc(pl->fixlet_target,
+					(pl->nr_fixlets + 1) * sizeof(int));
+	pl->fixlet_irt = sk_xrealloc(pl->fixlet_irt, (pl->nr_fixlets + 1) *
+				     sizeof(*pl->fixlet_irt));
+	pl->fixlet_irt[pl->nr_fixlets] = sk_xstrdup(irt);
+	pl->fixlets[pl->nr_fixlets] = *p;
+	pl->fixlet_target[pl->nr_fixlets++] = target;
+	memset(p, 0, sizeof(*p));
+}
+
+/* The message a reply answers: In-Reply-To, else its last reference. */
+static char *parent_of(const struct sk_mail *m)
+{
+	if (*m->in_reply_to || !m->nr_references)
+		return sk_msgid_strip(m->in_reply_to);
+	return sk_xstrdup(m->references[m->nr_references - 1]);
+}
+
 static int find_fixlets(struct pull *pl)
 {
 	size_t i;
 
 	for (i = 0; i < pl->raw.nr; i++) {
 		const struct sk_mail *m = &pl->raw.mails[i];
-		char *id = sk_msgid_strip(m->message_id);
-		int known = patch_by_msgid(pl, id), target;
+		char *id = sk_msgid_strip(m->message_id), *irt;
+		int known = patch_by_msgid(pl, id) || have_fixlet(pl, id), target;
 		struct sk_patch p;
 		int ret;
 
 		free(id);
-		if (known || !*m->in_reply_to)
+		if (!pl->use[i] || known || (!*m->in_reply_to && !m->nr_references))
 			continue;
 		target = reply_target(pl, m);
 		if (!target)
@@ -312,16 +756,11 @@ static int find_fixlets(struct pull *pl)
 			continue;
 		if (ret)
 			return ret;
-		pl->fixlets = sk_xrealloc(pl->fixlets, (pl->nr_fixlets + 1) * sizeof(*pl->fixlets));
-		pl->fixlet_target = sk_xrealloc(pl->fixlet_target,
-						(pl->nr_fixlets + 1) * sizeof(int));
-		pl->fixlet_mail = sk_xrealloc(pl->fixlet_mail, (pl->nr_fixlets + 1) *
-					      sizeof(*pl->fixlet_mail));
-		pl->fixlet_mail[pl->nr_fixlets] = m;
 		free(p.message_id);
 		p.message_id = sk_msgid_strip(m->message_id);
-		pl->fixlets[pl->nr_fixlets] = p;
-		pl->fixlet_target[pl->nr_fixlets++] = target;
+		irt = parent_of(m);
+		add_fixlet(pl, &p, target, irt);
+		free(irt);
 	}
 	return 0;
 }
@@ -337,17 +776,55 @@ static char **copy_strs(char *const *a, size_t nr)
 }
 
 static void fill_fixlet(struct sk_fixlet *f, const struct sk_patch *p,
-			const struct sk_mail *m, int nr)
+			const char *irt, int nr)
 {
 	f->nr = nr;
 	f->subject = sk_xstrdup(p->subj.title);
 	f->author = sk_xstrdup(p->author);
 	f->date = sk_xstrdup(p->date);
 	f->message_id = sk_xstrdup(p->message_id);
-	f->in_reply_to = sk_msgid_strip(m ? m->in_reply_to : "");
+	f->in_reply_to = sk_xstrdup(irt ? irt : "");
 	memcpy(f->patch_id, p->patch_id, sizeof(f->patch_id));
 	f->files = copy_strs(p->files, p->nr_files);
 	f->nr_files = p->nr_files;
+}
+
+static void set_label(struct sk_revision *r, const struct sk_subject *s)
+{
+	char *label;
+
+	if (!(s->flags & SK_SUBJ_RFC))
+		label = sk_xstrfmt("v%d", s->version);
+	else if (s->version > 1)
+		label = sk_xstrfmt("RFC v%d", s->version);
+	else
+		label = sk_xstrdup("RFC");
+	sk_revision_set_label(r, label);
+	free(label);
+}
+
+/* The upstream commit a stable mail of the thread names, by message-id. */
+static char *upstream_of(struct pull *pl, const char *msgid)
+{
+	size_t i;
+
+	for (i = 0; i < pl->raw.nr; i++) {
+		const struct sk_mail *m = &pl->raw.mails[i];
+		char *id;
+		int same;
+
+		if (!pl->use[i] || pl->kinds[i] < SK_MAIL_STABLE_REVIEW)
+			continue;
+		id = sk_msgid_strip(m->message_id);
+		same = !strcmp(id, msgid);
+		free(id);
+		if (!same)
+			continue;
+		if (!pl->kind || !strcmp(pl->kind, "series"))
+			pl->kind = sk_mail_kind_name(pl->kinds[i]);
+		return sk_mail_upstream(m->body);
+	}
+	return NULL;
 }
 
 static void build_revision(struct pull *pl)
@@ -359,6 +836,7 @@ static void build_revision(struct pull *pl)
 
 	sk_subject_parse(&s, head->subject);
 	r->version = pl->patches[0].subj.version;
+	set_label(r, &pl->patches[0].subj);
 	r->message_id = sk_msgid_strip(head->message_id);
 	r->date = sk_xstrdup(head->date);
 	pl->subject = sk_xstrdup(s.title);
@@ -376,6 +854,7 @@ static void build_revision(struct pull *pl)
 		sp->author = sk_xstrdup(p->author);
 		sp->date = sk_xstrdup(p->date);
 		sp->message_id = sk_xstrdup(p->message_id);
+		sp->upstream = upstream_of(pl, p->message_id);
 		memcpy(sp->patch_id, p->patch_id, sizeof(sp->patch_id));
 		message_hash(sp->message_hash, p->message);
 		sp->files = copy_strs(p->files, p->nr_files);
@@ -393,7 +872,7 @@ static void build_revision(struct pull *pl)
 						  (sp->nr_fixlets + 1) * sizeof(*sp->fixlets));
 			memset(&sp->fixlets[sp->nr_fixlets], 0, sizeof(*sp->fixlets));
 			fill_fixlet(&sp->fixlets[sp->nr_fixlets], &pl->fixlets[j],
-				    pl->fixlet_mail[j],
+				    pl->fixlet_irt[j],
 				    (int)sp->nr_fixlets + 1);
 			sp->nr_fixlets++;
 		}
@@ -461,19 +940,28 @@ static int same_code(const struct sk_revision *a, const struct sk_revision *b)
 	return 1;
 }
 
-static void format_mbox(struct sk_strbuf *out, const struct pull *pl, int version)
+/* "[PATCH v2", "[PATCH RFC", "[PATCH RFC v2": the label as b4 writes it. */
+static char *subject_prefix(const struct sk_revision *r, int nr, size_t total)
+{
+	if (nr < 0)
+		return sk_xstrfmt("[PATCH %s 0/%zu]", r->label, total);
+	return sk_xstrfmt("[PATCH %s %d/%zu]", r->label, nr, total);
+}
+
+static void format_mbox(struct sk_strbuf *out, const struct pull *pl,
+			const struct sk_revision *r)
 {
 	size_t i;
 
 	if (pl->cover.nr) {
 		const struct sk_mail *c = &pl->cover.mails[0];
 		struct sk_subject s;
+		char *prefix = subject_prefix(r, -1, pl->nr_patches);
 
 		sk_subject_parse(&s, c->subject);
 		sk_strbuf_adds(out, "From stablekit Mon Sep 17 00:00:00 2001\n");
 		sk_strbuf_addf(out, "From: %s\nDate: %s\n", c->from, c->date);
-		sk_strbuf_addf(out, "Subject: [PATCH v%d 0/%zu] %s\n", version,
-			       pl->nr_patches, s.title);
+		sk_strbuf_addf(out, "Subject: %s %s\n", prefix, s.title);
 		sk_strbuf_addf(out, "Message-Id: %s\n", c->message_id);
 		sk_strbuf_adds(out, "MIME-Version: 1.0\n"
 			       "Content-Type: text/plain; charset=UTF-8\n"
@@ -481,10 +969,10 @@ static void format_mbox(struct sk_strbuf *out, const struct pull *pl, int versio
 		sk_mbox_add_body(out, c->body);
 		sk_strbuf_addch(out, '\n');
 		sk_subject_release(&s);
+		free(prefix);
 	}
 	for (i = 0; i < pl->nr_patches; i++) {
-		char *prefix = sk_xstrfmt("[PATCH v%d %d/%zu]", version,
-					  pl->patches[i].subj.nr, pl->nr_patches);
+		char *prefix = subject_prefix(r, pl->patches[i].subj.nr, pl->nr_patches);
 
 		sk_patch_format(out, &pl->patches[i], prefix);
 		free(prefix);
@@ -499,44 +987,56 @@ static void format_fixlets(struct sk_strbuf *out, const struct pull *pl)
 		sk_patch_format(out, &pl->fixlets[i], "[PATCH] [fixlet]");
 }
 
-static int write_files(const struct pull *pl, const char *dir, int version)
+/* v2.mbx; an RFC or a second v2: its label and number, "rfc-v2.1001.mbx". */
+static char *mbox_name(const struct sk_revision *r, int version)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
-	char *name = sk_xstrfmt("v%d.mbx", version);
-	char *path = sk_path_join(dir, name);
+	const char *c;
+
+	if (!r->rfc && r->posted == version)
+		return sk_xstrfmt("v%d.mbx", version);
+	for (c = r->label; *c; c++)
+		sk_strbuf_addch(&sb, *c == ' ' ? '-' : (char)tolower((unsigned char)*c));
+	sk_strbuf_addf(&sb, ".%d.mbx", version);
+	return sk_strbuf_detach(&sb);
+}
+
+/* The revision's mbox and its fixlets' (removed when it has none). */
+static int write_files(const struct pull *pl, const char *dir,
+		       const struct sk_revision *r)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	char *path = sk_path_join(dir, r->mbox), *name;
 	int ret;
 
-	format_mbox(&sb, pl, version);
+	format_mbox(&sb, pl, r);
 	ret = sk_write_file_atomic(path, sb.buf, sb.len);
 	free(path);
-	free(name);
+	name = sk_revision_fixlets_file(r);
+	path = sk_path_join(dir, name);
 	if (!ret && pl->nr_fixlets) {
 		sk_strbuf_reset(&sb);
 		format_fixlets(&sb, pl);
-		name = sk_xstrfmt("v%d.fixlets.mbx", version);
-		path = sk_path_join(dir, name);
 		ret = sk_write_file_atomic(path, sb.buf, sb.len);
-		free(path);
-		free(name);
+	} else if (!ret && unlink(path) && errno != ENOENT) {
+		ret = sk_error_errno(path);
 	}
+	free(path);
+	free(name);
 	sk_strbuf_release(&sb);
 	return ret;
 }
 
 static void move_revision(struct sk_series *s, struct sk_revision *r, int version)
 {
-	size_t i;
-
-	for (i = 0; i < s->nr_revs && s->revs[i].version < version; i++)
-		;
 	s->revs = sk_xrealloc(s->revs, (s->nr_revs + 1) * sizeof(*s->revs));
-	memmove(&s->revs[i + 1], &s->revs[i], (s->nr_revs - i) * sizeof(*s->revs));
-	s->revs[i] = *r;
-	s->revs[i].version = version;
-	free(s->revs[i].mbox);
-	s->revs[i].mbox = sk_xstrfmt("v%d.mbx", version);
+	s->revs[s->nr_revs] = *r;
+	s->revs[s->nr_revs].version = version;
+	if (!s->revs[s->nr_revs].mbox)
+		s->revs[s->nr_revs].mbox = mbox_name(r, version);
 	s->nr_revs++;
 	memset(r, 0, sizeof(*r));
+	sk_series_sort(s);
 }
 
 static void drop_revision(struct sk_series *s, int version)
@@ -554,41 +1054,58 @@ static void drop_revision(struct sk_series *s, int version)
 	}
 }
 
+/* The stored revision with this label and this code, or NULL. */
+static const struct sk_revision *same_revision(const struct sk_series *s,
+					       const struct sk_revision *r)
+{
+	size_t i;
+
+	for (i = 0; s && i < s->nr_revs; i++)
+		if (!strcmp(s->revs[i].label, r->label) && same_code(&s->revs[i], r))
+			return &s->revs[i];
+	return NULL;
+}
+
+/* A posted vN is stored as N if free; anything else from SK_REVISION_EXTRA. */
+static int free_number(const struct sk_series *s, const struct sk_revision *r)
+{
+	int v = r->rfc ? SK_REVISION_EXTRA : r->posted;
+
+	while (s && sk_series_revision(s, v))
+		v = v < SK_REVISION_EXTRA ? SK_REVISION_EXTRA : v + 1;
+	return v;
+}
+
 static int choose_version(struct pull *pl, const struct sk_series *s)
 {
 	struct sk_pull_result *res = pl->res;
-	const struct sk_revision *existing;
-	int v = pl->rev.version;
+	const struct sk_revision *existing = same_revision(s, &pl->rev);
 	size_t i;
 
-	res->version = v;
 	res->previous = 0;
+	res->version = free_number(s, &pl->rev);
 	if (!s) {
 		res->outcome = SK_PULL_NEW_SERIES;
 		return 0;
 	}
-	existing = sk_series_revision(s, v);
-	if (existing && same_content(existing, &pl->rev)) {
-		res->outcome = SK_PULL_UP_TO_DATE;
-		res->previous = v;
-		return 0;
-	}
-	if (existing && same_code(existing, &pl->rev)) {
-		res->outcome = SK_PULL_UPDATED;
-		res->previous = v;
-		return 0;
-	}
 	if (existing) {
-		int max = s->revs[s->nr_revs - 1].version;
-
-		warn(pl, "v%d is already stored with different code; storing this one as v%d",
-		     v, max + 1);
-		res->version = max + 1;
+		res->version = res->previous = existing->version;
+		res->outcome = same_content(existing, &pl->rev) ?
+			       SK_PULL_UP_TO_DATE : SK_PULL_UPDATED;
+		return 0;
 	}
-	res->outcome = SK_PULL_NEW_REVISION;
 	for (i = 0; i < s->nr_revs; i++)
-		if (s->revs[i].version < res->version)
+		if (!strcmp(s->revs[i].label, pl->rev.label))
+			warn(pl, "%s is already stored with different code (revision %d); storing this one as revision %d",
+			     pl->rev.label, s->revs[i].version, res->version);
+	res->outcome = SK_PULL_NEW_REVISION;
+	pl->rev.version = res->version;
+	for (i = 0; i < s->nr_revs; i++) {
+		if (sk_revision_cmp(&s->revs[i], &pl->rev) < 0)
 			res->previous = s->revs[i].version;
+		else
+			res->older = 1;
+	}
 	return 0;
 }
 
@@ -603,6 +1120,7 @@ static int store_new_series(struct pull *pl)
 	s->subject = sk_xstrdup(pl->subject);
 	s->author = sk_xstrdup(pl->author);
 	s->change_id = pl->change_id ? sk_xstrdup(pl->change_id) : NULL;
+	s->kind = sk_xstrdup(pl->kind ? pl->kind : "series");
 	final = sk_path_join(root, s->slug);
 	pl->res->series = s;
 	ret = sk_name_check("series", s->slug);
@@ -619,7 +1137,7 @@ static int store_new_series(struct pull *pl)
 		goto out;
 	s->dir = tmp;
 	move_revision(s, &pl->rev, pl->res->version);
-	ret = write_files(pl, tmp, pl->res->version);
+	ret = write_files(pl, tmp, &s->revs[0]);
 	if (!ret)
 		ret = sk_series_save(s);
 	if (!ret && chmod(tmp, 0755))
@@ -640,18 +1158,172 @@ out:
 static int store_revision(struct pull *pl, struct sk_series *s)
 {
 	int v = pl->res->version;
+	const struct sk_revision *old = sk_series_revision(s, v);
 	int ret;
 
 	pl->res->series = s;
 	if (pl->res->outcome == SK_PULL_UP_TO_DATE)
 		return 0;
-	ret = write_files(pl, s->dir, v);
+	if (pl->res->outcome == SK_PULL_UPDATED && old) {
+		free(pl->rev.mbox);
+		pl->rev.mbox = sk_xstrdup(old->mbox ? old->mbox : "");
+		drop_revision(s, v);
+	}
+	if (!s->kind && pl->kind)
+		s->kind = sk_xstrdup(pl->kind);
+	move_revision(s, &pl->rev, v);
+	ret = write_files(pl, s->dir, sk_series_revision(s, v));
 	if (ret)
 		return ret;
-	if (pl->res->outcome == SK_PULL_UPDATED)
-		drop_revision(s, v);
-	move_revision(s, &pl->rev, v);
 	return sk_series_save(s);
+}
+
+static int has_trailer(const struct sk_patch *p, const struct sk_trailer *t)
+{
+	return is_dup(p, p->nr_trailers, t);
+}
+
+/* Trailers of the stored patch this copy lacks are kept. */
+static void merge_trailers(struct pull *pl, struct sk_patch *p,
+			   const struct sk_series_patch *old)
+{
+	size_t i;
+
+	for (i = 0; i < old->nr_trailers; i++) {
+		struct sk_trailer *t;
+
+		if (has_trailer(p, &old->trailers[i]))
+			continue;
+		t = SK_ARRAY_PUSH(p->trailers, p->nr_trailers, p->alloc_trailers);
+		t->key = sk_xstrdup(old->trailers[i].key);
+		t->value = sk_xstrdup(old->trailers[i].value);
+		note(pl, "patch %d: kept '%s: %s' (not in this copy)", p->subj.nr,
+		     t->key, t->value);
+	}
+}
+
+/* A stored fixlet this copy lacks, read back from the fixlets mbox. */
+static int keep_fixlet(struct pull *pl, const struct sk_mbox *mb,
+		       const char *file, const struct sk_fixlet *f, int nr)
+{
+	long at = sk_mbox_find(mb, f->message_id);
+	struct sk_patch p;
+	int ret;
+
+	if (at < 0) {
+		warn(pl, "%s: no mail <%s>: fixlet %d on patch %d is lost",
+		     file, f->message_id, f->nr, nr);
+		return 0;
+	}
+	ret = sk_patch_parse(&p, &mb->mails[at]);
+	if (ret) {
+		sk_patch_release(&p);
+		return ret;
+	}
+	note(pl, "patch %d: kept fixlet <%s> (not in this copy)", nr, f->message_id);
+	add_fixlet(pl, &p, nr, f->in_reply_to);
+	return 0;
+}
+
+static size_t fixlet_index(const struct pull *pl, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nr_fixlets; i++)
+		if (!strcmp(pl->fixlets[i].message_id, id))
+			return i;
+	return pl->nr_fixlets;
+}
+
+/* Stored fixlets first, in their stored order, so their numbers stay. */
+static void order_fixlets(struct pull *pl, const struct sk_revision *old)
+{
+	size_t n = pl->nr_fixlets, k = 0, i, j;
+	size_t *order;
+	unsigned char *taken;
+	struct sk_patch *fx;
+	int *target;
+	char **irt;
+
+	if (!n)
+		return;
+	order = sk_xcalloc(n, sizeof(*order));
+	taken = sk_xcalloc(n, 1);
+	fx = sk_xcalloc(n, sizeof(*fx));
+	target = sk_xcalloc(n, sizeof(*target));
+	irt = sk_xcalloc(n, sizeof(*irt));
+
+	for (i = 0; i < old->nr_patches; i++)
+		for (j = 0; j < old->patches[i].nr_fixlets; j++) {
+			size_t at = fixlet_index(pl, old->patches[i].fixlets[j].message_id);
+
+			if (at < n && !taken[at])
+				taken[at] = 1, order[k++] = at;
+		}
+	for (i = 0; i < n; i++)
+		if (!taken[i])
+			order[k++] = i;
+	for (i = 0; i < n; i++) {
+		fx[i] = pl->fixlets[order[i]];
+		target[i] = pl->fixlet_target[order[i]];
+		irt[i] = pl->fixlet_irt[order[i]];
+	}
+	memcpy(pl->fixlets, fx, n * sizeof(*fx));
+	memcpy(pl->fixlet_target, target, n * sizeof(*target));
+	memcpy(pl->fixlet_irt, irt, n * sizeof(*irt));
+	free(order);
+	free(taken);
+	free(fx);
+	free(target);
+	free(irt);
+}
+
+/*
+ * A copy of a stored revision (same label, same code): the union of what
+ * both hold, trailers and fixlets keyed by message-id; nothing is dropped.
+ */
+static int merge_stored(struct pull *pl, const struct sk_series *s)
+{
+	const struct sk_revision *old = same_revision(s, &pl->rev);
+	struct sk_mbox mb = SK_MBOX_INIT;
+	char *file = NULL, *path = NULL;
+	size_t i, j;
+	int ret = 0, loaded = 0;
+
+	if (!old)
+		return 0;
+	for (i = 0; i < pl->nr_patches; i++)
+		for (j = 0; j < old->nr_patches; j++)
+			if (old->patches[j].nr == pl->patches[i].subj.nr)
+				merge_trailers(pl, &pl->patches[i], &old->patches[j]);
+	file = sk_revision_fixlets_file(old);
+	path = sk_path_join(s->dir, file);
+	for (i = 0; !ret && i < old->nr_patches; i++) {
+		const struct sk_series_patch *op = &old->patches[i];
+
+		for (j = 0; !ret && j < op->nr_fixlets; j++) {
+			if (have_fixlet(pl, op->fixlets[j].message_id))
+				continue;
+			if (!loaded++ && sk_path_exists(path) &&
+			    (ret = sk_mbox_parse_file(&mb, path)))
+				break;
+			ret = keep_fixlet(pl, &mb, path, &op->fixlets[j], op->nr);
+		}
+	}
+	if (!ret)
+		order_fixlets(pl, old);
+	sk_mbox_release(&mb);
+	free(path);
+	free(file);
+	if (!ret) {
+		sk_revision_release(&pl->rev);
+		free(pl->subject);
+		free(pl->author);
+		free(pl->change_id);
+		pl->subject = pl->author = pl->change_id = NULL;
+		build_revision(pl);
+	}
+	return ret;
 }
 
 static void compute_changes(struct pull *pl)
@@ -716,7 +1388,7 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 	if (ret)
 		goto out;
 	bo.mbox = thread;
-	bo.msgid = o->msgid;
+	bo.msgid = pl.want;
 	bo.outdir = amdir;
 	bo.lore = o->lore;
 	bo.timeout_ms = o->timeout_ms;
@@ -733,6 +1405,8 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 		goto out;
 	if (s)
 		ret = sk_series_load_dir(&res->before, s->dir);
+	if (!ret && s)
+		ret = merge_stored(&pl, s);
 	if (!ret)
 		ret = choose_version(&pl, s);
 	if (!ret)
@@ -758,7 +1432,13 @@ out:
 		sk_patch_release(&pl.fixlets[i]);
 	free(pl.fixlets);
 	free(pl.fixlet_target);
-	free(pl.fixlet_mail);
+	for (i = 0; i < pl.nr_fixlets; i++)
+		free(pl.fixlet_irt[i]);
+	free(pl.fixlet_irt);
+	sk_threads_release(&pl.threads);
+	free(pl.use);
+	free(pl.kinds);
+	free(pl.want);
 	sk_revision_release(&pl.rev);
 	free(pl.subject);
 	free(pl.author);
@@ -772,5 +1452,7 @@ void sk_pull_result_release(struct sk_pull_result *r)
 	sk_series_free(r->before);
 	sk_rev_changes_release(&r->changes);
 	sk_strbuf_release(&r->warnings);
+	sk_strbuf_release(&r->notes);
+	sk_strbuf_release(&r->threads);
 	memset(r, 0, sizeof(*r));
 }

@@ -5,7 +5,18 @@
 #include "series.h"
 #include "strbuf.h"
 
-/* Ingest one revision of a series into <top>/series/<slug>/. */
+/*
+ * Ingest one revision of a series into <top>/series/<slug>/.
+ *
+ * The thread comes first: of the mails given, only the thread of msgid
+ * (without one: the only thread that carries patches) is validated and
+ * handed to b4; the others are named in notes.  b4's patch count must be
+ * the count validated.  A revision is labelled "vN", "RFC" or "RFC vN";
+ * one with the label and the code of a stored one is merged into it (the
+ * union of trailers and fixlets, by message-id), any other is stored
+ * beside the rest and becomes the latest only if it orders last
+ * (sk_revision_cmp).
+ */
 struct sk_pull_opts {
 	const char *top;
 	const char *input;	/* mbox file or maildir; NULL: b4 fetches from lore */
@@ -29,7 +40,16 @@ struct sk_pull_result {
 	int version;
 	int previous;			/* compared against; 0 if none */
 	struct sk_rev_changes changes;	/* against previous */
+	int older;			/* stored, but an older revision than the latest */
 	struct sk_strbuf warnings;	/* one per line */
+	struct sk_strbuf notes;		/* for --verbose: mails skipped, items kept */
+	/*
+	 * No message-id and more than one thread carrying patches: the pull
+	 * fails (a usage error), threads lists them, one per line:
+	 * "<message-id>  <subject>  (<n> mails)".
+	 */
+	int ambiguous;
+	struct sk_strbuf threads;
 };
 
 int sk_pull(struct sk_pull_result *out, const struct sk_pull_opts *o);

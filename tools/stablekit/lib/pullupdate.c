@@ -215,7 +215,9 @@ int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
 	sk_subject_parse(&subj, m->subject);
 	take = latest && (subj.flags & SK_SUBJ_PATCH) &&
 	       !(subj.flags & (SK_SUBJ_REPLY | SK_SUBJ_FIXLET)) &&
-	       subj.nr <= 1 && subj.version >= latest->version &&
+	       subj.nr <= 1 &&
+	       /* after an RFC any posting is newer; its number is no version */
+	       (latest->rfc || subj.version >= sk_revision_posted(latest)) &&
 	       *id && !known_msgid(s, id) && same_series(s, m, &subj) &&
 	       !(subj.nr == 1 && has_cover(hits, m, subj.version));
 	take = take ? subj.version : 0;
@@ -295,8 +297,15 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 	if (p->ret) {
 		p->error = sk_xstrdup(sk_error_last());
 		us->failed = 1;
-	} else if (p->res.version > us->latest_after) {
-		us->latest_after = p->res.version;
+	} else if (p->res.outcome == SK_PULL_NEW_REVISION && !p->res.older) {
+		const struct sk_revision *r = sk_series_revision(p->res.series,
+								 p->res.version);
+
+		us->latest_after = p->res.version;	/* it is the latest now */
+		if (r && r->label) {
+			free(us->latest_label);
+			us->latest_label = sk_xstrdup(r->label);
+		}
 	}
 }
 
@@ -309,6 +318,8 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 
 	us->slug = sk_xstrdup(pl->s->slug);
 	us->latest_before = us->latest_after = latest ? latest->version : 0;
+	us->latest_label = latest && latest->label ? sk_xstrdup(latest->label) :
+			   NULL;
 	us->nr_found = pl->nr_cands;
 	/* one revision that fails (incomplete on the list) does not hide the next */
 	for (i = 0; i < pl->nr_cands; i++) {
@@ -397,6 +408,7 @@ void sk_update_result_release(struct sk_update_result *r)
 			sk_pull_result_release(&us->pulls[j].res);
 		}
 		free(us->pulls);
+		free(us->latest_label);
 		free(us->slug);
 	}
 	free(r->items);

@@ -36,6 +36,7 @@ struct sk_update_series {
 	char *slug;
 	int latest_before;		/* latest stored version before */
 	int latest_after;
+	char *latest_label;		/* latest_after's: "v3", "RFC" */
 	size_t nr_found;		/* revisions found on the list */
 	struct sk_update_pull *pulls;
 	size_t nr_pulls;

@@ -70,9 +70,14 @@ int sk_quilt_prove(struct sk_strbuf *log, const char *workdir,
 	};
 	char *env = sk_xstrfmt("QUILT_PATCHES=%s", patches_dir);
 	char *series = sk_path_join(patches_dir, "series");
+	char *pc = sk_path_join(workdir, ".pc");
 	char **names = NULL;
 	size_t nr = 0, i;
 	int code = 0, ret = sk_quilt_series(&names, &nr, series);
+
+	/* a proof starts from nothing pushed (a second proof in one workdir) */
+	if (!ret && sk_path_exists(pc))
+		ret = sk_rmrf(pc);
 
 	if (!ret && !nr)
 		goto out;
@@ -98,6 +103,7 @@ out:
 		free(names[i]);
 	free(names);
 	free(series);
+	free(pc);
 	free(env);
 	return ret;
 }

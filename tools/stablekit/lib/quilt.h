@@ -9,6 +9,8 @@
  * pushed again one by one and refreshed (-p ab, no timestamps, no index
  * lines, with a diffstat), so the queue holds exactly what quilt applied.
  * log receives quilt's output.  SK_ECONFLICT when a patch does not push.
+ * The quilt state of an earlier proof in workdir (.pc) is removed first:
+ * the caller resets the files themselves.
  */
 int sk_quilt_prove(struct sk_strbuf *log, const char *workdir,
 		   const char *patches_dir, unsigned int timeout_ms);

@@ -298,6 +298,10 @@ static json_t *build_mode(struct report *r, const char *mode)
 		free(w);
 		goto out;
 	}
+	if (json_string_value(json_object_get(in, "not_run"))) {
+		o = not_run(json_string_value(json_object_get(in, "not_run")));
+		goto out;
+	}
 	if (!json_is_true(json_object_get(in, "buildable"))) {
 		char *w = sk_xstrfmt("not run: not buildable: %s",
 				     sk_report_str(in, "why"));

@@ -169,7 +169,8 @@ static void backports_section(struct sk_strbuf *sb, json_t *r)
 				sk_strbuf_addf(sb, "  upstream: commit %s\n", STR(p, "upstream"));
 			else if (*STR(p, "link"))
 				sk_strbuf_addf(sb, "  not upstream yet: %s\n", STR(p, "link"));
-			if (!strcmp(m, "skipped") || !strcmp(m, "FAILED")) {
+			if (!strcmp(m, "skipped") || !strcmp(m, "FAILED") ||
+			    !strcmp(m, "blocked")) {
 				sk_strbuf_addf(sb, "  %s: %s\n", m, STR(p, "reason"));
 				continue;
 			}

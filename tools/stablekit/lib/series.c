@@ -155,7 +155,7 @@ static int is_patch_field(const char *key)
 {
 	static const char *const fields[] = {
 		"subject", "author", "date", "message-id", "patch-id",
-		"message-hash", "file", NULL
+		"message-hash", "file", "upstream", NULL
 	};
 	size_t i;
 
@@ -182,6 +182,8 @@ static int load_patch_key(struct sk_series_patch *p, const char *key,
 		snprintf(p->message_hash, sizeof(p->message_hash), "%s", value);
 	else if (!strcmp(key, "file"))
 		push_str(&p->files, &p->nr_files, value);
+	else if (!strcmp(key, "upstream"))
+		set_str(&p->upstream, value);
 	else if (!sk_trailer_key_valid(key, strlen(key)))
 		return -1;	/* libgit2 reads "1st-by", git does not */
 	else {
@@ -229,6 +231,8 @@ static int load_series_key(struct sk_series *s, const char *key,
 		set_str(&s->author, value);
 	else if (!strcmp(key, "change-id"))
 		set_str(&s->change_id, value);
+	else if (!strcmp(key, "kind"))
+		set_str(&s->kind, value);
 	else
 		return -1;
 	return 0;
@@ -239,6 +243,8 @@ static int load_revision_key(struct sk_revision *r, const char *key,
 {
 	if (!strcmp(key, "message-id"))
 		set_str(&r->message_id, value);
+	else if (!strcmp(key, "label"))
+		set_str(&r->label, value);
 	else if (!strcmp(key, "date"))
 		set_str(&r->date, value);
 	else if (!strcmp(key, "mbox"))
@@ -416,10 +422,96 @@ static int load_entry(struct conf_load *ld, const char *name,
 	return ret;
 }
 
+/* Seconds since the epoch of an RFC 2822 date, 0 if it is not one. */
+static long long mail_time(const char *date)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char mon[4] = "";
+	int d, y, hh, mm, ss = 0, n = 0;
+	long long t, days;
+	const char *p = date ? strchr(date, ',') : NULL, *m;
+	char sign = '+';
+	int zone = 0;
+
+	p = p ? p + 1 : date;
+	if (!p || sscanf(p, " %d %3s %d %d:%d%n", &d, mon, &y, &hh, &mm, &n) < 5)
+		return 0;
+	p += n;
+	if (*p == ':')
+		sscanf(p, ":%d%n", &ss, &n), p += n;
+	sscanf(p, " %c%4d", &sign, &zone);
+	m = strstr(months, mon);
+	if (!m || !*mon || (m - months) % 3)
+		return 0;
+	/* days from civil (Howard Hinnant's algorithm) */
+	{
+		int mo = (int)(m - months) / 3 + 1, yy = y - (mo <= 2);
+		int era = (yy >= 0 ? yy : yy - 399) / 400;
+		int yoe = yy - era * 400;
+		int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+		int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+
+		days = (long long)era * 146097 + doe - 719468;
+	}
+	t = days * 86400 + hh * 3600 + mm * 60 + ss;
+	zone = zone / 100 * 3600 + zone % 100 * 60;
+	return sign == '-' ? t + zone : t - zone;
+}
+
+void sk_revision_set_label(struct sk_revision *r, const char *label)
+{
+	char *old = r->label;
+	const char *v;
+
+	r->label = label ? sk_xstrdup(label) : sk_xstrfmt("v%d", r->version);
+	free(old);
+	r->rfc = !strncasecmp(r->label, "RFC", 3);
+	v = strchr(r->label, 'v');
+	r->posted = v && isdigit((unsigned char)v[1]) ? atoi(v + 1) : 1;
+}
+
+int sk_revision_posted(const struct sk_revision *r)
+{
+	return r->label ? r->posted : r->version;
+}
+
+int sk_revision_cmp(const struct sk_revision *a, const struct sk_revision *b)
+{
+	int pa = sk_revision_posted(a), pb = sk_revision_posted(b);
+	long long ta, tb;
+
+	if (a->rfc != b->rfc)
+		return a->rfc ? -1 : 1;
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	ta = mail_time(a->date);
+	tb = mail_time(b->date);
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return a->version - b->version;
+}
+
 static int cmp_rev(const void *a, const void *b)
 {
-	return ((const struct sk_revision *)a)->version -
-	       ((const struct sk_revision *)b)->version;
+	return sk_revision_cmp(a, b);
+}
+
+void sk_series_sort(struct sk_series *s)
+{
+	if (s->nr_revs > 1)
+		qsort(s->revs, s->nr_revs, sizeof(*s->revs), cmp_rev);
+}
+
+char *sk_revision_fixlets_file(const struct sk_revision *r)
+{
+	const char *mbox = r->mbox ? r->mbox : "";
+	size_t n = strlen(mbox);
+
+	if (n > 4 && !strcmp(mbox + n - 4, ".mbx"))
+		n -= 4;
+	if (!n)
+		return sk_xstrfmt("v%d.fixlets.mbx", r->version);
+	return sk_xstrfmt("%.*s.fixlets.mbx", (int)n, mbox);
 }
 
 static int cmp_patch(const void *a, const void *b)
@@ -455,8 +547,12 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 		ret = sk_error_git(SK_EINVALID, path);
 	if (ret)
 		goto out;
-	if (s->nr_revs > 1)
-		qsort(s->revs, s->nr_revs, sizeof(*s->revs), cmp_rev);
+	for (i = 0; i < s->nr_revs; i++)
+		if (!s->revs[i].label)
+			sk_revision_set_label(&s->revs[i], NULL);
+		else
+			sk_revision_set_label(&s->revs[i], s->revs[i].label);
+	sk_series_sort(s);
 	for (i = 0; i < s->nr_revs; i++)
 		if (s->revs[i].nr_patches > 1)
 			qsort(s->revs[i].patches, s->revs[i].nr_patches,
@@ -504,6 +600,7 @@ static void free_patch(struct sk_series_patch *p)
 	free(p->author);
 	free(p->date);
 	free(p->message_id);
+	free(p->upstream);
 	for (i = 0; i < p->nr_trailers; i++) {
 		free(p->trailers[i].key);
 		free(p->trailers[i].value);
@@ -531,6 +628,7 @@ void sk_revision_release(struct sk_revision *r)
 		free_patch(&r->patches[j]);
 	free(r->patches);
 	free(r->message_id);
+	free(r->label);
 	free(r->date);
 	free(r->mbox);
 	free(r->base_commit);
@@ -551,6 +649,7 @@ void sk_series_free(struct sk_series *s)
 	free(s->subject);
 	free(s->author);
 	free(s->change_id);
+	free(s->kind);
 	free(s);
 }
 
@@ -566,6 +665,7 @@ static int save_patch(struct sk_confwriter *w, int ver,
 	sk_confwriter_add(w, "patch", sub, "message-id", p->message_id);
 	sk_confwriter_add(w, "patch", sub, "patch-id", p->patch_id);
 	sk_confwriter_add(w, "patch", sub, "message-hash", p->message_hash);
+	sk_confwriter_add(w, "patch", sub, "upstream", p->upstream);
 	for (i = 0; i < p->nr_files; i++)
 		sk_confwriter_add(w, "patch", sub, "file", p->files[i]);
 	for (i = 0; i < p->nr_trailers; i++) {
@@ -608,8 +708,12 @@ static int save_revision(struct sk_confwriter *w, const struct sk_revision *r)
 {
 	char *sub = sk_xstrfmt("%d", r->version);
 	char *n = sk_xstrfmt("%zu", r->nr_patches);
+	char *plain = sk_xstrfmt("v%d", r->version);
 	size_t j;
 
+	if (r->label && strcmp(r->label, plain))
+		sk_confwriter_add(w, "revision", sub, "label", r->label);
+	free(plain);
 	sk_confwriter_add(w, "revision", sub, "message-id", r->message_id);
 	sk_confwriter_add(w, "revision", sub, "date", r->date);
 	sk_confwriter_add(w, "revision", sub, "mbox", r->mbox);
@@ -634,6 +738,8 @@ int sk_series_save(const struct sk_series *s)
 	sk_confwriter_add(&w, "series", NULL, "subject", s->subject);
 	sk_confwriter_add(&w, "series", NULL, "author", s->author);
 	sk_confwriter_add(&w, "series", NULL, "change-id", s->change_id);
+	if (s->kind && strcmp(s->kind, "series"))
+		sk_confwriter_add(&w, "series", NULL, "kind", s->kind);
 	for (i = 0; !ret && i < s->nr_revs; i++)
 		ret = save_revision(&w, &s->revs[i]);
 	if (!ret)
@@ -733,7 +839,7 @@ static int read_patch(struct sk_strbuf *mail, struct sk_strbuf *diff,
 			return sk_error_set(SK_ENOTFOUND, "%s v%d patch %d has no fixlet %d",
 					    s->slug, r->version, nr, fixlet);
 		msgid = p->fixlets[i].message_id;
-		file = sk_xstrfmt("v%d.fixlets.mbx", r->version);
+		file = sk_revision_fixlets_file(r);
 	} else {
 		msgid = p->message_id;
 		file = sk_xstrdup(r->mbox ? r->mbox : "");

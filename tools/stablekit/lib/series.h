@@ -9,11 +9,18 @@
  * am-ready mbox of each revision, v<N>.mbx, and the follow-up patches sent
  * as replies, v<N>.fixlets.mbx.
  *
- *   [series]              slug, subject, author, change-id
- *   [revision "2"]        message-id, date, mbox, base-commit, patches
+ *   [series]              slug, subject, author, change-id, kind
+ *   [revision "2"]        label, message-id, date, mbox, base-commit, patches
  *   [patch "2.1"]         subject, author, date, message-id, patch-id,
- *                         message-hash, file (one per touched path), and one key per
- *                         trailer, lowercased: fixes, cc, acked-by, link...
+ *                         message-hash, upstream, file (one per touched
+ *                         path), and one key per trailer, lowercased:
+ *                         fixes, cc, acked-by, link...
+ *
+ * A revision's number (the "2" above) only names it in the store: a posted
+ * vN is stored as N when N is free, an RFC or a second vN with other code
+ * under the first free number from SK_REVISION_EXTRA on.  Its label ("v2",
+ * "RFC", "RFC v2"; absent: "v<number>") says what it is, and the revisions
+ * are ordered by label and date (sk_revision_cmp), never by number.
  *   [fixlet "2.2.1"]      amends patch 2 of v2: subject, author, date,
  *                         message-id, in-reply-to, patch-id, file
  */
@@ -43,6 +50,7 @@ struct sk_series_patch {
 	char *message_id;
 	char patch_id[41];	/* git patch-id --stable of the diff */
 	char message_hash[41];	/* of the commit message without trailers */
+	char *upstream;		/* the mainline commit a stable mail names */
 	struct sk_trailer *trailers;
 	size_t nr_trailers;
 	char **files;		/* paths the diff touches */
@@ -51,8 +59,13 @@ struct sk_series_patch {
 	size_t nr_fixlets;
 };
 
+#define SK_REVISION_EXTRA 1001
+
 struct sk_revision {
-	int version;
+	int version;		/* its number in the store */
+	char *label;		/* "v2", "RFC", "RFC v2" */
+	int rfc;		/* from the label */
+	int posted;		/* the version the subject gave (1 if none) */
 	char *message_id;	/* of the cover letter, else of patch 1 */
 	char *date;
 	char *mbox;		/* file name in the series directory */
@@ -67,7 +80,8 @@ struct sk_series {
 	char *subject;		/* cover subject without the prefix */
 	char *author;
 	char *change_id;
-	struct sk_revision *revs;	/* ascending version */
+	char *kind;		/* series, stable-review, autosel, failed */
+	struct sk_revision *revs;	/* oldest first: sk_revision_cmp */
 	size_t nr_revs;
 };
 
@@ -81,6 +95,16 @@ void sk_series_free(struct sk_series *s);
 void sk_revision_release(struct sk_revision *r);
 /* Write series.conf of s into s->dir, atomically. */
 int sk_series_save(const struct sk_series *s);
+
+/* "RFC v2" -> rfc 1, posted 2; NULL -> "v<version>". Sets label too. */
+void sk_revision_set_label(struct sk_revision *r, const char *label);
+/* The version a revision was posted as: its label's, else its number. */
+int sk_revision_posted(const struct sk_revision *r);
+/* Order: RFCs before posted revisions, then the posted version, the date. */
+int sk_revision_cmp(const struct sk_revision *a, const struct sk_revision *b);
+void sk_series_sort(struct sk_series *s);
+/* The file holding the fixlets of r: its mbox with ".fixlets.mbx". */
+char *sk_revision_fixlets_file(const struct sk_revision *r);
 
 const struct sk_revision *sk_series_latest(const struct sk_series *s);
 const struct sk_revision *sk_series_revision(const struct sk_series *s,

@@ -43,6 +43,7 @@ json_t *sk_json_patch(const struct sk_series_patch *p)
 	json_object_set_new(o, "date", sk_json_str(p->date));
 	json_object_set_new(o, "message_id", sk_json_str(p->message_id));
 	json_object_set_new(o, "patch_id", json_string(p->patch_id));
+	json_object_set_new(o, "upstream", sk_json_str(p->upstream));
 	json_object_set_new(o, "files", sk_json_strv(p->files, p->nr_files));
 	for (i = 0; i < p->nr_trailers; i++)
 		json_array_append_new(tr, json_pack("{s:s, s:s}",
@@ -61,6 +62,8 @@ json_t *sk_json_revision(const struct sk_revision *r)
 	size_t i;
 
 	json_object_set_new(o, "version", json_integer(r->version));
+	json_object_set_new(o, "label", sk_json_str(r->label));
+	json_object_set_new(o, "rfc", json_boolean(r->rfc));
 	json_object_set_new(o, "message_id", sk_json_str(r->message_id));
 	json_object_set_new(o, "date", sk_json_str(r->date));
 	json_object_set_new(o, "mbox", sk_json_str(r->mbox));
@@ -81,6 +84,7 @@ json_t *sk_json_series(const struct sk_series *s)
 	json_object_set_new(o, "subject", sk_json_str(s->subject));
 	json_object_set_new(o, "author", sk_json_str(s->author));
 	json_object_set_new(o, "change_id", sk_json_str(s->change_id));
+	json_object_set_new(o, "kind", json_string(s->kind ? s->kind : "series"));
 	for (i = 0; i < s->nr_revs; i++)
 		json_array_append_new(revs, sk_json_revision(&s->revs[i]));
 	json_object_set_new(o, "revisions", revs);

@@ -537,8 +537,14 @@ static int prepare_branches(struct run *r)
 			return ret;
 		use_where(r, tb);
 		if (sk_repo_resolve_commit(&tip, r->repo, br->ref)) {
-			tb->problem = sk_xstrfmt("ref '%s' is not in the "
-						 "repository", br->ref);
+			tb->workspace_lacks = r->o->workspace && !br->repo;
+			tb->problem = tb->workspace_lacks ?
+				sk_xstrfmt("ref '%s' is not in the embedded "
+					   "workspace (it holds linux-6.12.y "
+					   "only; pass --repo)", br->ref) :
+				sk_xstrfmt("ref '%s' is not in the "
+					   "repository", br->ref);
+			sk_error_clear();
 			continue;
 		}
 		git_oid_tostr(tb->tip, sizeof(tb->tip), &tip);
@@ -638,9 +644,19 @@ static const char *author_patchid(struct run *r, struct pinfo *pi,
 {
 	char **files = NULL;
 	size_t nr = 0, i;
-	int maybe;
+	int maybe, touches;
 
-	if (sk_index_files(&files, &nr, r->idx, r->repo, oid))
+	/* Changes every file of the patch, or of a fixlet, at all? */
+	touches = pi->p->nr_files &&
+		sk_index_touches_all(r->idx, r->repo, oid, pi->p->files,
+				     pi->p->nr_files) > 0;
+	for (i = 0; !touches && i < pi->p->nr_fixlets; i++)
+		touches = pi->p->fixlets[i].nr_files &&
+			sk_index_touches_all(r->idx, r->repo, oid,
+					     pi->p->fixlets[i].files,
+					     pi->p->fixlets[i].nr_files) > 0;
+	sk_error_clear();
+	if (!touches || sk_index_files(&files, &nr, r->idx, r->repo, oid))
 		return NULL;
 	maybe = same_files(files, nr, pi->p->files, pi->p->nr_files);
 	for (i = 0; !maybe && i < pi->p->nr_fixlets; i++)
@@ -785,7 +801,8 @@ static void author_commits(struct sk_index_list *out, struct run *r,
 }
 
 /*
- * Explicit reference (the patch's Message-Id in a Link:), then an equal
+ * Explicit reference (the upstream commit a stable mail names, the
+ * patch's Message-Id in a Link:), then an equal
  * patch-id among the commits with its subject, then among its author's;
  * a commit with the subject and another patch-id is only similar.
  */
@@ -795,6 +812,20 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 	const char *pid;
 	size_t i, j;
 
+	if (pi->p->upstream) {
+		/* a stable mail names its upstream commit: one, or no proof */
+		sk_index_by_prefix(&l, r->idx, range, pi->p->upstream);
+		for (i = 0; l.nr == 1 && i < l.nr; i++) {
+			sk_strbuf_reset(&r->sb);
+			sk_strbuf_addf(&r->sb, "explicit reference: the stable "
+				       "mail names upstream commit %s",
+				       pi->p->upstream);
+			add_upstream(pi, l.items[i].oid, l.items[i].subject,
+				     SK_PROOF_MSGID, r->sb.buf);
+		}
+		sk_index_list_release(&l);
+		sk_error_clear();
+	}
 	if (pi->msgid[0]) {
 		sk_index_by_msgid(&l, r->idx, range, pi->msgid);
 		for (i = 0; i < l.nr; i++) {

@@ -121,6 +121,11 @@ struct sk_track_branch {
 	const struct sk_branch *br;
 	char tip[41], base[41];		/* base empty when unresolved */
 	char *problem;			/* why it could not be tracked */
+	/*
+	 * The problem is the embedded workspace's, which holds linux-6.12.y
+	 * only: expected, not a failure of the run.
+	 */
+	int workspace_lacks;
 	long long range;
 	struct sk_index_walk_stats stats;
 	struct sk_strbuf queue;		/* stable/<branch>/series, raw */

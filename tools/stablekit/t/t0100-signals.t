@@ -147,6 +147,7 @@ test_expect_success 'setup: model repository, series B pulled, queued on 7.2.y' 
 		base = v7.0
 		kind = mainline
 	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
 		base = v7.2
 	EOF
 	(cd q && stablekit pull -m "$SEED_B" && stablekit port $B --branch linux-7.2.y) >/dev/null 2>&1 &&

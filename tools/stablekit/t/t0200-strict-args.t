@@ -30,6 +30,7 @@ test_expect_success 'setup: a project with one branch on a small repository' '
 	[stablekit]
 		repo = ../lin
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 	EOF
 '

@@ -35,6 +35,11 @@ test_expect_success 'a file that is not an mbox' '
 	pull_fails text.mbox "text.mbox:1: not an mbox"
 '
 
+test_expect_success 'a Message-Id with a byte outside printable ASCII' '
+	printf "From x Mon Sep 17 00:00:00 2001\nFrom: A <a@example.org>\nSubject: [PATCH] mm: x\nMessage-Id: <c@\333x\201@example.org>\r\n\nbody\n" >latin1-msgid.mbox &&
+	pull_fails latin1-msgid.mbox "latin1-msgid.mbox:4: byte 0xdb in the Message-Id header"
+'
+
 test_expect_success 'a patch truncated inside a hunk names the line' '
 	head -n 150 "$SEED" >trunc.mbox &&
 	pull_fails trunc.mbox "trunc.mbox:151: truncated patch: the hunk at line 142"

@@ -74,14 +74,17 @@ test_expect_success 'setup: a project and a model tree holding the file' '
 		base = v6.12
 		kind = mainline
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 	[branch "shifted"]
+		ref = shifted
 		base = v6.12
 	EOF
 '
 
 test_expect_success 'a stable review mail: its quilt-style diff is no longer refused' '
-	test_might_fail stablekit -C p pull -m "$REVIEW" 2>err &&
+	sk_new_project p-review &&
+	test_might_fail stablekit -C p-review pull -m "$REVIEW" 2>err &&
 	! grep "carries no diff" err &&
 	! grep "$REVIEW:[0-9]*:" err
 '

@@ -114,6 +114,7 @@ test_expect_success 'setup: a public-inbox list, a model repository, a project' 
 		base = v7.0
 		kind = mainline
 	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
 		base = v7.2
 		kind = downstream
 		select = $A

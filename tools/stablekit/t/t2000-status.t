@@ -63,11 +63,14 @@ test_expect_success 'setup: model repository, project and series' '
 		base = v7.0
 		kind = mainline
 	[branch "linux-7.1.y"]
+		ref = linux-7.1.y
 		base = v7.1
 		arch = x86_64
 	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
 		base = v7.2
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 	[branch "vendor-7.1"]
 		ref = linux-7.1.y
@@ -181,10 +184,10 @@ test_expect_success 'series A landed as three commits: the mapping is shown' '
 	printf "%s\n" $A2 $A3 | sort >expect && test_cmp expect a2 &&
 	jq -r ".patches[] | select(.id == \"$A:2\") | .upstream[] |
 		select(.commit == \"$A2\") | .match" status.json >how &&
-	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163431.1907337-3-usama.arif@linux.dev>" how &&
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163443.3562378-3-usama.arif@linux.dev>" how &&
 	jq -r ".patches[] | select(.id == \"$A:2\") | .upstream[] |
 		select(.commit == \"$A3\") | .match" status.json >how &&
-	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163431.1907337-3-usama.arif@linux.dev>" how
+	grep "explicit reference: its Link:/Message-Id: is the patch.s <20260713163443.3562378-3-usama.arif@linux.dev>" how
 '
 
 test_expect_success 'upstream by Message-Id and by patch-id' '
@@ -317,13 +320,19 @@ test_expect_success 'a missing repository is reported' '
 	grep "no kernel repository at" err
 '
 
-test_expect_success 'a branch missing from the repository is unknown, not an error' '
+test_expect_success 'a ref missing from the repository: that branch unknown, the others shown, exit 1' '
 	cat >>p/stable/branches.conf <<-EOF &&
 	[branch "linux-9.9.y"]
+		ref = linux-9.9.y
 		base = v9.9
 	EOF
-	(cd p && stablekit status --json >../status.json) &&
-	test "$(state fix-d:1 linux-9.9.y)" = unknown
+	(cd p && test_expect_code 1 stablekit status --json >../status.json) &&
+	test "$(state fix-d:1 linux-9.9.y)" = unknown &&
+	test "$(state fix-d:1 linux-7.2.y)" != unknown &&
+	jq -e ".branches[] | select(.name == \"linux-9.9.y\") | .problem == \"ref '"'"'linux-9.9.y'"'"' is not in the repository\"" status.json &&
+	(cd p && test_expect_code 1 stablekit status >../out) &&
+	grep "^PATCH " out &&
+	grep "^linux-9.9.y: unknown: ref .linux-9.9.y. is not in the repository$" out
 '
 
 test_done

@@ -71,4 +71,10 @@ test_expect_success 'status runs against the workspace by default' '
 	jq -e ".branches[] | select(.name == \"linux-6.12.y\") | .tip != null" status.json
 '
 
+test_expect_success 'the branches the workspace lacks are unknown, and expected (exit 0)' '
+	(cd p && SK_WORK="$SK_WORK" stablekit status >../out) &&
+	grep "^linux-7.1.y: unknown: ref .linux-7.1.y. is not in the embedded workspace (it holds linux-6.12.y only; pass --repo)$" out &&
+	! grep "^linux-6.12.y: unknown" out
+'
+
 test_done

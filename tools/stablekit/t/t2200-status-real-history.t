@@ -55,6 +55,7 @@ test_expect_success 'setup: history, project, every series pulled' '
 		base = v0.1
 		kind = mainline
 	[branch "linux-1.0.y"]
+		ref = linux-1.0.y
 		base = v1.0
 	EOF
 	for s in pickx plain reword brevert reland uprev samesub similar \
@@ -188,6 +189,26 @@ test_expect_success 'port writes only a proven upstream sha' '
 	f=$(ls p/stable/linux-1.0.y/*teardown*.patch) &&
 	grep "^commit $T2 upstream\.$" $f &&
 	! grep "^commit $U" $f
+'
+
+test_expect_success 'the same answers from a pack, from loose objects, from deltified commits' '
+	idx=linux/.git/stablekit-index.sqlite &&
+	git -C linux repack -adq &&
+	rm -f $idx* && (cd p && stablekit status --json >../packed.json) &&
+	mkdir loose && mv linux/.git/objects/pack/pack-* loose/ &&
+	for f in loose/pack-*.pack
+	do
+		git -C linux unpack-objects -q <$f || return 1
+	done &&
+	test_must_fail ls linux/.git/objects/pack/pack-*.pack &&
+	rm -f $idx* && (cd p && stablekit status --json >../loose.json) &&
+	test_cmp packed.json loose.json &&
+	git -C linux repack -adfq --window=250 --depth=50 &&
+	git verify-pack -v linux/.git/objects/pack/pack-*.idx |
+		awk "\$2 == \"commit\" && NF > 5" >deltas &&
+	test -s deltas &&
+	rm -f $idx* && (cd p && stablekit status --json >../deltified.json) &&
+	test_cmp packed.json deltified.json
 '
 
 test_done

@@ -3,7 +3,7 @@
 test_description='stablekit status: branches.conf is checked, a branch may live in another repository
 
 Unknown keys and sections, a bad kind, version or arch, a branch without
-base, a base the repository does not have and a name that cannot be a
+ref or base, a base the repository does not have and a name that cannot be a
 path component are errors naming file:line (exit 128), not "unknown"
 patches.  A branch with repo = is tracked in that repository.
 '
@@ -39,7 +39,7 @@ test_expect_success 'setup: history, project, series topic' '
 	. ./linux.shas &&
 	git -C linux tag v0.1 "$(git -C linux rev-list --max-parents=0 master)" &&
 	sk_new_project p &&
-	conf "[branch \"linux-1.0.y\"]" "	base = v1.0" &&
+	conf "[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" &&
 	(cd p && stablekit pull -m ../linux.mbox/topic.mbox) >/dev/null 2>&1 &&
 	T=$(ls p/series) &&
 	(cd p && stablekit status --json >../status.json) &&
@@ -47,13 +47,15 @@ test_expect_success 'setup: history, project, series topic' '
 '
 
 test_expect_success 'an unknown key in a branch is an error naming its line' '
-	bad 8 "branch .linux-1.0.y.: unknown key .bsae." \
-		"[branch \"linux-1.0.y\"]" "	bsae = v1.0" "	base = v1.0"
+	bad 9 "branch .linux-1.0.y.: unknown key .bsae." \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	bsae = v1.0" \
+		"	base = v1.0"
 '
 
 test_expect_success 'an unknown section is an error naming its line' '
-	bad 10 "unknown key .gate.arch." \
-		"[branch \"linux-1.0.y\"]" "	base = v1.0" "[gate]" "	arch = x86_64"
+	bad 11 "unknown key .gate.arch." \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"[gate]" "	arch = x86_64"
 '
 
 test_expect_success 'a branch without base is an error' '
@@ -61,18 +63,26 @@ test_expect_success 'a branch without base is an error' '
 		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y"
 '
 
+test_expect_success 'a branch without ref is an error naming its line' '
+	bad 7 "branch .linux-1.0.y. has no ref" \
+		"[branch \"linux-1.0.y\"]" "	base = v1.0"
+'
+
 test_expect_success 'a base the repository does not have is an error' '
-	bad 8 "branch .linux-1.0.y.: base .v1.1. is not in the repository" \
-		"[branch \"linux-1.0.y\"]" "	base = v1.1"
+	bad 9 "branch .linux-1.0.y.: base .v1.1. is not in the repository" \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.1"
 '
 
 test_expect_success 'an unknown arch, kind or version is an error naming its line' '
-	bad 9 "branch .linux-1.0.y.: unknown arch .x86-64." \
-		"[branch \"linux-1.0.y\"]" "	base = v1.0" "	arch = x86-64" &&
-	bad 9 "branch .linux-1.0.y.: unknown branch kind .stabel." \
-		"[branch \"linux-1.0.y\"]" "	base = v1.0" "	kind = stabel" &&
-	bad 9 "branch .linux-1.0.y.: no version in .one." \
-		"[branch \"linux-1.0.y\"]" "	base = v1.0" "	version = one"
+	bad 10 "branch .linux-1.0.y.: unknown arch .x86-64." \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"	arch = x86-64" &&
+	bad 10 "branch .linux-1.0.y.: unknown branch kind .stabel." \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"	kind = stabel" &&
+	bad 10 "branch .linux-1.0.y.: no version in .one." \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"	version = one"
 '
 
 test_expect_success 'a branch name that is not a valid name is an error' '
@@ -84,8 +94,9 @@ test_expect_success 'repo = : a branch tracked in another repository' '
 	git clone -q linux other &&
 	git -C other checkout -q -b vendor v1.0 &&
 	git -C other cherry-pick -x $T2 >/dev/null &&
-	conf "[branch \"linux-1.0.y\"]" "	base = v1.0" \
-		"[branch \"vendor\"]" "	repo = ../other" "	base = v1.0" &&
+	conf "[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"[branch \"vendor\"]" "	repo = ../other" "	ref = vendor" \
+		"	base = v1.0" &&
 	! git -C linux rev-parse -q --verify vendor &&
 	(cd p && stablekit status --json >../status.json) &&
 	test "$(state $T:2 vendor)" = present &&
@@ -98,7 +109,8 @@ test_expect_success 'repo = : a branch tracked in another repository' '
 
 test_expect_success 'repo = that is no repository is an error naming its line' '
 	bad 7 "branch .vendor.: no repository at .../nowhere." \
-		"[branch \"vendor\"]" "	base = v1.0" "	repo = ../nowhere"
+		"[branch \"vendor\"]" "	ref = vendor" "	base = v1.0" \
+		"	repo = ../nowhere"
 '
 
 test_done

@@ -38,8 +38,10 @@ test_expect_success 'setup: a kernel repository whose two branches differ in MAI
 	[stablekit]
 		repo = ../lin
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 	[branch "linux-6.13.y"]
+		ref = linux-6.13.y
 		base = v6.12
 	EOF
 '

@@ -25,16 +25,22 @@ test_expect_success 'setup: model repository, project, series B pulled' '
 		base = v7.0
 		kind = mainline
 	[branch "linux-7.1.y"]
+		ref = linux-7.1.y
 		base = v7.1
 	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
 		base = v7.2
 	[branch "vendor-fuzz"]
+		ref = vendor-fuzz
 		base = v7.1
 	[branch "vendor-3way"]
+		ref = vendor-3way
 		base = v7.1
 	[branch "vendor-fail"]
+		ref = vendor-fail
 		base = v7.1
 	[branch "vendor-rc1"]
+		ref = vendor-rc1
 		base = v7.1
 	EOF
 	(cd p && stablekit pull -m "$SK_SEEDS/shadow-node-budget-mglru.v3.mbox") >/dev/null 2>&1 &&

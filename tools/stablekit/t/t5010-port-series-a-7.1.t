@@ -41,14 +41,17 @@ test_expect_success 'setup: model repository, project, series A pulled' '
 		base = v7.0
 		kind = mainline
 	[branch "linux-7.1.y"]
+		ref = linux-7.1.y
 		base = v7.1
 		kind = downstream
 		select = $A
 	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
 		base = v7.2
 		kind = downstream
 		select = $A
 	[branch "vendor-7.2"]
+		ref = vendor-7.2
 		base = v7.2
 		kind = downstream
 		select = $A
@@ -112,7 +115,7 @@ test_expect_success 'the note line names the 7.1 rules, after the fixlet line' '
 	f=$Q/linux-7.1.y/$P2 &&
 	grep "^\[ stablekit: " $f >notes &&
 	cat >expect <<-EOF &&
-	[ stablekit: includes the fixlet "mm/vmscan: increment pgreclaim_pageout_* and pgrotate_* for MGLRU" <5d3e8c1a-7f2b-4c9e-9a41-2f6d0b8e7c13@linux.dev> ]
+	[ stablekit: includes the fixlet "mm/vmscan: increment pgreclaim_pageout_* and pgrotate_* for MGLRU" <25a94af5-1dbe-4ab4-b47d-fb49987bfcd4@linux.dev> ]
 	[ stablekit: ported with semantic-patches/$A: pre-7.2/shrink-inactive-cost, pre-7.2/evict-folios-fixlet, pre-7.2/evict-folios-isolated (target 7.1) ]
 	EOF
 	test_cmp expect notes &&

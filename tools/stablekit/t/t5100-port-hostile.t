@@ -26,6 +26,7 @@ project() {
 		base = v7.0
 		kind = mainline
 	[branch "vendor-fail"]
+		ref = vendor-fail
 		base = v7.1
 	EOF
 	O=$ORIG ID="$3" perl -pe 's/\Q$ENV{O}\E/$ENV{ID}/g' "$SEED_B" >$1.mbox &&

@@ -39,6 +39,7 @@ test_expect_success 'setup: a model tree, a project, a victim outside' '
 	[stablekit]
 		repo = ../lin
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 	EOF
 	mkdir -p $Q &&

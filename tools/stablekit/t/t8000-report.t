@@ -37,6 +37,7 @@ test_expect_success 'setup: a project, its queue and a kernel repository with MA
 		repo = ../linux
 		signoff = Report Tester <report@example.org>
 	[branch "linux-6.12.y"]
+		ref = linux-6.12.y
 		base = v6.12
 		version = 6.12
 		kind = downstream

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "error.h"
@@ -252,6 +253,31 @@ static void test_insert_without_context(void **state)
 	sk_strbuf_release(&out);
 }
 
+/* A file the target lacks: every hunk of it fails and says why (issue #15). */
+static void test_absent_file_reports_its_hunks(void **state)
+{
+	struct sk_apply_report rep = { 0 };
+	char dir[] = "/tmp/test-apply-XXXXXX";
+	static const char two[] =
+		"--- a/x.h\n+++ b/x.h\n"
+		"@@ -7,3 +7,4 @@ enum node_stat_item {\n"
+		" \tPGSCAN_ANON,\n \tPGSCAN_FILE,\n+\tPGROTATE_ANON,\n \tPGREFILL,\n"
+		"@@ -17,2 +18,3 @@ static int evict(void)\n"
+		" \tint a = 0;\n+\ta++;\n \treturn a;\n";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sk_apply_dir(&rep, dir, two, SK_APPLY_FUZZ), SK_ECONFLICT);
+	assert_int_equal(rep.nr, 2);
+	assert_true(rep.hunks[0].absent && rep.hunks[1].absent);
+	assert_false(rep.hunks[0].applied || rep.hunks[1].applied);
+	assert_int_equal(rep.hunks[1].nr, 2);
+	assert_string_equal(rep.hunks[1].funcname, "static int evict(void)");
+	assert_string_equal(rep.hunks[0].path, "x.h");
+	sk_apply_report_release(&rep);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_far_hunk_is_fast),
 		cmocka_unit_test(test_insert_without_context),
+		cmocka_unit_test(test_absent_file_reports_its_hunks),
 	};
 
 	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);

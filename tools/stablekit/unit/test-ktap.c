@@ -213,6 +213,22 @@ static void test_truncated(void **state)
 	sk_ktap_release(&k);
 }
 
+/* A console's CR and NUL bytes are dropped from a line, an empty line is none. */
+static void test_cr_and_nul_dropped(void **state)
+{
+	static const char text[] = "TAP version 13\r\n\n1..1\r\n\r\n"
+				   "ok 1 a\0b\r\rc\r\n";
+	struct sk_ktap k;
+
+	(void)state;
+	assert_int_equal(sk_ktap_parse(&k, text, sizeof(text) - 1), 0);
+	assert_int_equal(k.nr, 1);
+	assert_string_equal(k.tests[0].name, "abc");
+	assert_int_equal(k.tests[0].line, 5);
+	assert_int_equal(k.tests[0].status, SK_KTAP_PASS);
+	sk_ktap_release(&k);
+}
+
 /* The console line: 300,000 "# " prefixes before a result. */
 static void test_deep_prefixes_are_a_line_error(void **state)
 {
@@ -314,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_and_missing),
 		cmocka_unit_test(test_directives),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_cr_and_nul_dropped),
 		cmocka_unit_test(test_deep_prefixes_are_a_line_error),
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_errors_are_bounded),

@@ -17,6 +17,9 @@ static void test_qp_soft_breaks_and_escapes(void **state)
 	(void)state;
 	assert_int_equal(sk_decode_qp(&sb, in, strlen(in)), 0);
 	assert_string_equal(sb.buf, "a=bc \xc3\xbc" "d");
+	sk_strbuf_reset(&sb);
+	assert_int_equal(sk_decode_qp(&sb, "=xy plain = end=", 16), 0);
+	assert_string_equal(sb.buf, "=xy plain = end=");
 	sk_strbuf_release(&sb);
 }
 
@@ -57,6 +60,11 @@ static void test_rfc2047_words_join(void **state)
 	sk_strbuf_reset(&sb);
 	assert_int_equal(sk_decode_rfc2047(&sb, "=?iso-8859-1?q?J=F6rg?= x"), 0);
 	assert_string_equal(sb.buf, "Jörg x");
+	sk_strbuf_reset(&sb);
+	/* plain text around words, '=' that starts none, spaces kept in text */
+	assert_int_equal(sk_decode_rfc2047(&sb,
+		"a = b =?x  =?utf-8?q?=C3=BC?=  c=  =?utf-8?q?d?=\t=?utf-8?q?e?= "), 0);
+	assert_string_equal(sb.buf, "a = b =?x  \xc3\xbc  c=  de ");
 	sk_strbuf_release(&sb);
 }
 
@@ -211,6 +219,54 @@ static void test_encoded_newline_forges_no_header(void **state)
 	sk_strbuf_release(&out);
 }
 
+/*
+ * A msg-id header is printable ASCII, refused with its line otherwise
+ * (fuzz-mbox: a Latin-1 Message-Id was converted to UTF-8, written for b4 as
+ * an encoded word and read back as that word).
+ */
+static void test_msgid_header_is_printable_ascii(void **state)
+{
+	static const struct {
+		const char *in, *err;
+	} bad[] = {
+		{ "From x Mon Sep 17 00:00:00 2001\nSubject: x\n"
+		  "Message-Id: <c@\xdbx789\x81" "0>\r\n\nbody\n",
+		  "m.mbox:3: byte 0xdb in the Message-Id header" },
+		{ "From x Mon Sep 17 00:00:00 2001\nSubject: x\n"
+		  "Message-Id: <\xc3\xa9@x>\n\nbody\n",
+		  "m.mbox:3: byte 0xc3 in the Message-Id header" },
+		{ "From x Mon Sep 17 00:00:00 2001\nSubject: x\n"
+		  "Message-Id: <a@x>\nREFERENCES: <p@x>\n <q\x1b@x>\n\nbody\n",
+		  "m.mbox:4: byte 0x1b in the REFERENCES header" },
+		{ "Subject: x\nIn-Reply-To: <p@x>\x7f\n\nbody\n",
+		  "m.mbox:2: byte 0x7f in the In-Reply-To header" },
+	};
+	const char ok[] = "From x Mon Sep 17 00:00:00 2001\nSubject: x\n"
+			  "Message-Id: <a@x>\r\nIn-Reply-To: <p@x>\n"
+			  "References: <o@x>\n\t<p@x>\n\nbody\n";
+	struct sk_mbox mb = SK_MBOX_INIT, back = SK_MBOX_INIT;
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(sk_mbox_parse_buf(&mb, "m.mbox", bad[i].in,
+						   strlen(bad[i].in)), SK_EINVALID);
+		assert_non_null(strstr(sk_error_last(), bad[i].err));
+		sk_mbox_release(&mb);
+	}
+	assert_int_equal(sk_mbox_parse_buf(&mb, "m.mbox", ok, strlen(ok)), 0);
+	sk_mbox_format_mail(&out, &mb.mails[0]);
+	assert_int_equal(sk_mbox_parse_buf(&back, "thread.mbx", out.buf, out.len), 0);
+	assert_string_equal(back.mails[0].message_id, "<a@x>");
+	assert_string_equal(back.mails[0].in_reply_to, "<p@x>");
+	assert_int_equal(back.mails[0].nr_references, 2);
+	assert_string_equal(back.mails[0].references[1], "p@x");
+	sk_mbox_release(&back);
+	sk_mbox_release(&mb);
+	sk_strbuf_release(&out);
+}
+
 static void test_header_sanitize(void **state)
 {
 	char s[] = "a\rb\nc\0d\te\vf\fg\x7fh\x1bi\xc2\x85j\xe2\x80\xa8k"
@@ -248,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_mime_parts_are_bounded),
 		cmocka_unit_test(test_mime_part_errors_name_the_line),
 		cmocka_unit_test(test_encoded_newline_forges_no_header),
+		cmocka_unit_test(test_msgid_header_is_printable_ascii),
 		cmocka_unit_test(test_header_sanitize),
 	};
 

@@ -173,6 +173,90 @@ static void test_names_are_checked(void **state)
 	free(sconf);
 }
 
+static void set(struct sk_revision *r, int version, const char *label,
+		const char *date)
+{
+	memset(r, 0, sizeof(*r));
+	r->version = version;
+	r->date = sk_xstrdup(date);
+	sk_revision_set_label(r, label);
+}
+
+/* RFCs first, then the posted version, then the date; never the number. */
+static void test_revision_order(void **state)
+{
+	struct sk_series s = { 0 };
+	struct sk_revision r[5];
+	const char *want[] = { "RFC", "RFC v2", "v1", "v2", "v2" };
+	size_t i;
+
+	(void)state;
+	set(&r[0], 2, NULL, "Tue, 14 Jul 2026 05:31:07 -0700");
+	set(&r[1], 1001, "RFC v2", "Fri, 26 Jun 2026 05:19:47 -0700");
+	set(&r[2], 1, NULL, "Mon, 13 Jul 2026 09:34:31 -0700");
+	set(&r[3], 1002, "RFC", "Thu, 25 Jun 2026 05:19:47 -0700");
+	/* a second v2, an hour later though sent from two zones away */
+	set(&r[4], 1003, "v2", "Tue, 14 Jul 2026 15:31:07 +0200");
+	assert_string_equal(r[0].label, "v2");
+	assert_int_equal(r[1].rfc, 1);
+	assert_int_equal(r[1].posted, 2);
+	assert_int_equal(r[3].posted, 1);
+	s.revs = r;
+	s.nr_revs = 5;
+	sk_series_sort(&s);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(r[i].label, want[i]);
+	assert_int_equal(r[3].version, 2);
+	assert_int_equal(r[4].version, 1003);
+	assert_int_equal(sk_series_latest(&s)->version, 1003);
+	for (i = 0; i < 5; i++)
+		sk_revision_release(&r[i]);
+}
+
+/* label, kind and upstream are written and read back; v<N> is not written. */
+static void test_label_kind_upstream_round_trip(void **state)
+{
+	struct sk_series *s = sk_xcalloc(1, sizeof(*s)), *back = NULL;
+	struct sk_revision *r;
+	char *other = sk_path_join(top, "series/u");
+	char *fx;
+
+	(void)state;
+	assert_int_equal(sk_mkdir_p(other, 0755), 0);
+	s->dir = other;
+	s->slug = sk_xstrdup("u");
+	s->kind = sk_xstrdup("stable-review");
+	s->revs = r = sk_xcalloc(2, sizeof(*r));
+	s->nr_revs = 2;
+	r[0].version = 1001;
+	sk_revision_set_label(&r[0], "RFC");
+	r[0].mbox = sk_xstrdup("rfc.1001.mbx");
+	r[1].version = 1;
+	sk_revision_set_label(&r[1], NULL);
+	r[1].patches = sk_xcalloc(1, sizeof(*r[1].patches));
+	r[1].nr_patches = 1;
+	r[1].patches[0].nr = 1;
+	r[1].patches[0].upstream = sk_xstrdup("b377dcd9a286a6f81922ae442cd1c743bc4a2b35");
+	assert_int_equal(sk_series_save(s), 0);
+	assert_int_equal(sk_series_load(&back, top, "u"), 0);
+	assert_string_equal(back->kind, "stable-review");
+	assert_int_equal(back->nr_revs, 2);
+	assert_string_equal(back->revs[0].label, "RFC");
+	assert_int_equal(back->revs[0].version, 1001);
+	assert_string_equal(back->revs[1].label, "v1");
+	assert_string_equal(back->revs[1].patches[0].upstream,
+			    "b377dcd9a286a6f81922ae442cd1c743bc4a2b35");
+	assert_int_equal(back->revs[1].patches[0].nr_trailers, 0);
+	fx = sk_revision_fixlets_file(&back->revs[0]);
+	assert_string_equal(fx, "rfc.1001.fixlets.mbx");
+	free(fx);
+	fx = sk_revision_fixlets_file(&back->revs[1]);	/* no mbox key */
+	assert_string_equal(fx, "v1.fixlets.mbx");
+	free(fx);
+	sk_series_free(back);
+	sk_series_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +265,8 @@ int main(void)
 		cmocka_unit_test(test_values_round_trip),
 		cmocka_unit_test(test_trailer_key_refused),
 		cmocka_unit_test(test_names_are_checked),
+		cmocka_unit_test(test_revision_order),
+		cmocka_unit_test(test_label_kind_upstream_round_trip),
 	};
 
 	return cmocka_run_group_tests_name("series", tests, setup, teardown);

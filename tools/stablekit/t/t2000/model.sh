@@ -57,7 +57,7 @@ D=$(sha HEAD) &&
 mk "$DEV" mm/page_alloc.c "mm: page_alloc: add foo helper" &&
 release v7.2 &&
 git branch linux-7.2.y &&
-LORE=https://lore.kernel.org/r/20260713163431.1907337 &&
+LORE=https://lore.kernel.org/r/20260713163443.3562378 &&
 mk "$USAMA" "include/linux/vmstat.h mm/vmstat.c mm/memcontrol.c" \
 	"mm/vmstat, mm/memcontrol: add _monotonic vmstat readers" "" \
 	"Link: $LORE-2-usama.arif@linux.dev" &&

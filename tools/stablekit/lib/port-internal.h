@@ -1,0 +1,63 @@
+/*
+ * What the modules of `stablekit port` share and nothing else may use:
+ * one port's state and one patch's work.  port.h stays the interface the
+ * rest of stablekit sees.
+ *
+ *   port.c       the stages, the queue, its proof (quilt, the compile
+ *                check) and its installation
+ *   port-mail.c  the FAILED mail: what the tree has where a hunk failed,
+ *                prerequisites, blocked patches, the audience, commands
+ */
+#ifndef SK_PORT_INTERNAL_H
+#define SK_PORT_INTERNAL_H
+
+#include "apply.h"
+#include "cocci.h"
+#include "port.h"
+#include "sandbox.h"
+#include "series.h"
+#include "strbuf.h"
+
+/* Everything one port works on, released in one place. */
+struct port {
+	const struct sk_port_opts *o;
+	struct sk_port_result *res;
+	struct sk_track_branch *tb;
+	struct sk_series *series;
+	const struct sk_revision *rev;
+	struct sk_sandbox sb;
+	struct sk_cocci cocci;
+	int have_cocci;
+	git_oid tip_tree;
+	char *queue_dir;		/* stable/<branch> */
+	struct sk_strbuf other;		/* series file lines of other series */
+	char **other_files;
+	size_t nr_other;
+	const int *take;		/* per patch of rev: ported now */
+	int kernel_tree;		/* the tip can be compiled (kbuildjob.h) */
+	int compile_failed;		/* the last compile check refused the queue */
+};
+
+struct work {
+	const struct sk_series_patch *sp;
+	struct sk_track_patch *tp;
+	struct sk_port_item *item;
+	char **diffs;			/* the patch, then its fixlets */
+	char **keys;			/* "2", "2.fixlet1" */
+	size_t nr;
+	struct sk_apply_report *reps;	/* per diff, of the offset/fuzz stage */
+	struct sk_apply_report *rule_reps; /* per diff, seed hunks the rules leave */
+	struct sk_strbuf tried;		/* what was tried, for a failure */
+};
+
+/* The FAILED mail of w's patch (the blocked list goes in at write time). */
+void sk_port_failed_mail(struct sk_strbuf *out, struct port *p,
+			 const struct work *w);
+/*
+ * The later patches of the series and what became of them once patch nr
+ * failed, for the FAILED mail: blocked, or queued as independent.
+ */
+void sk_port_blocked_list(struct sk_strbuf *out, const struct sk_port_result *r,
+			  int nr);
+
+#endif

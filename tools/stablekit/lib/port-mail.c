@@ -1,0 +1,527 @@
+#include "port-internal.h"
+#include "branches.h"
+#include "error.h"
+#include "fsutil.h"
+#include "maintainers.h"
+#include "shquote.h"
+
+#include <ctype.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void command(struct sk_strbuf *out, const char *const *argv)
+{
+	size_t nr = 0;
+
+	while (argv[nr])
+		nr++;
+	sk_shell_argv(out, argv, nr);
+}
+
+void sk_port_failed_commands(struct sk_strbuf *out, const char *tip,
+			     const char *upstream, const char *message_id,
+			     int major, int minor)
+{
+	char *reply_to = sk_xstrfmt("<%s>", message_id);
+	char *prefix = sk_xstrfmt("PATCH %d.%d.y", major, minor);
+
+	command(out, (const char *const[]){ "git", "checkout", tip, NULL });
+	sk_strbuf_addch(out, '\n');
+	if (upstream && *upstream) {
+		command(out, (const char *const[]){ "git", "cherry-pick", "-x",
+						    upstream, NULL });
+	} else {
+		/* "--": a Message-Id may start with '-' */
+		command(out, (const char *const[]){ "b4", "am", "-o", "-", "--",
+						    message_id, NULL });
+		sk_strbuf_adds(out, " | ");
+		command(out, (const char *const[]){ "git", "am", "-3", NULL });
+	}
+	sk_strbuf_adds(out, "\n# <resolve conflicts, build, test, etc.>\n");
+	command(out, (const char *const[]){ "git", "commit", "-s", NULL });
+	sk_strbuf_addch(out, '\n');
+	command(out, (const char *const[]){ "git", "send-email", "--to",
+		"<stable@vger.kernel.org>", "--in-reply-to", reply_to,
+		"--subject-prefix", prefix, "HEAD^..", NULL });
+	sk_strbuf_addch(out, '\n');
+	free(reply_to);
+	free(prefix);
+}
+
+/* ---- what the target has where a hunk failed (the FAILED mail) ---- */
+
+static int is_ident(int c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * The name a definition line defines: "static void f(...)" -> f,
+ * "enum node_stat_item {" -> node_stat_item, "static const int a[] = {"
+ * -> a.  0 when the line defines nothing (or only declares a function).
+ */
+static size_t def_name(const char *line, const char **name)
+{
+	const char *p = line, *last = NULL, *stop = line + strcspn(line, "([={;");
+	size_t last_len = 0;
+
+	if (!isalpha((unsigned char)*line) && *line != '_')
+		return 0;
+	if (!strncmp(line, "extern ", 7) || !*stop)
+		return 0;
+	while (p < stop) {
+		if (is_ident(*p) && (p == line || !is_ident(p[-1]))) {
+			size_t n = 0;
+
+			while (is_ident(p[n]))
+				n++;
+			last = p;
+			last_len = n;
+			p += n;
+		} else {
+			p++;
+		}
+	}
+	if (!last || (*stop == '(' && strchr(line, ';')))
+		return 0;
+	*name = last;
+	return last_len;
+}
+
+/* The name an @@ line names (see def_name), or 0. */
+static size_t hunk_name(const char *funcname, const char **name)
+{
+	while (funcname && (*funcname == ' ' || *funcname == '\t'))
+		funcname++;
+	return funcname ? def_name(funcname, name) : 0;
+}
+
+/* Does line contain name as a whole word (its column, or -1)? */
+static long word_at(const char *line, const char *name, size_t n)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, name))) {
+		if ((p == line || !is_ident(p[-1])) && !is_ident(p[n]))
+			return p - line;
+		p++;
+	}
+	return -1;
+}
+
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t *row = sk_xcalloc(lb + 1, sizeof(size_t)), i, j, d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+struct text_lines {
+	struct sk_strbuf text;
+	char **v;
+	size_t nr;
+};
+
+/* SK_ENOTFOUND when the file is absent. */
+static int read_lines(struct text_lines *l, const char *dir, const char *path)
+{
+	char *full = sk_path_join(dir, path), *s;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	sk_strbuf_init(&l->text);
+	ret = sk_read_file(&l->text, full);
+	free(full);
+	if (ret)
+		return ret;
+	for (s = l->text.buf; *s;) {
+		char *nl = strchr(s, '\n');
+
+		l->v = sk_xrealloc(l->v, (l->nr + 1) * sizeof(char *));
+		l->v[l->nr++] = s;
+		if (!nl)
+			break;
+		*nl = '\0';
+		s = nl + 1;
+	}
+	return 0;
+}
+
+static void text_lines_release(struct text_lines *l)
+{
+	sk_strbuf_release(&l->text);
+	free(l->v);
+}
+
+/* The line where the definition of name starts, or -1. */
+static long find_def(const struct text_lines *l, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		const char *d;
+
+		if (def_name(l->v[i], &d) == n && !strncmp(d, name, n))
+			return (long)i;
+	}
+	return -1;
+}
+
+#define SHOW_MAX 40
+
+/* The definition from its first line to its closing brace (at most SHOW_MAX lines). */
+static void show_def(struct sk_strbuf *out, const struct text_lines *l, long at)
+{
+	size_t i, end = (size_t)at;
+
+	while (end < l->nr && (end == (size_t)at ||
+	       (strcmp(l->v[end], "}") && strcmp(l->v[end], "};"))))
+		end++;
+	for (i = (size_t)at; i < l->nr && i <= end && i < (size_t)at + SHOW_MAX; i++)
+		sk_strbuf_addf(out, "  %s\n", l->v[i]);
+	if (i <= end && end < l->nr)
+		sk_strbuf_addf(out, "  [... %zu more lines to its closing brace at line %zu]\n",
+			       end - i + 1, end + 1);
+}
+
+struct cand {
+	size_t line, dist;
+};
+
+static int by_dist(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Lines other than at that use name (callers, readers), as "12, 40". */
+static void uses(struct sk_strbuf *out, const struct text_lines *l, size_t at,
+		 const char *name, size_t n)
+{
+	size_t c, nc = 0;
+
+	for (c = 0; c < l->nr; c++)
+		if (c != at && isspace((unsigned char)l->v[c][0]) &&
+		    word_at(l->v[c], name, n) >= 0)
+			sk_strbuf_addf(out, "%s%zu", nc++ ? ", " : "; used at line ", c + 1);
+}
+
+/* Up to 3 names defined in the file nearest to name (edit distance). */
+static void nearest(struct sk_strbuf *out, const struct text_lines *l,
+		    const char *path, const char *name, size_t n)
+{
+	struct cand *c = sk_xcalloc(l->nr + 1, sizeof(*c));
+	size_t i, nr = 0, shown = 0;
+
+	for (i = 0; i < l->nr; i++) {
+		const char *d;
+		size_t dn = def_name(l->v[i], &d), e;
+
+		if (!dn)
+			continue;
+		e = edit_distance(name, n, d, dn);
+		if (e * 2 <= n) {
+			c[nr].line = i;
+			c[nr++].dist = e;
+		}
+	}
+	qsort(c, nr, sizeof(*c), by_dist);
+	for (i = 0; i < nr && shown < 3; i++) {
+		const char *d;
+		size_t dn = def_name(l->v[c[i].line], &d), j;
+
+		for (j = 0; j < i; j++) {
+			const char *o;
+
+			if (def_name(l->v[c[j].line], &o) == dn && !strncmp(o, d, dn))
+				break;
+		}
+		if (j < i)
+			continue;
+		sk_strbuf_addf(out, "  nearest name: %.*s (%s:%zu", (int)dn, d, path,
+			       c[i].line + 1);
+		uses(out, l, c[i].line, d, dn);
+		sk_strbuf_adds(out, ")\n");
+		shown++;
+	}
+	if (!shown)
+		sk_strbuf_addf(out, "  no similar name is defined in %s\n", path);
+	free(c);
+}
+
+/* One failed hunk: the definition its @@ line names, as the target has it. */
+static void failed_hunk(struct sk_strbuf *out, const struct port *p,
+			const char *key, const struct sk_hunk_report *h)
+{
+	struct text_lines l;
+	const char *name = NULL;
+	size_t n = hunk_name(h->funcname, &name);
+	long at;
+
+	sk_strbuf_addf(out, "\n%s hunk %d of patch %s", h->path, h->nr, key);
+	if (h->funcname)
+		sk_strbuf_addf(out, " (@@ %s)", h->funcname);
+	sk_strbuf_adds(out, ":\n");
+	if (h->absent || read_lines(&l, p->sb.dir, h->path)) {
+		sk_error_clear();
+		sk_strbuf_addf(out, "  %s is absent in this tree\n", h->path);
+		return;
+	}
+	if (!n) {
+		sk_strbuf_addf(out, "  the context at line %ld is not there; the tree has:\n",
+			       h->want_line);
+		for (at = h->want_line - 1; at >= 0 && at < (long)l.nr &&
+		     at < h->want_line + 7; at++)
+			sk_strbuf_addf(out, "  %s\n", l.v[at]);
+	} else if ((at = find_def(&l, name, n)) >= 0) {
+		sk_strbuf_addf(out, "  the tree's %.*s, %s:%ld (the hunk's context is not in it):\n",
+			       (int)n, name, h->path, at + 1);
+		show_def(out, &l, at);
+	} else {
+		sk_strbuf_addf(out, "  %.*s is absent in this tree\n", (int)n, name);
+		nearest(out, &l, h->path, name, n);
+	}
+	text_lines_release(&l);
+}
+
+static char *cfg_str(git_config *cfg, const char *fmt, const char *a)
+{
+	char *key = sk_xstrfmt(fmt, a), *v = NULL;
+	git_buf buf = { 0 };
+
+	if (!git_config_get_string_buf(&buf, cfg, key))
+		v = sk_xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	free(key);
+	return v;
+}
+
+/* ---- prerequisites: semantic-patches/<slug>/prerequisites.conf ---- */
+
+struct prereq_ctx {
+	struct port *p;
+	const struct work *w;
+	struct sk_strbuf *out;
+	git_config *cfg;
+	size_t n;
+};
+
+static int diff_uses(const struct work *w, const char *sym)
+{
+	size_t i, n = strlen(sym);
+	const char *s;
+
+	for (i = 0; i < w->nr; i++)
+		for (s = w->diffs[i]; (s = strstr(s, sym)); s++)
+			if ((s == w->diffs[i] || !is_ident(s[-1])) && !is_ident(s[n]))
+				return 1;
+	return 0;
+}
+
+/* Is sym in the target's file (checked out into the sandbox)? */
+static int tree_has(struct port *p, const char *file, const char *sym)
+{
+	struct text_lines l;
+	size_t i;
+	int found = 0;
+
+	if (sk_sandbox_checkout(&p->sb, (char *const[]){ (char *)file }, 1) ||
+	    read_lines(&l, p->sb.dir, file)) {
+		sk_error_clear();
+		return 0;
+	}
+	for (i = 0; !found && i < l.nr; i++)
+		found = word_at(l.v[i], sym, strlen(sym)) >= 0;
+	text_lines_release(&l);
+	return found;
+}
+
+static int prereq_one(const git_config_entry *e, void *data)
+{
+	struct prereq_ctx *c = data;
+	size_t len = strlen(e->name);
+	char *sym, *file, *change, *release, *commit;
+
+	/* one visit per section: at its "file" key */
+	if (strncmp(e->name, "prerequisite.", 13) || len < 19 ||
+	    strcmp(e->name + len - 5, ".file"))
+		return 0;
+	sym = sk_xstrndup(e->name + 13, len - 18);
+	if (!diff_uses(c->w, sym) || tree_has(c->p, e->value, sym)) {
+		free(sym);
+		return 0;
+	}
+	file = sk_xstrdup(e->value);
+	change = cfg_str(c->cfg, "prerequisite.%s.change", sym);
+	release = cfg_str(c->cfg, "prerequisite.%s.release", sym);
+	commit = cfg_str(c->cfg, "prerequisite.%s.commit", sym);
+	if (!c->n++)
+		sk_strbuf_adds(c->out, "\nUpstream changes this patch may depend on (it uses what they\n"
+			       "introduced, and this tree lacks it; from the series' API notes):\n\n");
+	sk_strbuf_addf(c->out, "  %s (absent in %s): %s%s%s%s%s%s\n", sym, file,
+		       commit ? commit : "", commit ? " " : "",
+		       change ? change : "the change that introduced it",
+		       release ? " (" : "", release ? release : "", release ? ")" : "");
+	free(sym);
+	free(file);
+	free(change);
+	free(release);
+	free(commit);
+	return 0;
+}
+
+static void prerequisites(struct sk_strbuf *out, struct port *p,
+			  const struct work *w)
+{
+	struct prereq_ctx c = { p, w, out, NULL, 0 };
+	char *path;
+
+	if (!p->cocci.dir)
+		return;
+	path = sk_path_join(p->cocci.dir, "prerequisites.conf");
+	if (sk_path_exists(path) && !git_config_open_ondisk(&c.cfg, path))
+		git_config_foreach(c.cfg, prereq_one, &c);
+	sk_error_clear();
+	git_config_free(c.cfg);
+	free(path);
+}
+
+/*
+ * The later patches of the series and what became of them once patch nr
+ * failed: blocked, or queued because the compile check proved them
+ * independent.  Known only when every patch was tried.
+ */
+void sk_port_blocked_list(struct sk_strbuf *out, const struct sk_port_result *r, int nr)
+{
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct sk_port_item *it = &r->items[i];
+
+		if (it->blocked_by != nr)
+			continue;
+		if (!n++)
+			sk_strbuf_adds(out, "\nNot ported because this patch failed (a series applies in order):\n\n");
+		sk_strbuf_addf(out, "  patch %d \"%s\": %s\n", it->nr, it->subject, it->reason);
+	}
+	for (i = 0; i < r->nr; i++) {
+		const struct sk_port_item *it = &r->items[i];
+
+		if (it->independent_of != nr)
+			continue;
+		if (!k++)
+			sk_strbuf_adds(out, "\nPorted without this patch (the queue without it compiles):\n\n");
+		sk_strbuf_addf(out, "  patch %d \"%s\"\n", it->nr, it->subject);
+	}
+}
+
+/* Who gets the mail: stable as the stable rules say; downstream its owners. */
+static void address(struct sk_strbuf *out, const struct port *p,
+		    const struct work *w)
+{
+	const struct sk_branch *br = p->tb->br;
+	struct sk_maintainers m = { 0 };
+	struct sk_recipients r = { 0 };
+	char *mpath, *queue;
+	size_t i;
+
+	if (br->kind != SK_BRANCH_DOWNSTREAM) {
+		sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to apply to %d.%d-stable tree\n",
+			       w->sp->subject, br->major, br->minor);
+		sk_strbuf_addf(out, "To: %s\nCc: stable@vger.kernel.org\n\n", w->sp->author);
+		sk_strbuf_addf(out, "The patch below does not apply to the %d.%d-stable tree (%s).\n"
+			       "If someone wants it applied there, or to any other stable or longterm\n"
+			       "tree, then please email the backport, including the original git commit\n"
+			       "id to <stable@vger.kernel.org>.\n\n", br->major, br->minor, br->name);
+		return;
+	}
+	mpath = sk_path_join(p->o->top, "MAINTAINERS");
+	queue = sk_xstrfmt("stable/%s/series", br->name);
+	if (!sk_maintainers_load(&m, mpath))
+		sk_maintainers_recipients(&r, &m, (const char *const[]){ queue }, 1);
+	sk_error_clear();
+	sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to port to %s\n",
+		       w->sp->subject, br->name);
+	sk_strbuf_adds(out, "To: ");
+	for (i = 0; i < r.nr_to; i++)
+		sk_strbuf_addf(out, "%s%s", i ? ", " : "", r.to[i]);
+	if (!r.nr_to)
+		sk_strbuf_adds(out, p->o->signoff ? p->o->signoff : w->sp->author);
+	sk_strbuf_addf(out, "\nCc: %s\n\n", w->sp->author);
+	sk_strbuf_addf(out, "The patch below does not port to %s, a downstream branch that\n"
+		       "takes the series %s (stable/branches.conf).\n\n", br->name, p->o->slug);
+	sk_recipients_release(&r);
+	sk_maintainers_release(&m);
+	free(queue);
+	free(mpath);
+}
+
+static void offline_commands(struct sk_strbuf *out, const struct port *p)
+{
+	sk_strbuf_adds(out, "To see the failed hunks in the branch's files, with .rej files (offline,\n"
+		       "from this project):\n\n");
+	command(out, (const char *const[]){ "stablekit", "port", p->o->slug, "--branch",
+					    p->tb->br->name, "--keep", NULL });
+	sk_strbuf_adds(out, "\n\n");
+}
+
+void sk_port_failed_mail(struct sk_strbuf *out, struct port *p,
+			 const struct work *w)
+{
+	const struct sk_branch *br = p->tb->br;
+	size_t i, k;
+
+	address(out, p, w);
+	for (i = 0; i < w->sp->nr_fixlets; i++)
+		sk_strbuf_addf(out, "It includes the fixlet \"%s\" <%s> (patch %s).\n%s",
+			       w->sp->fixlets[i].subject, w->sp->fixlets[i].message_id,
+			       w->keys[i + 1], i + 1 == w->sp->nr_fixlets ? "\n" : "");
+	offline_commands(out, p);
+	if (br->kind != SK_BRANCH_DOWNSTREAM) {
+		sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
+		sk_port_failed_commands(out, p->tb->tip, w->item->upstream,
+					w->sp->message_id, br->major, br->minor);
+		sk_strbuf_addch(out, '\n');
+	}
+	sk_strbuf_adds(out, "Possible dependencies:\n\n");
+	for (i = 0; i < p->rev->nr_patches && p->rev->patches[i].nr < w->sp->nr; i++)
+		sk_strbuf_addf(out, "%s (\"%s\")\n", p->rev->patches[i].message_id,
+			       p->rev->patches[i].subject);
+	if (!i)
+		sk_strbuf_adds(out, "none earlier in the series\n");
+	prerequisites(out, p, w);
+	w->item->blocked_at = out->len;
+	sk_strbuf_adds(out, "\nWhat was tried:\n\n");
+	sk_strbuf_add(out, w->tried.buf, w->tried.len);
+	sk_strbuf_adds(out, "\nThe hunks that do not apply, and what this tree has instead:\n");
+	for (k = 0; k < w->nr; k++)
+		for (i = 0; i < w->reps[k].nr; i++)
+			if (!w->reps[k].hunks[i].applied)
+				failed_hunk(out, p, w->keys[k], &w->reps[k].hunks[i]);
+	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
+}
+
