@@ -1324,16 +1324,17 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 				       "tinyconfig" : "defconfig");
 	job->worktree = sk_path_join(o->work, "src");
 	c.src = job->worktree;
+	/* a tree that cannot be built says so first: no port can change it */
+	ret = resolve_tip(&c, &commit, &tree);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
+		goto out;
+	}
 	if (!o->queue_dir)
 		check_ported(job, o);
 	if (job->not_run) {
 		job->why = sk_xstrdup(job->not_run);
 		ret = 0;
-		goto out;
-	}
-	ret = resolve_tip(&c, &commit, &tree);
-	if (ret) {
-		ret = ret > 0 ? 0 : ret;
 		goto out;
 	}
 	job->buildable = 1;
