@@ -179,7 +179,6 @@ static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
 	const struct sk_branch *br = c->o->branch;
 	struct sk_kbuildjob *job = c->job;
 	git_object *obj = NULL;
-	const char *missing = NULL;
 
 	if (git_revparse_single(&obj, c->o->repo, br->ref) ||
 	    git_object_peel((git_object **)commit, obj, GIT_OBJECT_COMMIT)) {
@@ -192,13 +191,19 @@ static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
 	c->commit_time = (long long)git_commit_time(*commit);
 	if (git_commit_tree(tree, *commit))
 		return sk_error_git(SK_ERROR, "tree of the branch tip");
-	if (!sk_kbuild_kernel_tree(*tree, &missing)) {
-		job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
-				      "(a model repository, not a kernel)",
-				      br->ref, missing);
-		return 1;
-	}
 	return 0;
+}
+
+static int check_kernel_tree(struct job_ctx *c, git_tree *tree)
+{
+	const char *missing = NULL;
+
+	if (sk_kbuild_kernel_tree(tree, &missing))
+		return 0;
+	c->job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
+				 "(a model repository, not a kernel)",
+				 c->o->branch->ref, missing);
+	return 1;
 }
 
 static void describe(struct sk_kbuildjob *job, git_commit *commit)
@@ -1324,17 +1329,22 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 				       "tinyconfig" : "defconfig");
 	job->worktree = sk_path_join(o->work, "src");
 	c.src = job->worktree;
-	/* a tree that cannot be built says so first: no port can change it */
+	/*
+	 * A ref the repository lacks says so first; then a series that did
+	 * not port (what the branch should have is not known); then a tree
+	 * that is no kernel.
+	 */
 	ret = resolve_tip(&c, &commit, &tree);
-	if (ret) {
-		ret = ret > 0 ? 0 : ret;
+	if (!ret && !o->queue_dir)
+		check_ported(job, o);
+	if (!ret && job->not_run) {
+		job->why = sk_xstrdup(job->not_run);
 		goto out;
 	}
-	if (!o->queue_dir)
-		check_ported(job, o);
-	if (job->not_run) {
-		job->why = sk_xstrdup(job->not_run);
-		ret = 0;
+	if (!ret)
+		ret = check_kernel_tree(&c, tree);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
 		goto out;
 	}
 	job->buildable = 1;
