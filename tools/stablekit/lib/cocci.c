@@ -4,6 +4,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "patch.h"
+#include "repo.h"
 #include "run.h"
 
 #include <regex.h>
@@ -51,18 +52,6 @@ static int open_manifest(git_config **cfg, const struct sk_cocci *c)
 	return ret;
 }
 
-static char *cfg_get(git_config *cfg, const char *fmt, const char *a)
-{
-	char *key = sk_xstrfmt(fmt, a), *v = NULL;
-	git_buf buf = { 0 };
-
-	if (!git_config_get_string_buf(&buf, cfg, key))
-		v = sk_xstrdup(buf.ptr);
-	git_buf_dispose(&buf);
-	free(key);
-	return v;
-}
-
 static int read_blob(struct sk_strbuf *out, git_repository *repo,
 		     const git_oid *tree_id, const char *path)
 {
@@ -87,9 +76,9 @@ static int read_blob(struct sk_strbuf *out, git_repository *repo,
 static int probe(git_config *cfg, const char *name, git_repository *repo,
 		 const git_oid *tree)
 {
-	char *file = cfg_get(cfg, "probe.%s.file", name);
-	char *fixed = cfg_get(cfg, "probe.%s.grep", name);
-	char *re = cfg_get(cfg, "probe.%s.regex", name);
+	char *file = sk_config_strf(cfg, "probe.%s.file", name);
+	char *fixed = sk_config_strf(cfg, "probe.%s.grep", name);
+	char *re = sk_config_strf(cfg, "probe.%s.regex", name);
 	struct sk_strbuf text = SK_STRBUF_INIT;
 	int ret;
 

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "maintainers.h"
+#include "repo.h"
 #include "shquote.h"
 
 #include <ctype.h>
@@ -308,18 +309,6 @@ static void failed_hunk(struct sk_strbuf *out, const struct port *p,
 	text_lines_release(&l);
 }
 
-static char *cfg_str(git_config *cfg, const char *fmt, const char *a)
-{
-	char *key = sk_xstrfmt(fmt, a), *v = NULL;
-	git_buf buf = { 0 };
-
-	if (!git_config_get_string_buf(&buf, cfg, key))
-		v = sk_xstrdup(buf.ptr);
-	git_buf_dispose(&buf);
-	free(key);
-	return v;
-}
-
 /* ---- prerequisites: semantic-patches/<slug>/prerequisites.conf ---- */
 
 struct prereq_ctx {
@@ -376,9 +365,9 @@ static int prereq_one(const git_config_entry *e, void *data)
 		return 0;
 	}
 	file = sk_xstrdup(e->value);
-	change = cfg_str(c->cfg, "prerequisite.%s.change", sym);
-	release = cfg_str(c->cfg, "prerequisite.%s.release", sym);
-	commit = cfg_str(c->cfg, "prerequisite.%s.commit", sym);
+	change = sk_config_strf(c->cfg, "prerequisite.%s.change", sym);
+	release = sk_config_strf(c->cfg, "prerequisite.%s.release", sym);
+	commit = sk_config_strf(c->cfg, "prerequisite.%s.commit", sym);
 	if (!c->n++)
 		sk_strbuf_adds(c->out, "\nUpstream changes this patch may depend on (it uses what they\n"
 			       "introduced, and this tree lacks it; from the series' API notes):\n\n");

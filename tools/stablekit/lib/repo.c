@@ -106,3 +106,15 @@ char *sk_repo_index_path(git_repository *repo)
 	return sk_path_join(git_repository_commondir(repo),
 			    "stablekit-index.sqlite");
 }
+
+char *sk_config_strf(git_config *cfg, const char *fmt, const char *arg)
+{
+	char *key = sk_xstrfmt(fmt, arg), *v = NULL;
+	git_buf buf = { 0 };
+
+	if (!git_config_get_string_buf(&buf, cfg, key))
+		v = sk_xstrdup(buf.ptr);
+	git_buf_dispose(&buf);
+	free(key);
+	return v;
+}

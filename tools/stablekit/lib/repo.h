@@ -43,4 +43,7 @@ int sk_repo_open_branch(git_repository **out, char **path, const char *top,
 /* Where the index of this repository lives: <gitdir>/stablekit-index.sqlite */
 char *sk_repo_index_path(git_repository *repo);
 
+/* The string at key fmt % arg ("probe.%s.file"), allocated; NULL when unset. */
+char *sk_config_strf(git_config *cfg, const char *fmt, const char *arg);
+
 #endif
