@@ -141,6 +141,10 @@ int sk_index__store_stop(struct sk_index *idx);
 struct sk_packs;
 struct sk_packs *sk_index__packs_open(git_repository *repo);
 void sk_index__packs_close(struct sk_packs *ps);
+/* The .idx entry of a commit read soon, into the cache. */
+void sk_index__packs_prefetch(const struct sk_packs *ps, const git_oid *oid);
+/* A cold walk: the largest pack's commits inflated ahead on a thread. */
+void sk_index__packs_read_ahead(struct sk_packs *ps);
 /* 1: *data, *len (until the next call); 0: ask git_odb_read. */
 int sk_index__packs_read_commit(const char **data, size_t *len,
 				struct sk_packs *ps, const git_oid *oid);

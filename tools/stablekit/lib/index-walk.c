@@ -56,7 +56,13 @@ static size_t oid_hash(const git_oid *oid)
 static void graph_grow(struct graph *g)
 {
 	size_t size = g->slots ? 2 * (g->mask + 1) : 1 << 16, i, j;
-	struct slot *slots = sk_xcalloc(size, sizeof(*slots));
+	/*
+	 * Written before it is read: a calloc'd table is the zero page until
+	 * a probe's first write, a copy-on-write fault and a TLB flush on
+	 * every core the walk's threads run on.
+	 */
+	struct slot *slots = memset(sk_xmalloc(size * sizeof(struct slot)), 0,
+				    size * sizeof(struct slot));
 
 	for (i = 0; g->slots && i <= g->mask; i++) {
 		if (!g->slots[i].n)
@@ -168,6 +174,8 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 				goto out;
 			}
 			n->parents[i] = node_get(g, &p, 1);
+			if (!n->parents[i]->parsed)
+				sk_index__packs_prefetch(g->packs, &p);
 		}
 		n->nr_parents = raw.nr_parents;
 		n->parsed = 1;
@@ -461,8 +469,10 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 		return sk_error_git(SK_ERROR, "cannot read the repository");
 	idx->g.packs = sk_index__packs_open(repo);
 	ret = walk_settings(1);
-	if (!ret && idx->bulk)
+	if (!ret && idx->bulk) {
+		sk_index__packs_read_ahead(idx->g.packs);
 		ret = sk_index__store_start(idx);
+	}
 	if (!ret)
 		ret = walk(&order, &nr, idx, tip, base, old_tip, &added);
 	ret2 = sk_index__store_stop(idx);

@@ -191,11 +191,28 @@ test_expect_success 'port writes only a proven upstream sha' '
 	! grep "^commit $U" $f
 '
 
-test_expect_success 'the same answers from a pack, from loose objects, from deltified commits' '
+test_expect_success 'the same answers from a pack (commits first, read ahead), from several packs, from loose objects, from deltified commits' '
 	idx=linux/.git/stablekit-index.sqlite &&
 	git -C linux repack -adq &&
+	git verify-pack -v linux/.git/objects/pack/pack-*.idx | sed -n 1p |
+		grep " commit " &&
 	rm -f $idx* && (cd p && stablekit status --json >../packed.json) &&
+	mkdir one && mv linux/.git/objects/pack/pack-* one/ &&
+	for f in one/pack-*.pack
+	do
+		git -C linux unpack-objects -q <$f || return 1
+	done &&
+	git -C linux rev-list --objects master~300 |
+		git -C linux pack-objects -q .git/objects/pack/pack >/dev/null &&
+	git -C linux rev-list --objects --all --not master~300 |
+		git -C linux pack-objects -q .git/objects/pack/pack >/dev/null &&
+	git -C linux prune-packed &&
+	test $(ls linux/.git/objects/pack/pack-*.pack | wc -l) = 2 &&
+	rm -f $idx* && (cd p && stablekit status --json >../packs.json) &&
+	test_cmp packed.json packs.json &&
+	git -C linux repack -adq &&
 	mkdir loose && mv linux/.git/objects/pack/pack-* loose/ &&
+	rm -r one &&
 	for f in loose/pack-*.pack
 	do
 		git -C linux unpack-objects -q <$f || return 1
