@@ -48,7 +48,7 @@ HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
-	kmod ccache gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
+	kmod ccache distcc gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
 	busybox-static qemu-system-x86 qemu-system-arm \
 	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl \

@@ -27,6 +27,7 @@ struct build_args {
 	struct sk_strlist branches, arches, cross, fragments, objects;
 	const char *mode, *repo, *work, *results;
 	int jobs, parallel, no_ccache, no_baseline, timeout, json, all;
+	const char *distcc_hosts;	/* [build] distcc-hosts */
 };
 
 static void progress(const char *arch, const char *variant, const char *what,
@@ -207,6 +208,7 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 	o.jobs = a->jobs;
 	o.parallel = a->parallel;
 	o.no_ccache = a->no_ccache;
+	o.distcc_hosts = a->distcc_hosts;
 	o.no_baseline = a->no_baseline;
 	o.timeout_s = a->timeout > 0 ? (unsigned int)a->timeout : 0;
 	if (ctx->progress) {
@@ -314,6 +316,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 	size_t i, j;
 	int worst = SK_EXIT_OK;
 
+	a->distcc_hosts = branches->distcc_hosts;
 	for (i = 0; i < branches->nr; i++) {
 		struct sk_branch *br = &branches->items[i];
 		struct sk_kbuildjob job;

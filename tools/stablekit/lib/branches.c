@@ -1,4 +1,5 @@
 #include "branches.h"
+#include "distcc.h"
 #include "error.h"
 #include "fsutil.h"
 #include "kbuild.h"
@@ -128,6 +129,7 @@ void sk_branches_release(struct sk_branches *b)
 		branch_release(&b->items[i]);
 	free(b->items);
 	free(b->repo);
+	free(b->distcc_hosts);
 	free(b->path);
 	memset(b, 0, sizeof(*b));
 }
@@ -378,6 +380,16 @@ static int load_entry(struct sk_branches *out, struct conf_lines *cl,
 	} else if (!strcmp(name, "stablekit.signoff") ||
 		   !strcmp(name, "stablekit.lore")) {
 		/* read by identity.c and lore.c, which check their values */
+	} else if (!strcmp(name, "build.distcc-hosts")) {
+		int slots;
+
+		ret = sk_distcc_hosts_parse(e->value ? e->value : "", &slots);
+		if (ret) {
+			ret = sk_error_prefix(ret, "%s", where);
+		} else {
+			free(out->distcc_hosts);
+			out->distcc_hosts = sk_xstrdup(e->value);
+		}
 	} else if (!strncmp(name, "branch.", 7) && last > name + 6) {
 		char *bname = sk_xstrndup(name + 7, last - name - 7);
 		char *section = sk_xstrfmt("branch.%s", bname);
@@ -397,7 +409,8 @@ static int load_entry(struct sk_branches *out, struct conf_lines *cl,
 		free(bname);
 	} else {
 		ret = sk_error_set(SK_EINVALID, "%s: unknown key '%s' (sections"
-				   " are [stablekit] and [branch \"<name>\"])",
+				   " are [stablekit], [build] and [branch "
+				   "\"<name>\"])",
 				   where, name);
 	}
 	free(where);

@@ -50,6 +50,7 @@ struct sk_branches {
 	struct sk_branch *items;
 	size_t nr, alloc;
 	char *repo;		/* [stablekit] repo, as written, or NULL */
+	char *distcc_hosts;	/* [build] distcc-hosts, checked, or NULL */
 	char *path;		/* the file they were read from */
 };
 

@@ -1,4 +1,5 @@
 #include "kbuildjob.h"
+#include "distcc.h"
 #include "branches.h"
 #include "results.h"
 #include "sandbox.h"
@@ -401,6 +402,12 @@ static void env_init(struct make_env *e, struct job_ctx *c)
 	e->vars[e->nr++] = sk_xstrdup("LC_ALL=C");
 	e->vars[e->nr++] = sk_xstrfmt("CCACHE_BASEDIR=%s", c->o->work);
 	e->vars[e->nr++] = sk_xstrdup("CCACHE_NOHASHDIR=true");
+	if (c->o->distcc_hosts) {
+		e->vars[e->nr++] = sk_xstrfmt("DISTCC_HOSTS=%s",
+					      c->o->distcc_hosts);
+		/* ccache hands what it does not have to distcc */
+		e->vars[e->nr++] = sk_xstrdup("CCACHE_PREFIX=distcc");
+	}
 	e->vars[e->nr] = NULL;
 }
 
@@ -433,6 +440,8 @@ static void make_argv(struct argv_buf *a, struct job_ctx *c,
 		      int jobs)
 {
 	int ccache = !c->o->no_ccache && sk_run_have("ccache");
+	const char *wrap = ccache ? "ccache " : c->o->distcc_hosts ?
+		"distcc " : "";
 
 	memset(a, 0, sizeof(*a));
 	av_push(a, sk_xstrdup("make"));
@@ -441,7 +450,7 @@ static void make_argv(struct argv_buf *a, struct job_ctx *c,
 	av_push(a, sk_xstrfmt("ARCH=%s", ar->arch->karch));
 	if (*ar->cross)
 		av_push(a, sk_xstrfmt("CROSS_COMPILE=%s", ar->cross));
-	av_push(a, sk_xstrfmt("CC=%s%s", ccache ? "ccache " : "", ar->cc));
+	av_push(a, sk_xstrfmt("CC=%s%s", wrap, ar->cc));
 	if (ccache)
 		av_push(a, sk_xstrdup("HOSTCC=ccache gcc"));
 	if (jobs > 0)
@@ -833,7 +842,9 @@ static char *reproducer(struct build *b)
 
 	sk_strbuf_adds(&sb, "export");
 	for (i = 0; i < b->env.nr; i++)
-		if (!strncmp(b->env.vars[i], "KBUILD_", 7))
+		if (!strncmp(b->env.vars[i], "KBUILD_", 7) ||
+		    !strncmp(b->env.vars[i], "DISTCC_", 7) ||
+		    !strncmp(b->env.vars[i], "CCACHE_PREFIX=", 14))
 			sk_strbuf_addf(&sb, " %s", b->env.vars[i]);
 	sk_strbuf_addf(&sb, "; %s", b->repro.buf);
 	sk_strbuf_release(&b->repro);
@@ -1200,6 +1211,12 @@ static void scheduling(struct job_ctx *c)
 	struct sk_kbuildjob *job = c->job;
 	int jobs = c->o->jobs > 0 ? c->o->jobs : online_cpus();
 	int par = c->o->parallel > 0 ? c->o->parallel : (int)job->nr_arches;
+	int slots;
+
+	/* the hosts take more than this machine: as many jobs as they take */
+	if (c->o->jobs <= 0 && c->o->distcc_hosts &&
+	    !sk_distcc_hosts_parse(c->o->distcc_hosts, &slots) && slots > jobs)
+		jobs = slots;
 
 	if (par > (int)job->nr_arches)
 		par = (int)job->nr_arches;
@@ -1208,6 +1225,8 @@ static void scheduling(struct job_ctx *c)
 	job->parallel = par;
 	c->jobs_per_make = jobs / par > 0 ? jobs / par : 1;
 	job->jobs_per_make = c->jobs_per_make;
+	if (c->o->distcc_hosts)
+		job->distcc_hosts = sk_xstrdup(c->o->distcc_hosts);
 }
 
 /*
@@ -1353,6 +1372,12 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 		ret = sk_error_set(SK_ETOOL, "make and quilt are needed (make deps)");
 		goto out;
 	}
+	if (o->distcc_hosts && !sk_run_have("distcc")) {
+		ret = sk_error_set(SK_ETOOL, "[build] distcc-hosts is set in "
+				   "stable/branches.conf but distcc is not "
+				   "installed (make deps)");
+		goto out;
+	}
 	ret = read_queue(&c, &hash_input);
 	if (!ret)
 		ret = pick_fragments(&c, &key);
@@ -1425,6 +1450,7 @@ void sk_kbuildjob_release(struct sk_kbuildjob *job)
 	free(job->arches);
 	free(job->branch);
 	free(job->mode);
+	free(job->distcc_hosts);
 	free(job->why);
 	free(job->not_run);
 	free(job->describe);
@@ -1572,6 +1598,7 @@ json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job)
 			    sk_json_strv(job->fragments, job->nr_fragments));
 	json_object_set_new(o, "parallel", json_integer(job->parallel));
 	json_object_set_new(o, "jobs_per_make", json_integer(job->jobs_per_make));
+	json_object_set_new(o, "distcc_hosts", str_or_null(job->distcc_hosts));
 	json_object_set_new(o, "duration", json_real(job->duration));
 	json_object_set_new(o, "arches", arches);
 	json_object_set_new(o, "gate", json_string(job->gate_failed ? "fail" : "pass"));

@@ -85,6 +85,7 @@ struct sk_kbuildjob_opts {
 	int parallel;			/* arches at once (0: default) */
 	int no_ccache;
 	int no_baseline;
+	const char *distcc_hosts;	/* [build] distcc-hosts, or NULL */
 	unsigned int timeout_s;		/* per make run (0: 2 hours) */
 	/*
 	 * The queue to build instead of <top>/stable/<branch> (stablekit
@@ -125,6 +126,7 @@ struct sk_kbuildjob {
 	struct sk_kbuild_archres *arches;
 	size_t nr_arches;
 	int jobs_per_make, parallel;
+	char *distcc_hosts;		/* compiled over distcc on these */
 	double duration;
 	int gate_failed;
 };

@@ -145,6 +145,10 @@ static int setup_actions(posix_spawn_file_actions_t *fa,
 						 O_WRONLY, 0);
 	if (o->flags & SK_RUN_MERGE_ERR)
 		posix_spawn_file_actions_adddup2(fa, 1, 2);
+	else if (o->stderr_path)
+		posix_spawn_file_actions_addopen(fa, 2, o->stderr_path,
+						 O_WRONLY | O_CREAT | O_TRUNC,
+						 0644);
 	else if (errp[1] >= 0)
 		posix_spawn_file_actions_adddup2(fa, errp[1], 2);
 	else if (quiet)
@@ -284,7 +288,8 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 		deadline = start + o->timeout_ms / 1000.0;
 	if (((o->flags & SK_RUN_CAPTURE_OUT) && !o->stdout_path &&
 	     pipe2(outp, O_CLOEXEC)) ||
-	    ((o->flags & SK_RUN_CAPTURE_ERR) && pipe2(errp, O_CLOEXEC))) {
+	    ((o->flags & SK_RUN_CAPTURE_ERR) && !o->stderr_path &&
+	     pipe2(errp, O_CLOEXEC))) {
 		close_pair(outp);
 		free(env);
 		return sk_error_errno("pipe");

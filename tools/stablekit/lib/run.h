@@ -21,6 +21,7 @@ struct sk_run_opts {
 	const char *const *env;		/* extra "NAME=value" entries, or NULL */
 	const char *stdin_path;		/* NULL: /dev/null */
 	const char *stdout_path;	/* write stdout to this file (created) */
+	const char *stderr_path;	/* stderr to this file, as it comes */
 	unsigned int timeout_ms;	/* 0: no limit */
 	unsigned int flags;
 };

@@ -61,6 +61,18 @@ test_expect_success '--arch runs that arch alone' '
 	jq -e "[.stages[].arch] | all(. == \"x86_64\")" g4.json
 '
 
+test_expect_success 'the benchmark runs on x86_64 alone: --arch arm64 says so and is incomplete' '
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && test_expect_code 1 stablekit gate --json \
+		--arch arm64 --branch linux-6.12.y --skip build \
+		--skip kselftest --out "$SHARNESS_TRASH_DIRECTORY/g6") >g6.json &&
+	jq -e ".verdict == \"incomplete\"" g6.json &&
+	jq -e ".stages[] | select(.name == \"kernel\") | .status == \"not run\"" g6.json &&
+	jq -r ".stages[] | select(.name == \"bench-classic\") | .reason" g6.json >reason &&
+	echo "not run: the benchmark runs on x86_64, and this gate'"'"'s first arch is arm64" >expect &&
+	test_cmp expect reason
+'
+
 test_expect_success 'an unknown arch in the gate config: exit 128 naming the key' '
 	printf "[gate]\n\tarch = sparc\n" >bad.conf &&
 	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&

@@ -68,6 +68,45 @@ static void test_timeout_closes_each_pipe_once(void **state)
 	sk_run_result_release(&res);
 }
 
+/*
+ * stderr to a file is there while the child runs (a log a user follows),
+ * and stdout is still captured.
+ */
+static void test_stderr_to_a_file_as_it_comes(void **state)
+{
+	char dir[] = "/tmp/sk-run-XXXXXX", path[64], buf[64];
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	char *script;
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/err.log", dir);
+	/* the child copies its own log while running: only a live file has it */
+	script = sk_xstrfmt("echo progress >&2; cat %s; echo out", path);
+	argv[2] = script;
+	ro.argv = argv;
+	ro.timeout_ms = 10000;
+	ro.flags = SK_RUN_CAPTURE_OUT;
+	ro.stderr_path = path;
+	assert_int_equal(sk_run(&res, &ro), 0);
+	assert_string_equal(res.out.buf, "progress\nout\n");
+	assert_int_equal(res.err.len, 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "progress\n");
+	sk_run_result_release(&res);
+	free(script);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* No descriptor of sk_run is left open, timeout or not. */
 static void test_no_descriptor_leaks(void **state)
 {
@@ -383,6 +422,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timeout_closes_each_pipe_once),
+		cmocka_unit_test(test_stderr_to_a_file_as_it_comes),
 		cmocka_unit_test(test_no_descriptor_leaks),
 		cmocka_unit_test(test_children_registry),
 		cmocka_unit_test(test_argv_grows),
