@@ -25,6 +25,22 @@ static int ported_revision(const char *results, const char *branch,
 	return v;
 }
 
+/* A revision's label, "v<n>" for one the series no longer has. */
+static char *label_of(const char *top, const char *slug, int version)
+{
+	struct sk_series *s = NULL;
+	const struct sk_revision *r = NULL;
+	char *label;
+
+	if (!sk_series_load(&s, top, slug))
+		r = sk_series_revision(s, version);
+	sk_error_clear();
+	label = r && r->label ? sk_xstrdup(r->label) :
+		sk_xstrfmt("v%d", version);
+	sk_series_free(s);
+	return label;
+}
+
 int sk_stale_latest_revision(const char *top, const char *slug)
 {
 	struct sk_series *s = NULL;
@@ -66,13 +82,15 @@ int sk_stale_find(struct sk_stale_list *out, const char *top)
 			int v = ported_revision(results, b.items[i].name, names[j]);
 			struct sk_stale *st;
 
-			if (!v || v >= latest[j])
+			if (!v || !latest[j] || v == latest[j])
 				continue;
 			st = SK_ARRAY_PUSH(out->items, out->nr, out->alloc);
 			st->branch = sk_xstrdup(b.items[i].name);
 			st->slug = sk_xstrdup(names[j]);
 			st->ported = v;
 			st->latest = latest[j];
+			st->ported_label = label_of(top, names[j], v);
+			st->latest_label = label_of(top, names[j], latest[j]);
 		}
 	}
 	free(latest);
@@ -90,6 +108,8 @@ void sk_stale_release(struct sk_stale_list *l)
 	for (i = 0; i < l->nr; i++) {
 		free(l->items[i].branch);
 		free(l->items[i].slug);
+		free(l->items[i].ported_label);
+		free(l->items[i].latest_label);
 	}
 	free(l->items);
 	memset(l, 0, sizeof(*l));
@@ -103,8 +123,9 @@ void sk_stale_describe(struct sk_strbuf *out, const struct sk_stale_list *l)
 		const struct sk_stale *st = &l->items[i];
 		const char *argv[] = { "stablekit", "port", st->slug, "--branch", st->branch };
 
-		sk_strbuf_addf(out, "%s: %s: stale (v%d on the list, queue from v%d): ",
-			       st->branch, st->slug, st->latest, st->ported);
+		sk_strbuf_addf(out, "%s: %s: stale (%s on the list, queue from %s): ",
+			       st->branch, st->slug, st->latest_label,
+			       st->ported_label);
 		sk_shell_argv(out, argv, 5);
 		sk_strbuf_addch(out, '\n');
 	}
@@ -116,11 +137,13 @@ json_t *sk_stale_json(const struct sk_stale_list *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:i, s:i}",
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}",
 				      "branch", l->items[i].branch,
 				      "series", l->items[i].slug,
 				      "ported", l->items[i].ported,
-				      "latest", l->items[i].latest));
+				      "latest", l->items[i].latest,
+				      "ported_label", l->items[i].ported_label,
+				      "latest_label", l->items[i].latest_label));
 	return arr;
 }
 

@@ -6,7 +6,9 @@
 #include "strbuf.h"
 
 /*
- * Queues ported from an older revision than the series store now holds:
+ * Queues ported from another revision than the latest the series store now
+ * holds (revisions are ordered by label and date, not by number: an RFC is
+ * stored under a number from 1001 and is older than v1):
  * results/<branch>/port/<series>.json names the revision `stablekit port`
  * took ("revision"); `pull` and `pull --update` store newer ones beside it.
  * Branches in the order of stable/branches.conf, series by name.
@@ -16,6 +18,8 @@ struct sk_stale {
 	char *slug;
 	int ported;		/* the revision the queue came from */
 	int latest;		/* the latest revision stored */
+	char *ported_label;	/* "v2", "RFC": as pull names them */
+	char *latest_label;
 };
 
 struct sk_stale_list {
@@ -31,7 +35,7 @@ void sk_stale_release(struct sk_stale_list *l);
  * "linux-7.2.y: <series>: stale (v3 on the list, queue from v2): stablekit port <series> --branch linux-7.2.y"
  */
 void sk_stale_describe(struct sk_strbuf *out, const struct sk_stale_list *l);
-/* [{"branch", "series", "ported", "latest"}] */
+/* [{"branch", "series", "ported", "latest", "ported_label", "latest_label"}] */
 json_t *sk_stale_json(const struct sk_stale_list *l);
 
 /* The latest revision stored of a series, 0 when none; as JSON, or null. */

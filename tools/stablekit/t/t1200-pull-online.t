@@ -221,7 +221,7 @@ test_expect_success 'v3 with a third patch: update --json pulls it and says what
 	test "$(conf patch.3.3.subject)" = \
 		"mm/vmscan: increment pgreclaim_pageout_* and pgrotate_* for MGLRU" &&
 	test "$(conf patch.3.1.acked-by)" = "Johannes Weiner <hannes@cmpxchg.org>" &&
-	jq -e ".stale == [{\"branch\": \"linux-7.2.y\", \"series\": \"$A\", \"ported\": 2, \"latest\": 3}]" out.json
+	jq -e ".stale == [{\"branch\": \"linux-7.2.y\", \"series\": \"$A\", \"ported\": 2, \"latest\": 3, \"ported_label\": \"v2\", \"latest_label\": \"v3\"}]" out.json
 '
 
 test_expect_success 'the run after: up to date, and the queue from v2 is named stale' '
@@ -259,7 +259,7 @@ test_expect_success 'status shows the queue ported from v2 as stale' '
 	(cd p && stablekit status --no-color) >status.out &&
 	grep "^linux-7.2.y: $A: stale (v3 on the list, queue from v2): stablekit port $A --branch linux-7.2.y$" status.out &&
 	(cd p && stablekit status --json) >status.json &&
-	jq -e ".stale == [{\"branch\": \"linux-7.2.y\", \"series\": \"$A\", \"ported\": 2, \"latest\": 3}]" status.json
+	jq -e ".stale == [{\"branch\": \"linux-7.2.y\", \"series\": \"$A\", \"ported\": 2, \"latest\": 3, \"ported_label\": \"v2\", \"latest_label\": \"v3\"}]" status.json
 '
 
 test_expect_success 'the report names the revision the queue came from and the newer one' '

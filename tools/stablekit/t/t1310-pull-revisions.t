@@ -97,6 +97,18 @@ test_expect_success 'an RFC pulled after v1 and v2 is not stored as v3; status t
 	test_cmp expect versions
 '
 
+test_expect_success 'a queue from the RFC is stale once v2 is latest, and says so by label' '
+	R="$PWD/stw/results/mainline/port" && mkdir -p "$R" &&
+	echo "{\"revision\": 1001}" >"$R/mm-thing.json" &&
+	(cd st && SK_WORK=../stw stablekit status >../status.out 2>&1) &&
+	grep "^mainline: mm-thing: stale (v2 on the list, queue from RFC): stablekit port mm-thing --branch mainline$" status.out &&
+	(cd st && SK_WORK=../stw stablekit status --json >../status.json) &&
+	jq -e ".stale == [{\"branch\": \"mainline\", \"series\": \"mm-thing\", \"ported\": 1001, \"latest\": 2, \"ported_label\": \"RFC\", \"latest_label\": \"v2\"}]" status.json &&
+	echo "{\"revision\": 2}" >"$R/mm-thing.json" &&
+	(cd st && SK_WORK=../stw stablekit status >../status.out 2>&1) &&
+	! grep stale status.out
+'
+
 test_expect_success 'every subject form names its revision, whatever the pull order' '
 	sk_new_project r &&
 	one_patch "[PATCH v3 RESEND]" three 20 >v3-resend.mbox &&
