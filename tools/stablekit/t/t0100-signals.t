@@ -26,12 +26,13 @@ slow_tool() {
 	chmod +x bin/$1
 }
 
-# wait_for FILE: until it exists (10 s at most)
+# wait_for FILE: until it exists (60 s at most: a loaded machine under
+# ASan can take seconds to start a tool)
 wait_for() {
 	n=0
 	while ! test -s "$1"; do
 		n=$((n + 1))
-		test $n -lt 200 || return 1
+		test $n -lt 1200 || return 1
 		sleep 0.05
 	done
 }
