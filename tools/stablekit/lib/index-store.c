@@ -77,7 +77,7 @@ struct job {
 
 /* Commits per batch. */
 #define HANDOVER 256
-/* Batches in flight: the walk waits when the store thread is this far behind. */
+/* Batches in flight: the walk waits when the store thread is this far back. */
 #define BATCHES 16
 /* Commit rows per INSERT in a cold fill. */
 #define COMMIT_BATCH 64

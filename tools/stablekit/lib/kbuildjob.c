@@ -388,27 +388,33 @@ out:
 
 /* --- one build: an arch, baseline or patched --- */
 
+/* The environment of every make run, NULL-terminated. */
 struct make_env {
-	char *vars[10];
-	size_t nr;
+	char **vars;
+	size_t nr, alloc;
 };
+
+static void env_push(struct make_env *e, char *var)
+{
+	*SK_ARRAY_PUSH(e->vars, e->nr, e->alloc) = var;
+	*SK_ARRAY_PUSH(e->vars, e->nr, e->alloc) = NULL;
+	e->nr--;
+}
 
 static void env_init(struct make_env *e, struct job_ctx *c)
 {
-	e->nr = 0;
-	e->vars[e->nr++] = sk_xstrfmt("KBUILD_BUILD_TIMESTAMP=@%lld", c->commit_time);
-	e->vars[e->nr++] = sk_xstrdup("KBUILD_BUILD_USER=stablekit");
-	e->vars[e->nr++] = sk_xstrdup("KBUILD_BUILD_HOST=stablekit");
-	e->vars[e->nr++] = sk_xstrdup("LC_ALL=C");
-	e->vars[e->nr++] = sk_xstrfmt("CCACHE_BASEDIR=%s", c->o->work);
-	e->vars[e->nr++] = sk_xstrdup("CCACHE_NOHASHDIR=true");
+	memset(e, 0, sizeof(*e));
+	env_push(e, sk_xstrfmt("KBUILD_BUILD_TIMESTAMP=@%lld", c->commit_time));
+	env_push(e, sk_xstrdup("KBUILD_BUILD_USER=stablekit"));
+	env_push(e, sk_xstrdup("KBUILD_BUILD_HOST=stablekit"));
+	env_push(e, sk_xstrdup("LC_ALL=C"));
+	env_push(e, sk_xstrfmt("CCACHE_BASEDIR=%s", c->o->work));
+	env_push(e, sk_xstrdup("CCACHE_NOHASHDIR=true"));
 	if (c->o->distcc_hosts) {
-		e->vars[e->nr++] = sk_xstrfmt("DISTCC_HOSTS=%s",
-					      c->o->distcc_hosts);
+		env_push(e, sk_xstrfmt("DISTCC_HOSTS=%s", c->o->distcc_hosts));
 		/* ccache hands what it does not have to distcc */
-		e->vars[e->nr++] = sk_xstrdup("CCACHE_PREFIX=distcc");
+		env_push(e, sk_xstrdup("CCACHE_PREFIX=distcc"));
 	}
-	e->vars[e->nr] = NULL;
 }
 
 static void env_release(struct make_env *e)
@@ -417,6 +423,8 @@ static void env_release(struct make_env *e)
 
 	for (i = 0; i < e->nr; i++)
 		free(e->vars[i]);
+	free(e->vars);
+	memset(e, 0, sizeof(*e));
 }
 
 struct argv_buf {
@@ -874,7 +882,7 @@ static char *relative_path(const char *to, const char *from)
 static void run_variant(struct job_ctx *c, struct sk_kbuild_archres *ar,
 			struct sk_kbuild_variant *v, int patched)
 {
-	struct build b = { c, ar, v, SK_STRBUF_INIT, SK_STRBUF_INIT, { { 0 }, 0 } };
+	struct build b = { c, ar, v, SK_STRBUF_INIT, SK_STRBUF_INIT, { NULL, 0, 0 } };
 	const char *strip[4];
 	char *src_rel = relative_path(c->src, v->outdir);
 	char *src_slash = sk_xstrfmt("%s/", c->src);
