@@ -223,20 +223,23 @@ static void ahead_publish(struct ahead *a, uint64_t off, uint64_t at,
 }
 
 /*
- * Inflates the zlib stream at in (size bytes out) into out; the bytes it
- * took, or 0.  Raw deflate past the zlib header, as the walk's own
- * reader: git checks no Adler-32 here either.
+ * Inflates the zlib stream of an object at in (exactly size bytes) into
+ * out: the bytes of the stream (header and Adler-32 included), or 0.  Raw
+ * deflate past the zlib header: git checks no Adler-32 here either, and
+ * libdeflate, with the whole object in memory and its size known, is about
+ * twice as fast as zlib's inflate on objects this small.
  */
-static size_t ahead_inflate(struct ahead *a, const unsigned char *in,
-			    size_t in_len, void *out, size_t size)
+static size_t zlib_inflate(struct libdeflate_decompressor *d,
+			   const unsigned char *in, size_t in_len, void *out,
+			   size_t size)
 {
 	size_t used, got;
 
 	if (in_len < 2 + 4 || (in[0] & 0x0f) != 8 ||
 	    (in[0] << 8 | in[1]) % 31 || (in[1] & 0x20))
 		return 0;
-	if (libdeflate_deflate_decompress_ex(a->inflater, in + 2, in_len - 2,
-					    out, size, &used, &got) !=
+	if (libdeflate_deflate_decompress_ex(d, in + 2, in_len - 2, out, size,
+					    &used, &got) !=
 	    LIBDEFLATE_SUCCESS || got != size)
 		return 0;
 	return 2 + used + 4;
@@ -302,7 +305,7 @@ static void *ahead_main(void *arg)
 			}
 			out = a->scratch;
 		}
-		used = ahead_inflate(a, h, end - h, out, size);
+		used = zlib_inflate(a->inflater, h, end - h, out, size);
 		if (!used)
 			break;
 		if (type == GIT_OBJECT_COMMIT) {
@@ -530,35 +533,24 @@ void sk_index__packs_prefetch(const struct sk_packs *ps, const git_oid *oid)
 	__builtin_prefetch(p->offs + (size_t)mid * 4);
 }
 
-/*
- * Inflates exactly size bytes of a zlib stream into ps->buf; 0 or -1.
- * libdeflate: the whole object is in memory and its size known, where it
- * is about twice as fast as zlib's inflate on objects this small.
- */
-static int inflate_object(struct sk_packs *ps, const unsigned char *in,
-			  size_t in_len, size_t size, size_t *used)
+/* The object at in into ps->buf; the bytes of its stream, or 0. */
+static size_t inflate_object(struct sk_packs *ps, const unsigned char *in,
+			     size_t in_len, size_t size)
 {
-	size_t out_len;
+	size_t used;
 
-	/* the zlib header, then raw deflate (git checks no Adler-32 here) */
-	if (in_len < 2 || (in[0] & 0x0f) != 8 || (in[0] << 8 | in[1]) % 31 ||
-	    (in[1] & 0x20))
-		return -1;
 	if (!ps->inflater && !(ps->inflater = libdeflate_alloc_decompressor()))
-		return -1;
+		return 0;
 	if (ps->buf_alloc < size + 1) {
 		ps->buf_alloc = size + 1 > 2 * ps->buf_alloc ? size + 1 :
 			2 * ps->buf_alloc;
 		free(ps->buf);
 		ps->buf = sk_xmalloc(ps->buf_alloc);
 	}
-	if (libdeflate_deflate_decompress_ex(ps->inflater, in + 2, in_len - 2,
-					    ps->buf, size, used, &out_len) !=
-	    LIBDEFLATE_SUCCESS || out_len != size)
-		return -1;
-	*used += 2 + 4;		/* the zlib header and its Adler-32 */
-	ps->buf[size] = '\0';
-	return 0;
+	used = zlib_inflate(ps->inflater, in, in_len, ps->buf, size);
+	if (used)
+		ps->buf[size] = '\0';
+	return used;
 }
 
 /*
@@ -595,7 +587,7 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 		}
 		h++;
 		if (h >= end || size > SIZE_MAX / 2 ||
-		    inflate_object(ps, h, end - h, size, &used))
+		    !(used = inflate_object(ps, h, end - h, size)))
 			return 0;
 		/* the read-ahead goes on past what the walk read itself */
 		if (i == 0 && ps->ahead)
