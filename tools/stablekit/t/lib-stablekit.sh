@@ -51,3 +51,17 @@ sk_new_project() {
 	mkdir -p "$1/series" "$1/stable" &&
 	cp "$SK_TOP/MAINTAINERS" "$1/MAINTAINERS"
 }
+
+# sk_kernel_project DIR: a project that builds the 6.12 workspace
+# ($SK_WORK/linux, initialised once) with the repository's branches,
+# kconfig fragments and warning allow-list.
+sk_kernel_project() {
+	if ! test -d "$SK_WORK/linux/.git"; then
+		sk_new_project ws && cp "$SK_TOP/stable/branches.conf" ws/stable/ &&
+		(cd ws && stablekit workspace init >/dev/null)
+	fi &&
+	sk_new_project "$1" &&
+	cp "$SK_TOP/stable/branches.conf" "$1/stable/" &&
+	mkdir -p "$1/ci" && cp -r "$SK_TOP/ci/kconfig" "$1/ci/" &&
+	cp "$SK_TOP/ci/build-allowlist" "$1/ci/"
+}

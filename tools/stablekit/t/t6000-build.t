@@ -47,14 +47,7 @@ row() {
 }
 
 test_expect_success 'setup: workspace and project' '
-	if ! test -d "$WS/.git"; then
-		sk_new_project ws && cp "$SK_TOP/stable/branches.conf" ws/stable/ &&
-		(cd ws && stablekit workspace init >/dev/null)
-	fi &&
-	sk_new_project p &&
-	cp "$SK_TOP/stable/branches.conf" p/stable/ &&
-	mkdir -p p/ci && cp -r "$SK_TOP/ci/kconfig" p/ci/ &&
-	cp "$SK_TOP/ci/build-allowlist" p/ci/ &&
+	sk_kernel_project p &&
 	git -C "$WS" for-each-ref >refs.before &&
 	git -C "$WS" rev-parse HEAD >head.before &&
 	git -C "$WS" ls-files -s >index.before

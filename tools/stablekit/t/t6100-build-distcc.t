@@ -33,14 +33,7 @@ hosts() {
 }
 
 test_expect_success 'setup: workspace, project, a distccd on 127.0.0.1' '
-	if ! test -d "$WS/.git"; then
-		sk_new_project ws && cp "$SK_TOP/stable/branches.conf" ws/stable/ &&
-		(cd ws && stablekit workspace init >/dev/null)
-	fi &&
-	sk_new_project p &&
-	cp "$SK_TOP/stable/branches.conf" p/stable/ &&
-	mkdir -p p/ci && cp -r "$SK_TOP/ci/kconfig" p/ci/ &&
-	cp "$SK_TOP/ci/build-allowlist" p/ci/ &&
+	sk_kernel_project p &&
 	rm -rf "$Q" && mkdir -p "$Q" && cp "$FIX/harmless.patch" "$Q/" &&
 	echo harmless.patch >"$Q/series" &&
 	rm -rf "$BW" && mkdir ccache &&
