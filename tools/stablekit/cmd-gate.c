@@ -68,13 +68,17 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The benchmark's workload (usemem) is built for x86_64 alone. */
+static int bench_here(const struct gate *g)
+{
+	return !g->parent && !strcmp(g->arch, "x86_64");
+}
+
 static int skipped(const struct gate *g, const char *stage)
 {
 	size_t i;
 
-	/* the benchmark's workload (usemem) is built for x86_64 alone */
-	if (!strcmp(stage, "bench") &&
-	    (g->parent || strcmp(g->arch, "x86_64")))
+	if (!strcmp(stage, "bench") && !bench_here(g))
 		return 1;
 	for (i = 0; i < g->skip.nr; i++)
 		if (!strcmp(g->skip.items[i], stage))
@@ -558,8 +562,7 @@ static void stage_kernel(struct gate *g, json_t **kbuild)
 	double t0 = now();
 
 	if (skipped(g, "kselftest") && skipped(g, "bench")) {
-		stage(g, "kernel", "not run", g->parent ||
-		      strcmp(g->arch, "x86_64") ?
+		stage(g, "kernel", "not run", !bench_here(g) ?
 		      "not run: --skip kselftest (and no benchmark here)" :
 		      "not run: --skip kselftest and --skip bench", 0);
 		return;
@@ -1200,7 +1203,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	}
 	for (i = 1; i < arches.nr; i++)
 		gate_other_arch(&g, arches.v[i]);
-	if (strcmp(g.arch, "x86_64")) {
+	if (!bench_here(&g)) {
 		char *why = sk_xstrfmt("not run: the benchmark runs on x86_64, "
 				       "and this gate's first arch is %s",
 				       g.arch);
