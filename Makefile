@@ -11,7 +11,7 @@
 #   make fuzz-replay  every seed and crash reproducer through its harness
 #                     (part of make check; gcc, or ASan with SANITIZE=1)
 
-PKGS := libgit2 jansson sqlite3 libdeflate
+PKGS := libgit2 jansson sqlite3 libdeflate libcurl
 SK := tools/stablekit
 
 ifeq ($(SANITIZE),1)
@@ -45,14 +45,15 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
 HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 
-DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcmocka-dev pkg-config \
+DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openssl-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache distcc gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
 	busybox-static qemu-system-x86 qemu-system-arm \
 	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl \
-	clang-14 libclang-rt-14-dev llvm-14
+	clang-14 libclang-rt-14-dev llvm-14 \
+	lava-server lava-dispatcher lavacli postgresql iproute2
 
 .PHONY: all deps check unit-test fuzz-replay cli-test bench run clean fuzz
 .DELETE_ON_ERROR:

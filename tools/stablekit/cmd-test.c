@@ -3,6 +3,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "gate.h"
+#include "lava.h"
 #include "options.h"
 #include "progress.h"
 #include "results.h"
@@ -103,7 +104,7 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 /* One boot of the gate's benchmark: the runs, for measuring by hand. */
 static int run_bench(json_t **out, const char *top, const char *arch,
 		     const char *kernel, const char *outdir, int runs,
-		     int mglru)
+		     int mglru, const struct sk_lava *lava)
 {
 	struct sk_gate_thresholds t;
 	struct sk_bench b = SK_BENCH_INIT;
@@ -121,7 +122,7 @@ static int run_bench(json_t **out, const char *top, const char *arch,
 		goto cleanup;
 	}
 	full = sk_xstrfmt("%sRUNS=%d\nLRU_GEN=%s\n", env, runs, mglru ? "y" : "n");
-	err = sk_bench_guest(&b, top, arch, kernel, usemem, full, outdir);
+	err = sk_bench_guest(&b, top, arch, kernel, usemem, full, outdir, lava);
 	json_object_set_new(*out, "status", json_string(err ? "fail" : "pass"));
 	if (err)
 		json_object_set_new(*out, "reason", json_string(sk_error_last()));
@@ -181,7 +182,9 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *kernel = NULL, *arch = "x86_64";
 	const char *src = NULL, *out = NULL, *scan = NULL, *accel = NULL;
-	const char *append = NULL;
+	const char *append = NULL, *runner = NULL, *lava_config = NULL;
+	struct sk_lava lava = { 0 };
+	int use_lava = 0;
 	struct sk_strlist suites = { 0 };
 	int bench = 0, mglru = 0;
 	int boot_only = 0, timeout = 900, test_timeout = 300, retries = 1;
@@ -210,6 +213,10 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 			      "run the gate's benchmark in one boot"),
 		SK_OPT_BOOL_(0, "mglru", &mglru, "benchmark with lru_gen enabled"),
 		SK_OPT_STRING_(0, "scan-log", &scan, "file", "scan a console log for splats"),
+		SK_OPT_STRING_(0, "runner", &runner, "r",
+			       "where the guest runs: local (default) or lava"),
+		SK_OPT_STRING_(0, "lava-config", &lava_config, "file",
+			       "[lava] config (default: <work>/lava/lava.conf)"),
 		SK_OPT_BOOL_(0, "json", &json, "print the results as JSON"),
 		SK_OPT_END_()
 	};
@@ -224,6 +231,9 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	}
 	if (scan)
 		return scan_log(scan);
+	ret = sk_lava_check_runner(runner, lava_config);
+	if (ret)
+		return ret;
 	if (!sk_qemu_binary(arch)) {
 		fprintf(stderr, "error: unknown arch '%s'\n", arch);
 		return SK_EXIT_USAGE;
@@ -243,6 +253,18 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		branch = "linux-6.12.y";	/* only names the results directory */
 	}
 	work = sk_work_dir(ctx->top);
+	if (sk_lava_runner(&lava, &use_lava, runner, lava_config, work) < 0) {
+		free(work);
+		return sk_die_lib(SK_EINVALID);
+	}
+	if (use_lava && kernel && !strcmp(kernel, "none")) {
+		/* a guest of firmware alone never ends: LAVA waits hours */
+		sk_lava_release(&lava);
+		free(work);
+		fprintf(stderr, "error: --runner lava boots a kernel, not "
+			"--kernel none\n");
+		return SK_EXIT_USAGE;
+	}
 	outdir = out ? sk_xstrdup(out) :
 		 sk_xstrfmt("%s/results/%s/test/%s", work, branch, arch);
 	srcdir = src ? sk_xstrdup(src) : sk_path_join(work, "linux");
@@ -275,7 +297,8 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		goto print;
 	}
 	if (bench > 0) {
-		ret = run_bench(&res, ctx->top, arch, kernel, outdir, bench, mglru);
+		ret = run_bench(&res, ctx->top, arch, kernel, outdir, bench, mglru,
+				use_lava ? &lava : NULL);
 		goto print;
 	}
 	to.guest.top = ctx->top;
@@ -285,6 +308,8 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	to.guest.append = append ? append : "transparent_hugepage=never";
 	to.guest.timeout_s = (unsigned int)timeout;
 	to.guest.accel = parse_accel(accel);
+	to.guest.lava = use_lava ? &lava : NULL;
+	to.guest.name = "stablekit test";
 	to.src = boot_only ? NULL : srcdir;
 	to.suites = suite_v;
 	to.test_timeout_s = (unsigned int)test_timeout;
@@ -302,6 +327,7 @@ print:
 		print_summary(res);
 	}
 	json_decref(res);
+	sk_lava_release(&lava);
 	free(not_run);
 	free(built);
 	free(suite_v);

@@ -5,6 +5,7 @@
 #include "guestland.h"
 #include "initramfs.h"
 #include "kbuild.h"
+#include "lava.h"
 #include "results.h"
 #include "run.h"
 #include "strbuf.h"
@@ -205,7 +206,15 @@ int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o)
 	qo.cpus = o->cpus;
 	qo.timeout_s = o->timeout_s;
 	qo.accel = o->accel;
-	err = sk_qemu_boot(out, &qo);
+	if (o->lava) {
+		struct sk_lava_job *job = sk_xcalloc(1, sizeof(*job));
+
+		err = sk_lava_boot(out, job, o->lava, &qo, o->name ?
+				   o->name : "stablekit guest");
+		out->lava = job;
+	} else {
+		err = sk_qemu_boot(out, &qo);
+	}
 cleanup:
 	free(initrd);
 	free(log);
@@ -751,6 +760,10 @@ json_t *sk_qemu_result_json(const struct sk_qemu_result *r)
 		json_object_set_new(o, "splat", json_pack("{s:s, s:s, s:i}",
 				    "kind", r->splat.kind, "line", r->splat.line,
 				    "lineno", (json_int_t)r->splat.lineno));
+	if (r->lava) {
+		json_object_set_new(o, "runner", json_string("lava"));
+		json_object_set_new(o, "lava", sk_lava_job_json(r->lava));
+	}
 	return o;
 }
 
@@ -927,7 +940,7 @@ char *sk_bench_build_usemem(const char *top, const char *dir)
 
 int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 		   const char *kernel, const char *usemem, const char *env,
-		   const char *dir)
+		   const char *dir, const struct sk_lava *lava)
 {
 	struct sk_guest_opts go = { 0 };
 	struct sk_qemu_result boot;
@@ -935,6 +948,7 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 	char *script = sk_path_join(top, "ci/guest/bench.sh");
 	char *logpath = sk_path_join(dir, "console.log");
 	const char *files[] = { usemem };
+	char *name = NULL;
 	int err;
 
 	err = sk_read_file(&job, script);
@@ -954,6 +968,8 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 		go.nr_files = 1;
 		go.timeout_s = 1800;
 		go.memory_mb = 1024;
+		go.lava = lava;
+		go.name = name = sk_xstrfmt("stablekit bench %s", dir);
 		err = sk_guest_run(&boot, &go);
 		free(text);
 		if (!err && boot.status != SK_BOOT_OK)
@@ -966,6 +982,7 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 	}
 	sk_strbuf_release(&job);
 	sk_strbuf_release(&log);
+	free(name);
 	free(script);
 	free(logpath);
 	return err;

@@ -25,6 +25,8 @@ struct sk_guest_opts {
 	size_t nr_files;
 	unsigned int timeout_s, memory_mb, cpus;
 	enum sk_qemu_accel accel;
+	const struct sk_lava *lava;	/* NULL: QEMU here; else a LAVA job */
+	const char *name;	/* the LAVA job's name */
 };
 
 /* Assemble the initramfs and boot; out as sk_qemu_boot's. */
@@ -137,7 +139,7 @@ char *sk_bench_build_usemem(const char *top, const char *dir);
  */
 int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 		   const char *kernel, const char *usemem, const char *env,
-		   const char *dir);
+		   const char *dir, const struct sk_lava *lava);
 
 /* One `stablekit test` run: kselftests built, a boot, the results. */
 struct sk_test_opts {

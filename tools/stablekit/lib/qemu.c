@@ -1,4 +1,5 @@
 #include "qemu.h"
+#include "lava.h"
 #include "error.h"
 #include "fsutil.h"
 #include "run.h"
@@ -190,6 +191,9 @@ void sk_qemu_result_release(struct sk_qemu_result *r)
 	sk_qemu_splat_release(&r->splat);
 	free(r->reason);
 	r->reason = NULL;
+	sk_lava_job_release(r->lava);
+	free(r->lava);
+	r->lava = NULL;
 }
 
 static void make_argv(struct sk_argv *a, const struct arch_info *ai,

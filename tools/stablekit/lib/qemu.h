@@ -46,6 +46,8 @@ struct sk_qemu_splat {
 	unsigned int lineno;	/* 1-based */
 };
 
+struct sk_lava_job;
+
 struct sk_qemu_result {
 	enum sk_qemu_status status;
 	enum sk_qemu_accel accel;	/* what was used */
@@ -54,6 +56,7 @@ struct sk_qemu_result {
 	double seconds;
 	struct sk_qemu_splat splat;	/* the first, when status is SPLAT */
 	char *reason;		/* one line for reports, never NULL after boot */
+	struct sk_lava_job *lava;	/* the job, when LAVA ran the boot */
 };
 
 const char *sk_qemu_status_name(enum sk_qemu_status s);

@@ -50,6 +50,16 @@ test_expect_success 'gate --arch that no guest boots' '
 	grep "unknown arch .sparc." err
 '
 
+test_expect_success 'gate and test --runner that is no runner, --lava-config alone' '
+	usage_error gate --branch linux-6.12.y --runner ssh &&
+	grep "unknown runner .ssh. (local, lava)" err &&
+	usage_error test --kernel none --runner ssh &&
+	grep "unknown runner .ssh." err &&
+	usage_error gate --branch linux-6.12.y --lava-config x.conf &&
+	grep "only with --runner lava" err &&
+	usage_error test --kernel none --runner local --lava-config x.conf
+'
+
 test_expect_success 'gate, test, build, port and report on an unknown branch' '
 	for cmd in "gate --branch nosuch" "test --branch nosuch" \
 		"build --branch nosuch" "port x --branch nosuch" \

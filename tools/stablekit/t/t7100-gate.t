@@ -22,6 +22,24 @@ test_expect_success 'every stage skipped: incomplete, exit 1, gate.json' '
 		g/gate.json
 '
 
+test_expect_success 'gate.json has the graph the library ran, every step done' '
+	jq -r ".graph[] | .step + (.after | if length > 0
+		then \" <- \" + join(\",\") else \"\" end)" gate.json >graph &&
+	cat >expect <<-\EOF &&
+	objects
+	kernel x86_64 <- objects
+	kselftest x86_64 <- kernel x86_64
+	kernel arm64 <- kernel x86_64
+	kselftest arm64 <- kernel arm64
+	bench classic <- kernel x86_64
+	bench mglru <- kernel x86_64
+	store <- bench mglru,bench classic,kselftest arm64
+	EOF
+	test_cmp expect graph &&
+	jq -e "[.graph[].done] | all" gate.json &&
+	jq -e ".runner == \"local\"" gate.json
+'
+
 test_expect_success 'gate.json says whether the baseline was reused' '
 	jq -e ".baseline.reused == false" gate.json &&
 	jq -e ".baseline.why_not == \"no stored baseline\"" gate.json &&

@@ -1,0 +1,1395 @@
+#include "gatejob.h"
+#include "batch.h"
+#include "bench.h"
+#include "error.h"
+#include "fsutil.h"
+#include "gate.h"
+#include "lava.h"
+#include "options.h"
+#include "progress.h"
+#include "qemu.h"
+#include "results.h"
+#include "run.h"
+#include "strbuf.h"
+
+#include <git2.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const variants[] = { "baseline", "patched" };
+
+static const char *const new_counters[] = {
+	"pgrotate_anon", "pgrotate_file", "pgreclaim_pageout_anon",
+	"pgreclaim_pageout_file", NULL
+};
+
+struct gate {
+	const char *top, *branch, *arch, *outdir;
+	/*
+	 * Another arch's part of the gate: its stages are named
+	 * "<stage>-<arch>" in the parent's gate.json, its files go to
+	 * <outdir>/<arch>; it boots and runs the kselftests, no benchmark.
+	 */
+	struct gate *parent;
+	const char *busybox;	/* the guest's, when known before the key */
+	const struct sk_lava *lava;	/* NULL: the guests run here */
+	const char *self;
+	char *work, *src;
+	const struct sk_strlist *skip;
+	struct sk_gate_thresholds t;
+	char *bench_env;
+	json_t *stages;
+	int progress, runs, jobs;
+	unsigned int guests;	/* side by side */
+	/*
+	 * The baseline's results (kselftests, benchmark consoles) are kept in
+	 * <work>/results/<branch>/gate-baseline/<arch> with the key of what
+	 * they depend on; a later gate with the same key reuses them and
+	 * builds and runs the patched side only.  staging collects this
+	 * run's baseline until the end.
+	 */
+	int no_reuse, reuse;
+	char *cache, *staging, *inputs, *cached_tip, *tip, *reuse_why;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The benchmark's workload (usemem) is built for x86_64 alone. */
+static int bench_here(const struct gate *g)
+{
+	return !g->parent && !strcmp(g->arch, "x86_64");
+}
+
+static int skipped(const struct gate *g, const char *stage)
+{
+	size_t i;
+
+	if (!strcmp(stage, "bench") && !bench_here(g))
+		return 1;
+	for (i = 0; g->skip && i < g->skip->nr; i++)
+		if (!strcmp(g->skip->items[i], stage))
+			return 1;
+	return 0;
+}
+
+/*
+ * gate.json after every stage, so that a gate that is stopped leaves what
+ * it did: the verdict says it did not finish until the last one is in.
+ */
+static void save_partial(const struct gate *g)
+{
+	char *p = sk_path_join(g->outdir, "gate.json");
+	json_t *o = json_pack("{s:s, s:s, s:s, s:[s], s:O}", "branch",
+			      g->branch, "arch", g->arch, "verdict", "incomplete",
+			      "reasons", "not finished: the gate was running or stopped",
+			      "stages", g->stages);
+
+	sk_results_save(p, o);
+	json_decref(o);
+	free(p);
+}
+
+static json_t *stage(struct gate *g, const char *name, const char *status,
+		     const char *reason, double seconds)
+{
+	char *full = g->parent ? sk_xstrfmt("%s-%s", name, g->arch) : NULL;
+	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:s}", "name",
+			      full ? full : name, "status", status, "reason",
+			      reason, "seconds", seconds, "arch", g->arch);
+
+	if (full)
+		name = json_string_value(json_object_get(o, "name"));
+	free(full);
+	json_array_append(g->stages, o);
+	save_partial(g->parent ? g->parent : g);
+	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
+		sk_progressf("gate: %-10s %s (%.0f s)", name, reason, seconds);
+	else if (g->progress)
+		sk_progressf("gate: %-10s %s%s%s (%.0f s)", name, status,
+			     reason ? ": " : "", reason ? reason : "", seconds);
+	return o;
+}
+
+static void save(const struct gate *g, const char *file, json_t *o)
+{
+	char *p = sk_path_join(g->outdir, file);
+
+	/* atomic: a reader (the report) never sees half a file */
+	sk_results_save(p, o);
+	free(p);
+}
+
+/* Run this stablekit again for a sub-command; its --json output parsed. */
+static json_t *run_self(struct gate *g, const char *const *args,
+			const char *log_name, char **why)
+{
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	struct sk_argv argv = SK_ARGV_INIT;
+	char *errlog = sk_path_join(g->outdir, log_name);
+	json_error_t jerr;
+	json_t *o = NULL;
+	int err;
+
+	sk_argv_pushv(&argv, (const char *const[]){ g->self, "-C", g->top,
+						    "--json", NULL });
+	sk_argv_pushv(&argv, args);
+	ro.argv = argv.v;
+	ro.flags = SK_RUN_CAPTURE_OUT;
+	/* a log, written as it comes: its progress can be followed */
+	ro.stderr_path = errlog;
+	ro.timeout_ms = 3 * 3600 * 1000;
+	if (g->progress)
+		sk_progressf("gate: stablekit %s ... (its progress in %s)",
+			     argv.v[4], errlog);
+	err = sk_run(&res, &ro);
+	if (err < 0) {
+		*why = sk_xstrfmt("not run: %s", sk_error_last());
+	} else {
+		o = json_loads(res.out.buf, 0, &jerr);
+		if (!o)
+			*why = sk_xstrfmt("not run: '%s' exited %d without JSON (see %s)",
+					  argv.v[4], res.exit_code, errlog);
+		else if (res.exit_code > 1)
+			*why = sk_xstrfmt("'%s' exited %d (see %s)", argv.v[4],
+					  res.exit_code, errlog);
+	}
+	sk_run_result_release(&res);
+	sk_argv_release(&argv);
+	free(errlog);
+	return o;
+}
+
+static json_t *first_branch(json_t *build)
+{
+	return json_array_get(json_object_get(build, "branches"), 0);
+}
+
+static json_t *arch_of(json_t *br, const char *arch)
+{
+	json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(br, "arches"), i, a)
+		if (!strcmp(json_string_value(json_object_get(a, "arch")), arch))
+			return a;
+	return NULL;
+}
+
+static const char *image_of(json_t *br, const char *arch, const char *variant)
+{
+	return json_string_value(json_object_get(json_object_get(
+		arch_of(br, arch), variant), "image"));
+}
+
+/* The blob id of a file's content, or "missing". */
+static char *file_oid(const char *path)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	if (!path || git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+		return sk_xstrdup("missing");
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return sk_xstrdup(hex);
+}
+
+static void add_oid(struct sk_strbuf *sb, const char *name, const char *path)
+{
+	char *oid = file_oid(path);
+
+	sk_strbuf_addf(sb, "%s %s\n", name, oid);
+	free(oid);
+}
+
+/* The kselftests of the gate, their per-binary limit and retries. */
+static const char *const gate_suites[] = { "cgroup", "mm", NULL };
+#define GATE_TEST_TIMEOUT_S 300
+#define GATE_TEST_RETRIES 1
+
+/* The kselftest job this program writes (its tests' names only). */
+static void add_job_oid(struct sk_strbuf *sb)
+{
+	struct sk_strlist bins = { 0 };
+	char hex[GIT_OID_HEXSZ + 1], *job;
+	const char *const *s, *const *t;
+	git_oid oid;
+	size_t i;
+
+	for (s = gate_suites; *s; s++) {
+		const struct sk_kselftest_suite *suite = sk_kselftest_suite(*s);
+
+		for (t = suite->tests; *t; t++)
+			*SK_ARRAY_PUSH(bins.items, bins.nr, bins.alloc) =
+				sk_xstrfmt("kselftest/%s/%s", *s, *t);
+		sk_strbuf_addf(sb, "kselftest-optimize %s %s\n", *s,
+			       suite->optimize);
+	}
+	job = sk_kselftest_job(gate_suites[0], &bins, GATE_TEST_TIMEOUT_S,
+			       GATE_TEST_RETRIES);
+	if (git_odb_hash(&oid, job, strlen(job), GIT_OBJECT_BLOB) < 0)
+		strcpy(hex, "missing");
+	else
+		git_oid_tostr(hex, sizeof(hex), &oid);
+	sk_strbuf_addf(sb, "kselftest-job %s\n", hex);
+	for (i = 0; i < bins.nr; i++)
+		free((char *)bins.items[i]);
+	free(bins.items);
+	free(job);
+}
+
+/*
+ * What the baseline's results depend on, the branch tip aside: the kernel
+ * fragments, the guest, the workload, the kselftest job this program
+ * writes, busybox and the benchmark parameters but the number of runs.
+ * (The stored benchmark consoles are parsed again when reused.)
+ */
+static char *inputs_key(const struct gate *g)
+{
+	static const char *const files[] = {
+		"ci/kconfig/gate-kernel.config", "ci/kconfig/gate-lockstat.config",
+		"ci/guest/init", "ci/guest/bench.sh",
+		"tools/stablekit/helpers/usemem.c", NULL
+	};
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	const char *const *f;
+	const char *line, *end;
+
+	sk_strbuf_addf(&sb, "branch %s\narch %s\n", g->branch, g->arch);
+	for (f = files; *f; f++) {
+		char *path = sk_path_join(g->top, *f);
+
+		add_oid(&sb, *f, path);
+		free(path);
+	}
+	add_job_oid(&sb);
+	add_oid(&sb, "busybox", g->busybox ? g->busybox :
+		sk_guest_busybox(g->arch));
+	for (line = g->bench_env; *line; line = end) {
+		end = strchr(line, '\n');
+		end = end ? end + 1 : line + strlen(line);
+		if (strncmp(line, "RUNS=", 5))
+			sk_strbuf_addf(&sb, "env %.*s", (int)(end - line), line);
+	}
+	return sk_strbuf_detach(&sb);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	char *dir = sk_xstrdup(to), *slash = strrchr(dir, '/');
+	int err = 0;
+
+	if (slash) {
+		*slash = '\0';
+		err = sk_mkdir_p(dir, 0755);
+	}
+	if (!err)
+		err = sk_read_file(&sb, from);
+	if (!err)
+		err = sk_write_file_atomic(to, sb.buf, sb.len);
+	sk_strbuf_release(&sb);
+	free(dir);
+	return err;
+}
+
+/* Copy <from>/<rel> to <to>/<rel>; a missing source is not an error. */
+static int copy_rel(const char *from, const char *to, const char *rel)
+{
+	char *a = sk_path_join(from, rel), *b = sk_path_join(to, rel);
+	int err = sk_path_exists(a) ? copy_file(a, b) : 0;
+
+	free(a);
+	free(b);
+	return err;
+}
+
+static int bench_modes(const struct gate *g, const char **modes)
+{
+	int n = 0;
+
+	if (skipped(g, "bench"))
+		return 0;
+	modes[n++] = "classic";
+	if (!skipped(g, "mglru"))
+		modes[n++] = "mglru";
+	return n;
+}
+
+static char *cached_run_log(const char *root, const char *mode, int run)
+{
+	return sk_xstrfmt("%s/bench-%s/baseline-%d/console.log", root, mode, run);
+}
+
+/* Whether the stored baseline covers what this gate runs; why when not. */
+static char *reuse_missing(const struct gate *g)
+{
+	const char *modes[2];
+	char *p = sk_path_join(g->cache, "kselftest-baseline/results.json");
+	int i, r, n = bench_modes(g, modes);
+
+	if (!skipped(g, "kselftest") && !sk_path_exists(p))
+		return p;
+	free(p);
+	for (i = 0; i < n; i++) {
+		for (r = 1; r <= g->runs; r++) {
+			p = cached_run_log(g->cache, modes[i], r);
+			if (!sk_path_exists(p))
+				return p;
+			free(p);
+		}
+	}
+	return NULL;
+}
+
+static void reuse_check(struct gate *g)
+{
+	struct sk_strbuf key = SK_STRBUF_INIT;
+	char *path = sk_path_join(g->cache, "key"), *missing = NULL;
+	size_t n = strlen(g->inputs);
+
+	g->reuse = 0;
+	if (g->no_reuse) {
+		g->reuse_why = sk_xstrdup("--no-reuse");
+	} else if (sk_read_file(&key, path) < 0) {
+		sk_error_clear();
+		g->reuse_why = sk_xstrdup("no stored baseline");
+	} else if (key.len <= n + 4 || strncmp(key.buf, g->inputs, n) ||
+		   strncmp(key.buf + n, "tip ", 4)) {
+		g->reuse_why = sk_xstrdup("the baseline's inputs changed");
+	} else if ((missing = reuse_missing(g))) {
+		g->reuse_why = sk_xstrfmt("the stored baseline lacks %s", missing);
+	} else {
+		sk_strbuf_rtrim(&key);
+		g->cached_tip = sk_xstrdup(key.buf + n + 4);
+		g->reuse = 1;
+	}
+	/* this run's baseline is collected afresh (nothing when all skipped) */
+	if (!g->reuse && (!skipped(g, "kselftest") || !skipped(g, "bench")))
+		sk_rmrf(g->staging);
+	free(missing);
+	free(path);
+	sk_strbuf_release(&key);
+}
+
+/* The tip the builds saw; a reused baseline of another tip is dropped. */
+static int tip_agrees(struct gate *g, json_t *build)
+{
+	const char *tip = json_string_value(json_object_get(first_branch(build),
+							    "tip"));
+
+	if (tip && !g->tip)
+		g->tip = sk_xstrdup(tip);
+	if (!g->reuse || !tip || !strcmp(tip, g->cached_tip))
+		return 1;
+	free(g->reuse_why);
+	g->reuse_why = sk_xstrfmt("the tip moved from %.12s to %.12s",
+				  g->cached_tip, tip);
+	g->reuse = 0;
+	sk_rmrf(g->staging);
+	return 0;
+}
+
+/* This run's baseline becomes the stored one (the key is written last). */
+static void store_baseline(struct gate *g)
+{
+	char *key = sk_path_join(g->staging, "key");
+	char *text;
+
+	if (g->reuse)
+		goto out;
+	if (!g->tip || !sk_is_dir(g->staging))
+		goto out;	/* no kernel built, nothing ran */
+	text = sk_xstrfmt("%stip %s\n", g->inputs, g->tip);
+	if (sk_write_file_atomic(key, text, strlen(text)) < 0 ||
+	    (sk_rmrf(g->cache) < 0 && sk_path_exists(g->cache)) ||
+	    rename(g->staging, g->cache) < 0)
+		fprintf(stderr, "gate: baseline not stored in %s: %s\n",
+			g->cache, sk_error_last());
+	free(text);
+out:
+	free(key);
+}
+
+/* builds (objects, 3 arches) and the queue check that comes with them */
+static void stage_objects(struct gate *g)
+{
+	const char *args[] = { "build", "--branch", g->branch, NULL };
+	double t0 = now();
+	char *why = NULL;
+	json_t *o, *br;
+
+	if (skipped(g, "build")) {
+		stage(g, "queue", "not run", "not run: --skip build", 0);
+		stage(g, "build", "not run", "not run: --skip build", 0);
+		return;
+	}
+	o = run_self(g, args, "build-objects.log", &why);
+	br = first_branch(o);
+	if (o)
+		save(g, "build-objects.json", o);
+	if (!br) {
+		stage(g, "queue", "not run", why ? why : "not run: no build", 0);
+		stage(g, "build", "not run", why ? why : "not run: no build",
+		      now() - t0);
+	} else {
+		const char *qs = json_string_value(json_object_get(
+			json_object_get(br, "queue"), "status"));
+		const char *gs = json_string_value(json_object_get(br, "gate"));
+
+		const char *nr = json_string_value(json_object_get(br, "not_run"));
+
+		if (nr) {
+			/* the selected series did not port: nothing to gate */
+			stage(g, "queue", "not run", nr, 0);
+			stage(g, "build", "not run", nr, now() - t0);
+			free(why);
+			json_decref(o);
+			return;
+		}
+		if (!json_is_true(json_object_get(br, "buildable")))
+			stage(g, "queue", "fail", json_string_value(
+			      json_object_get(br, "why")), 0);
+		else
+			stage(g, "queue", !qs || !strcmp(qs, "applied") ||
+			      !strcmp(qs, "none") ? "pass" : "fail",
+			      qs && !strcmp(qs, "none") ? "no queue" :
+			      qs && strcmp(qs, "applied") ? qs : NULL, 0);
+		stage(g, "build", gs && !strcmp(gs, "pass") ? "pass" : "fail",
+		      why, now() - t0);
+	}
+	free(why);
+	json_decref(o);
+}
+
+static json_t *build_kernel_once(struct gate *g, const char *fragment,
+				 const char *name, char **why)
+{
+	struct sk_argv args = SK_ARGV_INIT;
+	json_t *o;
+	char *log = sk_xstrfmt("%s.log", name), *file;
+
+	sk_argv_pushv(&args, (const char *const[]){ "build", "--branch",
+		      g->branch, "--mode", "kernel", "--arch", g->arch, NULL });
+	if (g->jobs > 0) {
+		sk_argv_push(&args, "--jobs");
+		sk_argv_pushf(&args, "%d", g->jobs);
+	}
+	if (fragment) {
+		sk_argv_push(&args, "--fragment");
+		sk_argv_push(&args, fragment);
+	}
+	if (g->reuse)
+		sk_argv_push(&args, "--no-baseline");
+	o = run_self(g, args.v, log, why);
+	file = sk_xstrfmt("%s.json", name);
+	if (o)
+		save(g, file, o);
+	sk_argv_release(&args);
+	free(log);
+	free(file);
+	return o;
+}
+
+/*
+ * The images into <out>/<name>-<variant>.img, and the JSON pointed there:
+ * the next stablekit build of the branch (this gate's or another's)
+ * writes the same results path.
+ */
+static void keep_images(struct gate *g, json_t *build, const char *name)
+{
+	json_t *a = arch_of(first_branch(build), g->arch);
+	size_t i;
+
+	for (i = 0; a && i < 2; i++) {
+		json_t *v = json_object_get(a, variants[i]);
+		const char *img = json_string_value(json_object_get(v, "image"));
+		char *to;
+
+		if (!img)
+			continue;
+		to = sk_xstrfmt("%s/%s-%s.img", g->outdir, name, variants[i]);
+		if (!copy_file(img, to))
+			json_object_set_new(v, "image", json_string(to));
+		else
+			sk_error_clear();
+		free(to);
+	}
+}
+
+/*
+ * The kernels; the baseline only when it is not reused, and again with it
+ * when the tip turns out not to be the stored baseline's.
+ */
+static json_t *build_kernel(struct gate *g, const char *fragment,
+			    const char *name, char **why)
+{
+	json_t *o = build_kernel_once(g, fragment, name, why);
+
+	if (o && !tip_agrees(g, o)) {
+		json_decref(o);
+		free(*why);
+		*why = NULL;
+		o = build_kernel_once(g, fragment, name, why);
+	}
+	keep_images(g, o, name);
+	return o;
+}
+
+/*
+ * One pair of kernels for the kselftests and the benchmark: the boot
+ * config with LOCK_STAT, whose lockdep the kselftests run under too.  Two
+ * configs would be four cold kernel builds, the gate's largest cost.
+ */
+static void stage_kernel(struct gate *g, json_t **kbuild)
+{
+	char *frag, *why = NULL;
+	const char *img;
+	double t0 = now();
+
+	if (skipped(g, "kselftest") && skipped(g, "bench")) {
+		stage(g, "kernel", "not run", !bench_here(g) ?
+		      "not run: --skip kselftest (and no benchmark here)" :
+		      "not run: --skip kselftest and --skip bench", 0);
+		return;
+	}
+	frag = sk_path_join(g->top, "ci/kconfig/gate-lockstat.config");
+	*kbuild = build_kernel(g, frag, "build-kernel", &why);
+	img = image_of(first_branch(*kbuild), g->arch, "patched");
+	stage(g, "kernel", img ? "pass" : "not run",
+	      img ? NULL : why ? why : "not run: no image", now() - t0);
+	free(frag);
+	free(why);
+}
+
+/* The stored baseline's kselftest results, copied into this run's. */
+static json_t *kselftest_reused(struct gate *g, const char *dir)
+{
+	char *from = sk_path_join(g->cache, "kselftest-baseline");
+	char *file = sk_path_join(dir, "results.json");
+	json_t *res = NULL;
+
+	if (!copy_rel(from, dir, "results.json") &&
+	    !copy_rel(from, dir, "console.log"))
+		res = json_load_file(file, 0, NULL);
+	if (res)
+		json_object_set_new(res, "reused", json_string(g->cache));
+	free(from);
+	free(file);
+	return res;
+}
+
+/* One side's boot and kselftests; NULL when there is no image. */
+static json_t *kselftest_side(struct gate *g, json_t *kbuild,
+			      const char *variant, const char *wt)
+{
+	struct sk_test_opts to = { 0 };
+	const char *img = image_of(first_branch(kbuild), g->arch, variant);
+	char *dir = sk_xstrfmt("%s/kselftest-%s", g->outdir, variant);
+	char *name = NULL;
+	json_t *res = NULL;
+	int base = !strcmp(variant, "baseline");
+
+	if (base && g->reuse) {
+		res = kselftest_reused(g, dir);
+		goto out;
+	}
+	if (!img)
+		goto out;
+	to.guest.top = g->top;
+	to.guest.arch = g->arch;
+	to.guest.kernel = img;
+	to.guest.workdir = dir;
+	to.guest.append = "transparent_hugepage=never";
+	to.guest.timeout_s = 1800;
+	to.guest.lava = g->lava;
+	to.guest.name = name = sk_xstrfmt("stablekit %s %s kselftest-%s",
+					  g->branch, g->arch, variant);
+	to.src = wt ? wt : g->src;
+	to.suites = gate_suites;
+	to.test_timeout_s = GATE_TEST_TIMEOUT_S;
+	to.retries = GATE_TEST_RETRIES;
+	sk_test_run(&res, &to);
+	if (base) {
+		char *into = sk_path_join(g->staging, "kselftest-baseline");
+
+		if (copy_rel(dir, into, "results.json") < 0 ||
+		    copy_rel(dir, into, "console.log") < 0)
+			sk_error_clear();
+		free(into);
+	}
+out:
+	free(name);
+	free(dir);
+	return res;
+}
+
+struct kselftest_batch {
+	struct gate *g;
+	json_t *kbuild, *res[2];
+	const char *wt;
+};
+
+static void kselftest_one(void *data, size_t i)
+{
+	struct kselftest_batch *kb = data;
+
+	kb->res[i] = kselftest_side(kb->g, kb->kbuild, variants[i], kb->wt);
+}
+
+static json_t *kselftest_results(json_t *res)
+{
+	return json_object_get(json_object_get(res, "kselftest"), "results");
+}
+
+/* One boot stage for both sides: fail when one failed, else not run. */
+static void stage_boot(struct gate *g, json_t **res)
+{
+	struct sk_strbuf why = SK_STRBUF_INIT;
+	const char *status = "pass";
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		json_t *boot = json_object_get(res[i], "boot");
+		const char *st = json_string_value(json_object_get(boot, "status"));
+		const char *r;
+
+		if (st && !strcmp(st, "ok"))
+			continue;
+		r = json_string_value(json_object_get(st ? boot : res[i], "reason"));
+		sk_strbuf_addf(&why, "%s%s: %s", why.len ? "; " : "", variants[i],
+			       r ? r : "no reason given");
+		if (st)
+			status = "fail";
+		else if (strcmp(status, "fail"))
+			status = "not run";
+	}
+	stage(g, "boot", status, why.len ? why.buf : NULL, 0);
+	sk_strbuf_release(&why);
+}
+
+/*
+ * The kselftest stage from both sides' results: "not run" when a side has
+ * none (its own reason then, when it never ran), never 0 regressions.
+ */
+static void stage_kselftest_verdict(struct gate *g, json_t **res, double t0)
+{
+	const char *st, *r;
+	json_t *cmp;
+	char *why;
+	int i;
+
+	st = sk_kselftest_verdict(kselftest_results(res[0]),
+				  kselftest_results(res[1]), &cmp, &why);
+	if (cmp)
+		save(g, "kselftest-compare.json", cmp);
+	for (i = 0; !cmp && i < 2; i++) {
+		r = json_string_value(json_object_get(res[i], "reason"));
+		if (json_is_array(kselftest_results(res[i])) || !r)
+			continue;
+		if (!strncmp(r, "not run: ", 9))
+			r += 9;
+		free(why);
+		why = sk_xstrfmt("not run: %s: %s", variants[i], r);
+		break;
+	}
+	stage(g, "kselftest", st, why, now() - t0);
+	free(why);
+	json_decref(cmp);
+}
+
+static void stage_kselftest(struct gate *g, json_t *kbuild)
+{
+	struct kselftest_batch kb = { g, kbuild, { NULL, NULL }, NULL };
+	json_t **res = kb.res;
+	double t0 = now();
+	int i;
+
+	kb.wt = json_string_value(json_object_get(first_branch(kbuild),
+						  "worktree"));
+	/* both guests at once; a reused baseline is only a copy */
+	sk_batch_run(2, g->reuse ? 1 : g->guests, kselftest_one, NULL, &kb);
+	for (i = 0; i < 2; i++) {
+		if (!res[i]) {
+			char *why = sk_xstrfmt("not run: no %s kernel image",
+					       variants[i]);
+
+			stage(g, "boot", "not run", why, 0);
+			stage(g, "kselftest", "not run", why, 0);
+			free(why);
+			goto cleanup;
+		}
+	}
+	stage_boot(g, res);
+	stage_kselftest_verdict(g, res, t0);
+cleanup:
+	json_decref(res[0]);
+	json_decref(res[1]);
+}
+
+/* A stored baseline run: its console parsed and copied into dir. */
+static int bench_reused(struct gate *g, struct sk_bench *out,
+			const char *mode, int run, const char *dir)
+{
+	char *from = cached_run_log(g->cache, mode, run);
+	char *to = sk_path_join(dir, "console.log");
+	struct sk_strbuf log = SK_STRBUF_INIT;
+	int err = copy_file(from, to);
+
+	if (!err)
+		err = sk_read_file(&log, to);
+	if (!err)
+		sk_bench_append_log(out, log.buf, log.len);
+	sk_strbuf_release(&log);
+	free(from);
+	free(to);
+	return err;
+}
+
+static void bench_stage_log(struct gate *g, const char *mode, int run,
+			    const char *dir)
+{
+	char *from = sk_path_join(dir, "console.log");
+	char *to = cached_run_log(g->staging, mode, run);
+
+	if (copy_file(from, to) < 0)
+		sk_error_clear();
+	free(from);
+	free(to);
+}
+
+/* The reasons of a result as one line ("; "), or NULL. */
+static char *reasons_text(json_t *reasons)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(reasons, i, r)
+		sk_strbuf_addf(&sb, "%s%s", i ? "; " : "", json_string_value(r));
+	if (!sb.len) {
+		sk_strbuf_release(&sb);
+		return NULL;
+	}
+	return sk_strbuf_detach(&sb);
+}
+
+/* Say why a measured metric gates nothing, beside its numbers. */
+static void not_gated(json_t *cmp, const char *metric, const char *why)
+{
+	json_t *m = json_object_get(json_object_get(cmp, "metrics"), metric);
+
+	if (m)
+		json_object_set_new(m, "not_gated", json_string(why));
+}
+
+/*
+ * The comparison of the runs so far, with every run, into bench-<mode>.json;
+ * before the last run it says how many are done.
+ */
+static json_t *bench_result(struct gate *g, const struct sk_bench *b,
+			    const char *mode, int done, int runs)
+{
+	struct sk_gate_thresholds t = g->t;
+	char *file = sk_xstrfmt("bench-%s.json", mode);
+	json_t *cmp;
+
+	if (!strcmp(mode, "mglru"))
+		t.lock_ratio_pct = INFINITY;
+	/*
+	 * Time from another gate run (another load on the machine) is no
+	 * baseline: a stored one gates the counts, not the throughput.
+	 */
+	if (g->reuse)
+		t.throughput_pct = INFINITY;
+	cmp = sk_bench_compare(&b[0], &b[1], &t, new_counters);
+	if (!strcmp(mode, "mglru"))
+		not_gated(cmp, "lru_lock_per_1000_scanned", "MGLRU does not run "
+			  "the cost path: measured, no threshold");
+	if (g->reuse)
+		not_gated(cmp, "throughput_pages_per_s", "the baseline was "
+			  "reused from an earlier gate run (another load on the "
+			  "machine): measured, not gated");
+	json_object_set_new(cmp, "mode", json_string(mode));
+	json_object_set_new(cmp, "lru_gen", json_string(b[0].lru_gen ?
+			    b[0].lru_gen : "unknown"));
+	json_object_set_new(cmp, "thp", json_string(b[0].thp ? b[0].thp :
+			    "unknown"));
+	json_object_set_new(cmp, "baseline_reused", json_boolean(g->reuse));
+	json_object_set_new(cmp, "throughput_gated", json_boolean(!g->reuse));
+	json_object_set_new(cmp, "runs", json_pack("{s:o, s:o}",
+			    "baseline", sk_bench_runs_json(&b[0]),
+			    "patched", sk_bench_runs_json(&b[1])));
+	if (b[0].error || b[1].error)
+		json_object_set_new(cmp, "guest_error", json_string(
+				    b[1].error ? b[1].error : b[0].error));
+	if (done < runs) {
+		json_object_set_new(cmp, "verdict", json_string("not run"));
+		json_array_insert_new(json_object_get(cmp, "reasons"), 0,
+			json_sprintf("not finished: %d of %d runs per side",
+				     done, runs));
+	}
+	save(g, file, cmp);
+	free(file);
+	return cmp;
+}
+
+/* One boot of the benchmark: a side's run, into its own sk_bench. */
+struct bench_task {
+	int side, run, err;
+	char *why;
+	struct sk_bench b;
+};
+
+struct bench_batch {
+	struct gate *g;
+	const char *mode, *img[2], *usemem, *env, *name;
+	struct bench_task *tasks;
+	struct sk_bench *b;	/* [2]: the runs so far, in task order */
+	int runs, err;
+	char *why;
+};
+
+static void bench_one(void *data, size_t i)
+{
+	struct bench_batch *bb = data;
+	struct bench_task *t = &bb->tasks[i];
+	struct gate *g = bb->g;
+	char *dir;
+
+	if (bb->err)
+		return;		/* an earlier batch failed */
+	dir = sk_xstrfmt("%s/%s/%s-%d", g->outdir, bb->name,
+			 variants[t->side], t->run);
+	if (g->progress)
+		sk_progressf("gate: %s %s run %d/%d", bb->name,
+			     variants[t->side], t->run, bb->runs);
+	t->err = sk_bench_guest(&t->b, g->top, g->arch, bb->img[t->side],
+				bb->usemem, bb->env, dir, g->lava);
+	if (t->err)
+		t->why = sk_xstrdup(sk_error_last());
+	else if (t->side == 0)
+		bench_stage_log(g, bb->mode, t->run, dir);
+	free(dir);
+}
+
+/* After a batch: its runs in order, and what is in so far saved. */
+static void bench_batch_done(void *data, size_t first, size_t count)
+{
+	struct bench_batch *bb = data;
+	size_t i, done;
+
+	for (i = first; i < first + count; i++) {
+		struct bench_task *t = &bb->tasks[i];
+
+		if (t->err && !bb->err) {
+			bb->err = t->err;
+			bb->why = sk_xstrfmt("fail: %s", t->why);
+		}
+		sk_bench_move(&bb->b[t->side], &t->b);
+		free(t->why);
+	}
+	done = bb->b[0].nr < bb->b[1].nr ? bb->b[0].nr : bb->b[1].nr;
+	if (!bb->err && done < (size_t)bb->runs)
+		json_decref(bench_result(bb->g, bb->b, bb->mode, (int)done,
+					 bb->runs));
+}
+
+/*
+ * The boots: baseline and patched of each run side by side, in run order
+ * (interleaved when one guest runs at a time); a reused baseline is read
+ * from the store first and only the patched runs boot.
+ */
+static int bench_boots(struct bench_batch *bb)
+{
+	struct gate *g = bb->g;
+	size_t n = 0;
+	int r, i;
+
+	bb->tasks = sk_xcalloc(2 * (size_t)bb->runs, sizeof(*bb->tasks));
+	for (r = 1; r <= bb->runs && !bb->err; r++) {
+		for (i = 0; i < 2; i++) {
+			if (i == 0 && g->reuse) {
+				char *dir = sk_xstrfmt("%s/%s/baseline-%d",
+						       g->outdir, bb->name, r);
+
+				if (bench_reused(g, &bb->b[0], bb->mode, r, dir) < 0) {
+					bb->err = -1;
+					bb->why = sk_xstrfmt("fail: %s", sk_error_last());
+				}
+				free(dir);
+				continue;
+			}
+			bb->tasks[n].side = i;
+			bb->tasks[n++].run = r;
+		}
+	}
+	if (!bb->err)
+		sk_batch_run(n, g->guests, bench_one, bench_batch_done, bb);
+	free(bb->tasks);
+	return bb->err;
+}
+
+static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
+{
+	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
+	struct bench_batch bb = { 0 };
+	char *usemem = NULL, *env = NULL, *name, *reason;
+	double t0 = now();
+	int i;
+	json_t *cmp;
+
+	name = sk_xstrfmt("bench-%s", mode);
+	bb.g = g;
+	bb.mode = mode;
+	bb.name = name;
+	bb.b = b;
+	for (i = 0; i < 2; i++)
+		bb.img[i] = image_of(first_branch(kbuild), g->arch, variants[i]);
+	if ((!bb.img[0] && !g->reuse) || !bb.img[1]) {
+		stage(g, name, "not run", "not run: no kernel images", 0);
+		goto cleanup;
+	}
+	usemem = sk_bench_build_usemem(g->top, g->outdir);
+	if (!usemem) {
+		stage(g, name, "not run", "not run: usemem did not build (gcc -static)", 0);
+		goto cleanup;
+	}
+	/* one run per boot */
+	env = sk_xstrfmt("%sRUNS=1\n%s", g->bench_env,
+			 strcmp(mode, "mglru") ? "" : "LRU_GEN=y\n");
+	bb.usemem = usemem;
+	bb.env = env;
+	bb.runs = g->runs;
+	if (bench_boots(&bb)) {
+		stage(g, name, "fail", bb.why, now() - t0);
+		goto cleanup;
+	}
+	cmp = bench_result(g, b, mode, g->runs, g->runs);
+	reason = reasons_text(json_object_get(cmp, "reasons"));
+	stage(g, name, json_string_value(json_object_get(cmp, "verdict")),
+	      reason, now() - t0);
+	free(reason);
+	json_decref(cmp);
+cleanup:
+	sk_bench_release(&b[0]);
+	sk_bench_release(&b[1]);
+	free(bb.why);
+	free(usemem);
+	free(env);
+	free(name);
+}
+
+/* RUNS= of the benchmark's environment, the last one winning. */
+static int env_runs(const char *env)
+{
+	const char *p = env, *last = NULL;
+
+	while ((p = strstr(p, "RUNS="))) {
+		if (p == env || p[-1] == '\n')
+			last = p;
+		p += 5;
+	}
+	return last ? atoi(last + 5) : 5;
+}
+
+static const char *verdict(json_t *stages, json_t *reasons)
+{
+	const char *v = "pass", *why;
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(stages, i, s) {
+		const char *st = json_string_value(json_object_get(s, "status"));
+
+		if (!strcmp(st, "pass"))
+			continue;
+		why = json_string_value(json_object_get(s, "reason"));
+		if (why && !strncmp(why, st, strlen(st)))
+			json_array_append_new(reasons, json_sprintf("%s: %s",
+				json_string_value(json_object_get(s, "name")), why));
+		else
+			json_array_append_new(reasons, json_sprintf("%s: %s%s%s",
+				json_string_value(json_object_get(s, "name")), st,
+				why ? ": " : "", why ? why : ""));
+		if (!strcmp(st, "fail"))
+			v = "fail";
+		else if (strcmp(v, "fail"))
+			v = "incomplete";
+	}
+	return v;
+}
+
+
+/* --- the graph --- */
+
+enum step_kind { STEP_OBJECTS, STEP_KERNEL, STEP_KSELFTEST, STEP_BENCH,
+		 STEP_STORE };
+
+#define STEP_MAX_AFTER 4
+
+struct step {
+	enum step_kind kind;
+	char *name;
+	size_t arch;		/* index into the job's arches */
+	const char *mode;	/* bench: classic, mglru */
+	int after[STEP_MAX_AFTER];	/* steps first; -1 ends */
+	int done;
+	double seconds;
+};
+
+/* One arch's part: the first arch's is the gate itself. */
+struct arch_part {
+	struct gate g;
+	json_t *kbuild;
+	char *busybox;
+	int unusable;		/* its stages already said "not run" */
+};
+
+struct gatejob {
+	struct gate *g;		/* the first arch's */
+	struct arch_part parts[SK_GATE_MAX_ARCHES];
+	size_t nr_parts;
+	struct step *steps;
+	size_t nr_steps, alloc_steps;
+};
+
+static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
+		    const char *mode, const int *after, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
+		    const char *mode, const int *after, const char *fmt, ...)
+{
+	struct step *s = SK_ARRAY_PUSH(job->steps, job->nr_steps,
+				       job->alloc_steps);
+	struct sk_strbuf name = SK_STRBUF_INIT;
+	va_list ap;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->arch = arch;
+	s->mode = mode;
+	va_start(ap, fmt);
+	sk_strbuf_vaddf(&name, fmt, ap);
+	va_end(ap);
+	s->name = sk_strbuf_detach(&name);
+	for (i = 0; i < STEP_MAX_AFTER; i++)
+		s->after[i] = -1;
+	for (i = 0; after && after[i] >= 0 && i < STEP_MAX_AFTER; i++)
+		s->after[i] = after[i];
+	return (int)(job->nr_steps - 1);
+}
+
+/*
+ * The steps of this gate.  The kernels wait for each other and for the
+ * objects build because they share the branch's worktree (one quilt
+ * stack); the guests of an arch wait for its kernels only.
+ */
+static void plan(struct gatejob *job)
+{
+	int objects, kernel0, prev, k, all[STEP_MAX_AFTER];
+	size_t i, nall = 0;
+
+	objects = add_step(job, STEP_OBJECTS, 0, NULL, NULL, "objects");
+	kernel0 = add_step(job, STEP_KERNEL, 0, NULL, (int[]){ objects, -1 },
+			   "kernel %s", job->g->arch);
+	add_step(job, STEP_KSELFTEST, 0, NULL, (int[]){ kernel0, -1 },
+		 "kselftest %s", job->g->arch);
+	prev = kernel0;
+	for (i = 1; i < job->nr_parts; i++) {
+		k = add_step(job, STEP_KERNEL, i, NULL, (int[]){ prev, -1 },
+			     "kernel %s", job->parts[i].g.arch);
+		add_step(job, STEP_KSELFTEST, i, NULL, (int[]){ k, -1 },
+			 "kselftest %s", job->parts[i].g.arch);
+		prev = k;
+	}
+	add_step(job, STEP_BENCH, 0, "classic", (int[]){ kernel0, -1 },
+		 "bench classic");
+	add_step(job, STEP_BENCH, 0, "mglru", (int[]){ kernel0, -1 },
+		 "bench mglru");
+	/* store waits for every guest: the last kselftest and both benches */
+	for (i = job->nr_steps; i-- > 0 && nall < 3;)
+		if (job->steps[i].kind != STEP_KERNEL)
+			all[nall++] = (int)i;
+	all[nall] = -1;
+	add_step(job, STEP_STORE, 0, NULL, all, "store");
+}
+
+static json_t *graph_json(const struct gatejob *job)
+{
+	json_t *a = json_array();
+	size_t i, j;
+
+	for (i = 0; i < job->nr_steps; i++) {
+		const struct step *s = &job->steps[i];
+		json_t *after = json_array();
+
+		for (j = 0; j < STEP_MAX_AFTER && s->after[j] >= 0; j++)
+			json_array_append_new(after, json_string(
+				job->steps[s->after[j]].name));
+		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:f}",
+				      "step", s->name, "after", after,
+				      "done", s->done, "seconds", s->seconds));
+	}
+	return a;
+}
+
+/*
+ * An arch after the first: its own outdir and stored baseline, and its
+ * userland found (or fetched) before its kernels are built, since
+ * without one they would be built for nothing.
+ */
+static void part_init(struct arch_part *p, struct gate *g, const char *arch)
+{
+	struct gate *a = &p->g;
+
+	*a = *g;
+	a->parent = g;
+	a->arch = arch;
+	a->outdir = sk_path_join(g->outdir, arch);
+	a->cache = sk_xstrfmt("%s/results/%s/gate-baseline/%s", g->work,
+			      g->branch, arch);
+	a->staging = sk_xstrfmt("%s.new", a->cache);
+	a->cached_tip = a->tip = a->reuse_why = a->inputs = NULL;
+	a->stages = g->stages;
+}
+
+static void part_not_run(struct arch_part *p, const char *why)
+{
+	stage(&p->g, "kernel", "not run", why, 0);
+	stage(&p->g, "boot", "not run", why, 0);
+	stage(&p->g, "kselftest", "not run", why, 0);
+	p->unusable = 1;
+}
+
+static int part_prepare(struct arch_part *p)
+{
+	struct gate *a = &p->g;
+	char *why;
+
+	if (skipped(a, "kselftest")) {
+		part_not_run(p, "not run: --skip kselftest");
+		return -1;
+	}
+	if (sk_mkdir_p(a->outdir, 0755) < 0 ||
+	    sk_guest_userland(&p->busybox, a->work, a->arch) < 0) {
+		why = sk_xstrfmt("not run: %s", sk_error_last());
+		part_not_run(p, why);
+		free(why);
+		return -1;
+	}
+	a->busybox = p->busybox;
+	a->inputs = inputs_key(a);
+	reuse_check(a);
+	if (a->progress)
+		sk_progressf("gate: %s: baseline %s", a->arch,
+			     a->reuse ? "reused" : a->reuse_why);
+	return 0;
+}
+
+static void part_release(struct arch_part *p, int first)
+{
+	json_decref(p->kbuild);
+	free(p->busybox);
+	free(p->g.cached_tip);
+	free(p->g.tip);
+	free(p->g.reuse_why);
+	free(p->g.inputs);
+	free(p->g.staging);
+	free(p->g.cache);
+	if (!first)
+		free((char *)p->g.outdir);
+}
+
+static void run_kernel(struct gatejob *job, struct arch_part *p, size_t i)
+{
+	if (i > 0 && part_prepare(p) < 0)
+		return;
+	stage_kernel(&p->g, &p->kbuild);
+}
+
+static void run_kselftest(struct gatejob *job, struct arch_part *p)
+{
+	if (p->unusable)
+		return;
+	if (skipped(&p->g, "kselftest")) {
+		stage(&p->g, "boot", "not run", "not run: --skip kselftest", 0);
+		stage(&p->g, "kselftest", "not run", "not run: --skip kselftest", 0);
+		return;
+	}
+	stage_kselftest(&p->g, p->kbuild);
+}
+
+static void run_bench(struct gatejob *job, const char *mode)
+{
+	struct gate *g = job->g;
+	char *why;
+
+	if (!strcmp(mode, "mglru") &&
+	    (!bench_here(g) || skipped(g, "bench") || skipped(g, "mglru")))
+		return;	/* said once, by the classic step */
+	if (!bench_here(g)) {
+		why = sk_xstrfmt("not run: the benchmark runs on x86_64, "
+				 "and this gate's first arch is %s", g->arch);
+		stage(g, "bench-classic", "not run", why, 0);
+		free(why);
+	} else if (skipped(g, "bench")) {
+		stage(g, "bench-classic", "not run", "not run: --skip bench", 0);
+	} else {
+		stage_bench(g, job->parts[0].kbuild, mode);
+	}
+}
+
+static void run_step(struct gatejob *job, struct step *s)
+{
+	struct arch_part *p = &job->parts[s->arch];
+	size_t i;
+
+	switch (s->kind) {
+	case STEP_OBJECTS:
+		stage_objects(job->g);
+		break;
+	case STEP_KERNEL:
+		run_kernel(job, p, s->arch);
+		break;
+	case STEP_KSELFTEST:
+		run_kselftest(job, p);
+		break;
+	case STEP_BENCH:
+		run_bench(job, s->mode);
+		break;
+	case STEP_STORE:
+		for (i = job->nr_parts; i-- > 0;)
+			if (!job->parts[i].unusable)
+				store_baseline(&job->parts[i].g);
+		break;
+	}
+}
+
+/* In order: plan() adds a step after those it waits for. */
+static void execute(struct gatejob *job)
+{
+	size_t i, j;
+
+	for (i = 0; i < job->nr_steps; i++) {
+		struct step *s = &job->steps[i];
+		double t0 = now();
+
+		for (j = 0; j < STEP_MAX_AFTER && s->after[j] >= 0; j++)
+			if (!job->steps[s->after[j]].done)
+				sk_progressf("gate: %s before %s (a bug)", s->name,
+					     job->steps[s->after[j]].name);
+		run_step(job, s);
+		s->seconds = now() - t0;
+		s->done = 1;
+	}
+}
+
+int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o)
+{
+	struct sk_gate_arches arches = { { NULL }, 0 };
+	struct gatejob job = { 0 };
+	struct gate *g = &job.parts[0].g;
+	json_t *res, *reasons, *arch_list;
+	char *conf_path = NULL;
+	double t0 = now();
+	const char *v;
+	size_t i;
+	int err = 0;
+
+	*out = NULL;
+	job.g = g;
+	g->top = o->top;
+	g->branch = o->branch;
+	g->progress = o->progress;
+	g->guests = sk_batch_guest_slots();
+	g->self = o->self;
+	g->skip = o->skip;
+	g->jobs = o->jobs;
+	g->no_reuse = o->no_reuse;
+	g->lava = o->lava;
+	g->work = sk_work_dir(o->top);
+	g->src = sk_path_join(g->work, "linux");
+	g->outdir = o->outdir ? sk_xstrdup(o->outdir) :
+		    sk_xstrfmt("%s/results/%s/gate", g->work, o->branch);
+	g->stages = json_array();
+	conf_path = o->config ? sk_xstrdup(o->config) :
+		    sk_path_join(o->top, "ci/gate.conf");
+	if (o->arch)
+		arches.v[arches.nr++] = o->arch;
+	else
+		err = sk_gate_arches(&arches, sk_path_exists(conf_path) ?
+				     conf_path : NULL, o->branch);
+	if (!err)
+		err = sk_mkdir_p(g->outdir, 0755);
+	if (!err)
+		err = sk_gate_config(&g->t, &g->bench_env,
+				     sk_path_exists(conf_path) ? conf_path : NULL);
+	if (err)
+		goto cleanup;
+	g->arch = arches.v[0];
+	if (o->runs > 0) {
+		char *e = sk_xstrfmt("%sRUNS=%d\n", g->bench_env, o->runs);
+
+		free(g->bench_env);
+		g->bench_env = e;
+	}
+	g->runs = o->runs > 0 ? o->runs : env_runs(g->bench_env);
+	g->cache = sk_xstrfmt("%s/results/%s/gate-baseline/%s", g->work,
+			      o->branch, g->arch);
+	g->staging = sk_xstrfmt("%s.new", g->cache);
+	g->inputs = inputs_key(g);
+	reuse_check(g);
+	if (g->progress)
+		sk_progressf("gate: baseline %s", g->reuse ? "reused" : g->reuse_why);
+	job.nr_parts = arches.nr;
+	for (i = 1; i < arches.nr; i++)
+		part_init(&job.parts[i], g, arches.v[i]);
+	plan(&job);
+	execute(&job);
+
+	reasons = json_array();
+	v = verdict(g->stages, reasons);
+	res = json_pack("{s:s, s:s, s:s, s:o, s:O, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
+			"branch", o->branch, "arch", g->arch, "verdict", v,
+			"reasons", reasons, "stages", g->stages,
+			"seconds", now() - t0, "results", g->outdir, "baseline",
+			"reused", g->reuse, "why_not", g->reuse ? NULL : g->reuse_why,
+			"tip", g->tip, "store", g->cache);
+	arch_list = json_array();
+	for (i = 0; i < arches.nr; i++)
+		json_array_append_new(arch_list, json_string(arches.v[i]));
+	json_object_set_new(res, "arches", arch_list);
+	json_object_set_new(res, "runner", json_string(o->lava ? "lava" : "local"));
+	json_object_set_new(res, "graph", graph_json(&job));
+	save(g, "gate.json", res);
+	*out = res;
+cleanup:
+	for (i = 0; i < job.nr_parts || i < 1; i++)
+		part_release(&job.parts[i], i == 0);
+	for (i = 0; i < job.nr_steps; i++)
+		free(job.steps[i].name);
+	free(job.steps);
+	json_decref(g->stages);
+	free(g->bench_env);
+	free(g->work);
+	free(g->src);
+	free((char *)g->outdir);
+	free(conf_path);
+	return err;
+}

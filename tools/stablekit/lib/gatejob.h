@@ -1,0 +1,44 @@
+#ifndef SK_GATEJOB_H
+#define SK_GATEJOB_H
+
+#include "options.h"
+
+#include <jansson.h>
+
+struct sk_lava;
+
+/*
+ * One branch's gate, as a graph of steps run in order of their edges:
+ *
+ *	objects --> kernel <arch 1> --> kselftest <arch 1>
+ *	                            \-> kernel <arch 2> --> kselftest <arch 2>
+ *	                            \-> bench classic, bench mglru (x86_64)
+ *	everything --> store (the baseline kept for the next gate)
+ *
+ * Builds run as stablekit build children (their own logs and limits);
+ * the guests run here (QEMU) or as LAVA jobs (o->lava).  Every stage's
+ * result goes into gate.json as it comes, with the graph ("graph": each
+ * step, what it waited for, its seconds).
+ */
+struct sk_gatejob_opts {
+	const char *top, *branch;
+	const char *arch;	/* this arch alone; NULL: the config's */
+	const char *config;	/* gate.conf; NULL: <top>/ci/gate.conf */
+	const char *outdir;	/* NULL: <work>/results/<branch>/gate */
+	const char *self;	/* the stablekit binary for the builds */
+	const struct sk_strlist *skip;	/* build, kselftest, bench, mglru */
+	int runs;		/* benchmark runs a side; 0: the config's */
+	int jobs;		/* make -j of the kernels; 0: the CPUs */
+	int no_reuse, progress;
+	const struct sk_lava *lava;	/* NULL: guests in QEMU here */
+};
+
+/*
+ * Run the gate.  0 with *out the gate.json object (its "verdict": pass,
+ * fail or incomplete); negative, with the message set, when it could
+ * not start (a bad config naming file and key, an unwritable results
+ * directory).
+ */
+int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o);
+
+#endif
