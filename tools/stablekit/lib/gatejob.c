@@ -59,14 +59,6 @@ struct gate {
 	char *cache, *staging, *inputs, *cached_tip, *tip, *reuse_why;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The benchmark's workload (usemem) is built for x86_64 alone. */
 static int bench_here(const struct gate *g)
 {
@@ -428,7 +420,7 @@ out:
 static void stage_objects(struct gate *g)
 {
 	const char *args[] = { "build", "--branch", g->branch, NULL };
-	double t0 = now();
+	double t0 = sk_now();
 	char *why = NULL;
 	json_t *o, *br;
 
@@ -444,7 +436,7 @@ static void stage_objects(struct gate *g)
 	if (!br) {
 		stage(g, "queue", "not run", why ? why : "not run: no build", 0);
 		stage(g, "build", "not run", why ? why : "not run: no build",
-		      now() - t0);
+		      sk_now() - t0);
 	} else {
 		const char *qs = json_string_value(json_object_get(
 			json_object_get(br, "queue"), "status"));
@@ -455,7 +447,7 @@ static void stage_objects(struct gate *g)
 		if (nr) {
 			/* the selected series did not port: nothing to gate */
 			stage(g, "queue", "not run", nr, 0);
-			stage(g, "build", "not run", nr, now() - t0);
+			stage(g, "build", "not run", nr, sk_now() - t0);
 			free(why);
 			json_decref(o);
 			return;
@@ -469,7 +461,7 @@ static void stage_objects(struct gate *g)
 			      qs && !strcmp(qs, "none") ? "no queue" :
 			      qs && strcmp(qs, "applied") ? qs : NULL, 0);
 		stage(g, "build", gs && !strcmp(gs, "pass") ? "pass" : "fail",
-		      why, now() - t0);
+		      why, sk_now() - t0);
 	}
 	free(why);
 	json_decref(o);
@@ -558,7 +550,7 @@ static void stage_kernel(struct gate *g, json_t **kbuild)
 {
 	char *frag, *why = NULL;
 	const char *img;
-	double t0 = now();
+	double t0 = sk_now();
 
 	if (skipped(g, "kselftest") && skipped(g, "bench")) {
 		stage(g, "kernel", "not run", !bench_here(g) ?
@@ -570,7 +562,7 @@ static void stage_kernel(struct gate *g, json_t **kbuild)
 	*kbuild = build_kernel(g, frag, "build-kernel", &why);
 	img = image_of(first_branch(*kbuild), g->arch, "patched");
 	stage(g, "kernel", img ? "pass" : "not run",
-	      img ? NULL : why ? why : "not run: no image", now() - t0);
+	      img ? NULL : why ? why : "not run: no image", sk_now() - t0);
 	free(frag);
 	free(why);
 }
@@ -706,7 +698,7 @@ static void stage_kselftest_verdict(struct gate *g, json_t **res, double t0)
 		why = sk_xstrfmt("not run: %s: %s", variants[i], r);
 		break;
 	}
-	stage(g, "kselftest", st, why, now() - t0);
+	stage(g, "kselftest", st, why, sk_now() - t0);
 	free(why);
 	json_decref(cmp);
 }
@@ -715,7 +707,7 @@ static void stage_kselftest(struct gate *g, json_t *kbuild)
 {
 	struct kselftest_batch kb = { g, kbuild, { NULL, NULL }, NULL };
 	json_t **res = kb.res;
-	double t0 = now();
+	double t0 = sk_now();
 	int i;
 
 	kb.wt = json_string_value(json_object_get(first_branch(kbuild),
@@ -948,7 +940,7 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
 	struct bench_batch bb = { 0 };
 	char *usemem = NULL, *env = NULL, *name, *reason;
-	double t0 = now();
+	double t0 = sk_now();
 	int i;
 	json_t *cmp;
 
@@ -975,13 +967,13 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 	bb.env = env;
 	bb.runs = g->runs;
 	if (bench_boots(&bb)) {
-		stage(g, name, "fail", bb.why, now() - t0);
+		stage(g, name, "fail", bb.why, sk_now() - t0);
 		goto cleanup;
 	}
 	cmp = bench_result(g, b, mode, g->runs, g->runs);
 	reason = reasons_text(json_object_get(cmp, "reasons"));
 	stage(g, name, json_string_value(json_object_get(cmp, "verdict")),
-	      reason, now() - t0);
+	      reason, sk_now() - t0);
 	free(reason);
 	json_decref(cmp);
 cleanup:
@@ -1288,14 +1280,14 @@ static void execute(struct gatejob *job)
 
 	for (i = 0; i < job->nr_steps; i++) {
 		struct step *s = &job->steps[i];
-		double t0 = now();
+		double t0 = sk_now();
 
 		for (j = 0; j < STEP_MAX_AFTER && s->after[j] >= 0; j++)
 			if (!job->steps[s->after[j]].done)
 				sk_progressf("gate: %s before %s (a bug)", s->name,
 					     job->steps[s->after[j]].name);
 		run_step(job, s);
-		s->seconds = now() - t0;
+		s->seconds = sk_now() - t0;
 		s->done = 1;
 	}
 }
@@ -1307,7 +1299,7 @@ int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o)
 	struct gate *g = &job.parts[0].g;
 	json_t *res, *reasons, *arch_list;
 	char *conf_path = NULL;
-	double t0 = now();
+	double t0 = sk_now();
 	const char *v;
 	size_t i;
 	int err = 0;
@@ -1368,7 +1360,7 @@ int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o)
 	res = json_pack("{s:s, s:s, s:s, s:o, s:O, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
 			"branch", o->branch, "arch", g->arch, "verdict", v,
 			"reasons", reasons, "stages", g->stages,
-			"seconds", now() - t0, "results", g->outdir, "baseline",
+			"seconds", sk_now() - t0, "results", g->outdir, "baseline",
 			"reused", g->reuse, "why_not", g->reuse ? NULL : g->reuse_why,
 			"tip", g->tip, "store", g->cache);
 	arch_list = json_array();

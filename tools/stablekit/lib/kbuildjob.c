@@ -41,14 +41,6 @@ int sk_kbuild_mode_parse(enum sk_kbuild_mode *out, const char *s)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void push_str(char ***v, size_t *nr, size_t *alloc, char *s)
 {
 	*SK_ARRAY_PUSH(*v, *nr, *alloc) = s;
@@ -335,7 +327,7 @@ static int prepare_worktree(struct job_ctx *c, git_tree *tree)
 	struct sk_strbuf have = SK_STRBUF_INIT;
 	git_checkout_options co;
 	git_index *empty = NULL;
-	double t0 = now();
+	double t0 = sk_now();
 	int ret;
 
 	git_oid_tostr(want, sizeof(want), git_tree_id(tree));
@@ -379,7 +371,7 @@ static int prepare_worktree(struct job_ctx *c, git_tree *tree)
 	}
 	ret = write_text(stamp, want);
 out:
-	job->checkout_s = now() - t0;
+	job->checkout_s = sk_now() - t0;
 	git_index_free(empty);
 	sk_strbuf_release(&have);
 	free(stamp);
@@ -717,7 +709,7 @@ static int setup_outdir(struct build *b, int patched)
 	char *stamp = sk_path_join(outdir, ".sk-config");
 	char *key = config_key(b);
 	struct sk_strbuf have = SK_STRBUF_INIT;
-	double s = 0, t0 = now();
+	double s = 0, t0 = sk_now();
 	int reuse = 0, ret = 0;
 
 	if (c->o->mode == SK_KBUILD_OBJECTS && !sk_read_file(&have, stamp))
@@ -758,7 +750,7 @@ static int setup_outdir(struct build *b, int patched)
 			ret = make_step(b, outdir, old, 1, &s, 0);
 		}
 	}
-	add_target(b->v, "config", !ret, now() - t0);
+	add_target(b->v, "config", !ret, sk_now() - t0);
 	if (!ret) {
 		char *cfg = sk_path_join(outdir, ".config");
 
@@ -887,7 +879,7 @@ static void run_variant(struct job_ctx *c, struct sk_kbuild_archres *ar,
 	char *src_rel = relative_path(c->src, v->outdir);
 	char *src_slash = sk_xstrfmt("%s/", c->src);
 	char *out_slash = sk_xstrfmt("%s/", v->outdir);
-	double t0 = now();
+	double t0 = sk_now();
 	int ret;
 
 	env_init(&b.env, c);
@@ -898,7 +890,7 @@ static void run_variant(struct job_ctx *c, struct sk_kbuild_archres *ar,
 	else if (!ret)
 		ret = build_kernel(&b);
 	v->status = sk_xstrdup(ret ? "fail" : "pass");
-	v->duration = now() - t0;
+	v->duration = sk_now() - t0;
 	strip[0] = src_slash;
 	strip[1] = out_slash;
 	strip[2] = src_rel;	/* kbuild's srctree when O= is beside it */
@@ -1345,7 +1337,7 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 	struct sk_strbuf hash_input = SK_STRBUF_INIT, key = SK_STRBUF_INIT;
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
-	double t0 = now();
+	double t0 = sk_now();
 	size_t i;
 	int ret, lock_fd = -1;
 
@@ -1409,7 +1401,7 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 	if (lock_fd >= 0)
 		close(lock_fd);
 out:
-	job->duration = now() - t0;
+	job->duration = sk_now() - t0;
 	git_tree_free(tree);
 	git_commit_free(commit);
 	sk_strbuf_release(&hash_input);

@@ -2,6 +2,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "http.h"
+#include "run.h"
 
 #include <git2.h>
 #include <stdio.h>
@@ -462,14 +463,6 @@ int sk_lava_log_console(struct sk_strbuf *out, const char *log, size_t len)
 
 /* --- talking to the server --- */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int api(struct sk_strbuf *body, long *status, const struct sk_lava *l,
 	       const char *method, const char *path, const char *data)
 {
@@ -598,7 +591,7 @@ static int wait_job(struct sk_lava_job *j, const struct sk_lava *l,
 		    unsigned int run_limit_s, double *ran_s)
 {
 	char *path = sk_xstrfmt("api/v0.2/jobs/%ld/", j->id);
-	double t0 = now_s(), started = 0, t;
+	double t0 = sk_now(), started = 0, t;
 	int err = 0, misses = 0;
 
 	*ran_s = 0;
@@ -606,7 +599,7 @@ static int wait_job(struct sk_lava_job *j, const struct sk_lava *l,
 		json_t *o = api_json(l, path);
 		const char *state = json_string_value(json_object_get(o, "state"));
 
-		t = now_s();
+		t = sk_now();
 		if (!o) {
 			/* the server restarting is no verdict: a few tries */
 			if (++misses > 10) {

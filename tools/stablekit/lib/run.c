@@ -61,12 +61,12 @@ static void park(void)
 		pause();
 }
 
-static double now(void)
+double sk_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* How deep in stablekits run by stablekits this one is (0: the top). */
@@ -192,7 +192,7 @@ static int pump(struct sk_run_result *res, int *outfd, int *errfd,
 		if (*errfd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = *errfd, .events = POLLIN };
 		if (deadline > 0) {
-			double left = deadline - now();
+			double left = deadline - sk_now();
 
 			if (left <= 0)
 				return -1;
@@ -227,7 +227,7 @@ static int wait_child(pid_t pid, double deadline, int *status)
 			return 0;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (deadline > 0 && now() >= deadline)
+		if (deadline > 0 && sk_now() >= deadline)
 			return 1;
 		if (deadline > 0)
 			usleep(10000);
@@ -279,7 +279,7 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	posix_spawn_file_actions_t fa;
-	double start = now(), deadline = 0;
+	double start = sk_now(), deadline = 0;
 	char **env = build_env(o->env);
 	int status = 0, err, late = 0;
 	pid_t pid;
@@ -322,7 +322,7 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 	close_pair(outp);
 	close_pair(errp);
 	reaped(pid);
-	res->seconds = now() - start;
+	res->seconds = sk_now() - start;
 	res->timed_out = late;
 	if (WIFEXITED(status))
 		res->exit_code = WEXITSTATUS(status);

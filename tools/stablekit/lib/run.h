@@ -46,6 +46,9 @@ void sk_run_result_release(struct sk_run_result *res);
 /* Is an executable called name on PATH? */
 int sk_run_have(const char *name);
 
+/* Seconds on the monotonic clock: for durations, never for dates. */
+double sk_now(void);
+
 /*
  * A growable argv, NULL-terminated at every step (v is NULL before the
  * first push): no fixed-size array that truncates silently.  Strings pushed

@@ -11,14 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 char *sk_workspace_default_dir(const char *top)
 {
 	const char *work = getenv("SK_WORK");
@@ -255,7 +247,7 @@ static int commit_tree(struct sk_workspace_info *info, git_repository *repo,
 	git_oid tree_id, commit_id, tag_id;
 	struct sk_strbuf msg = SK_STRBUF_INIT;
 	char *refname = sk_xstrfmt("refs/heads/%s", info->branch);
-	double t0 = now_s();
+	double t0 = sk_now();
 	int ret = 0;
 
 	if (git_repository_index(&index, repo))
@@ -267,8 +259,8 @@ static int commit_tree(struct sk_workspace_info *info, git_repository *repo,
 	    git_index_write_tree(&tree_id, index))
 		goto git_fail;
 	info->nr_files = git_index_entrycount(index);
-	info->index_s = now_s() - t0;
-	t0 = now_s();
+	info->index_s = sk_now() - t0;
+	t0 = sk_now();
 	/* Fixed identity and date: the same tarball gives the same commit. */
 	if (git_signature_new(&sig, "stablekit", "stablekit@localhost",
 			      1700000000, 0) ||
@@ -287,7 +279,7 @@ static int commit_tree(struct sk_workspace_info *info, git_repository *repo,
 			   msg.buf, 0))
 		goto git_fail;
 	git_oid_tostr(info->commit, sizeof(info->commit), &commit_id);
-	info->commit_s = now_s() - t0;
+	info->commit_s = sk_now() - t0;
 	goto out;
 git_fail:
 	ret = sk_error_git(SK_ERROR, "cannot commit the workspace");
@@ -346,11 +338,11 @@ int sk_workspace_init(struct sk_workspace_info *out, const char *dir,
 		goto out;
 	if (opts->progress)
 		opts->progress("extract", 0, 0, opts->progress_data);
-	t0 = now_s();
+	t0 = sk_now();
 	ret = extract(tmp, source);
 	if (ret)
 		goto out;
-	out->extract_s = now_s() - t0;
+	out->extract_s = sk_now() - t0;
 	path = sk_path_join(tmp, "Makefile");
 	ret = sk_read_file(&mf, path);
 	if (ret)
