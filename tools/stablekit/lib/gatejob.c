@@ -1031,7 +1031,8 @@ static const char *verdict(json_t *stages, json_t *reasons)
 enum step_kind { STEP_OBJECTS, STEP_KERNEL, STEP_KSELFTEST, STEP_BENCH,
 		 STEP_STORE };
 
-#define STEP_MAX_AFTER 4
+/* the store step waits for every guest step: kselftests and benches */
+#define STEP_MAX_AFTER (SK_GATE_MAX_ARCHES + 2)
 
 struct step {
 	enum step_kind kind;
@@ -1082,7 +1083,7 @@ static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
 	s->name = sk_strbuf_detach(&name);
 	for (i = 0; i < STEP_MAX_AFTER; i++)
 		s->after[i] = -1;
-	for (i = 0; after && after[i] >= 0 && i < STEP_MAX_AFTER; i++)
+	for (i = 0; after && i < STEP_MAX_AFTER && after[i] >= 0; i++)
 		s->after[i] = after[i];
 	return (int)(job->nr_steps - 1);
 }
@@ -1094,7 +1095,7 @@ static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
  */
 static void plan(struct gatejob *job)
 {
-	int objects, kernel0, prev, k, all[STEP_MAX_AFTER];
+	int objects, kernel0, prev, k, all[STEP_MAX_AFTER + 1];
 	size_t i, nall = 0;
 
 	objects = add_step(job, STEP_OBJECTS, 0, NULL, NULL, "objects");
@@ -1114,9 +1115,9 @@ static void plan(struct gatejob *job)
 		 "bench classic");
 	add_step(job, STEP_BENCH, 0, "mglru", (int[]){ kernel0, -1 },
 		 "bench mglru");
-	/* store waits for every guest: the last kselftest and both benches */
-	for (i = job->nr_steps; i-- > 0 && nall < 3;)
-		if (job->steps[i].kind != STEP_KERNEL)
+	for (i = 0; i < job->nr_steps; i++)
+		if (job->steps[i].kind == STEP_KSELFTEST ||
+		    job->steps[i].kind == STEP_BENCH)
 			all[nall++] = (int)i;
 	all[nall] = -1;
 	add_step(job, STEP_STORE, 0, NULL, all, "store");
@@ -1208,14 +1209,14 @@ static void part_release(struct arch_part *p, int first)
 		free((char *)p->g.outdir);
 }
 
-static void run_kernel(struct gatejob *job, struct arch_part *p, size_t i)
+static void run_kernel(struct arch_part *p, size_t i)
 {
 	if (i > 0 && part_prepare(p) < 0)
 		return;
 	stage_kernel(&p->g, &p->kbuild);
 }
 
-static void run_kselftest(struct gatejob *job, struct arch_part *p)
+static void run_kselftest(struct arch_part *p)
 {
 	if (p->unusable)
 		return;
@@ -1257,10 +1258,10 @@ static void run_step(struct gatejob *job, struct step *s)
 		stage_objects(job->g);
 		break;
 	case STEP_KERNEL:
-		run_kernel(job, p, s->arch);
+		run_kernel(p, s->arch);
 		break;
 	case STEP_KSELFTEST:
-		run_kselftest(job, p);
+		run_kselftest(p);
 		break;
 	case STEP_BENCH:
 		run_bench(job, s->mode);

@@ -33,7 +33,7 @@ test_expect_success 'gate.json has the graph the library ran, every step done' '
 	kselftest arm64 <- kernel arm64
 	bench classic <- kernel x86_64
 	bench mglru <- kernel x86_64
-	store <- bench mglru,bench classic,kselftest arm64
+	store <- kselftest x86_64,kselftest arm64,bench classic,bench mglru
 	EOF
 	test_cmp expect graph &&
 	jq -e "[.graph[].done] | all" gate.json &&
