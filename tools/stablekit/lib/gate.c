@@ -10,6 +10,7 @@
 #include "run.h"
 #include "strbuf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <git2.h>
 #include <stdlib.h>
@@ -570,14 +571,69 @@ static int failed_status(const char *st)
 		      !strcmp(st, "missing"));
 }
 
+/* A unit after a number: "MB" of "2MB" or "2 MB", not "MBx". */
+static size_t size_unit(const char *p)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "kB", "KB",
+					     "MB", "GB", "B", NULL };
+	const char *const *u;
+	size_t n;
+
+	for (u = units; *u; u++) {
+		n = strlen(*u);
+		if (!strncmp(p, *u, n) && !isalnum((unsigned char)p[n]) &&
+		    p[n] != '_')
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * The name a result is matched by across runs: a size in it is a
+ * measurement, not the test's identity (mm/mrelease_test names the
+ * allocation it reaped, "1MB" in one run and "2MB" in the next).
+ */
+static char *match_name(const char *name)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	const char *p = name, *q;
+	size_t unit;
+
+	while (*p) {
+		int starts = isdigit((unsigned char)*p) && (p == name ||
+			     (!isalnum((unsigned char)p[-1]) && p[-1] != '_' &&
+			      p[-1] != '#' && p[-1] != '.'));
+
+		if (!starts) {
+			sk_strbuf_addch(&sb, *p++);
+			continue;
+		}
+		for (q = p; isdigit((unsigned char)*q) || *q == '.'; q++)
+			;
+		unit = size_unit(*q == ' ' ? q + 1 : q);
+		if (!unit) {
+			sk_strbuf_add(&sb, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		sk_strbuf_adds(&sb, "<size>");
+		p = (*q == ' ' ? q + 1 : q) + unit;
+	}
+	return sk_strbuf_detach(&sb);
+}
+
 static json_t *status_map(json_t *arr)
 {
 	json_t *m = json_object(), *o;
 	size_t i;
 
-	json_array_foreach(arr, i, o)
-		json_object_set(m, json_string_value(json_object_get(o, "name")),
-				json_object_get(o, "status"));
+	json_array_foreach(arr, i, o) {
+		char *key = match_name(json_string_value(json_object_get(o,
+								      "name")));
+
+		json_object_set(m, key, json_object_get(o, "status"));
+		free(key);
+	}
 	return m;
 }
 
