@@ -94,8 +94,10 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 	}
 	/* every argument checked before the first build starts */
 	ret = check_args(&skip, o.arch ? o.arch : "x86_64");
-	if (!ret)
-		ret = sk_lava_check_runner(runner, lava_config);
+	if (!ret && sk_lava_check_runner(runner, lava_config) < 0) {
+		fprintf(stderr, "error: %s\n", sk_error_last());
+		ret = SK_EXIT_USAGE;
+	}
 	if (!ret)
 		ret = sk_require_branch(ctx->top, o.branch);
 	if (ret)

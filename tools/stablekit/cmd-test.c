@@ -231,9 +231,10 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	}
 	if (scan)
 		return scan_log(scan);
-	ret = sk_lava_check_runner(runner, lava_config);
-	if (ret)
-		return ret;
+	if (sk_lava_check_runner(runner, lava_config) < 0) {
+		fprintf(stderr, "error: %s\n", sk_error_last());
+		return SK_EXIT_USAGE;
+	}
 	if (!sk_qemu_binary(arch)) {
 		fprintf(stderr, "error: unknown arch '%s'\n", arch);
 		return SK_EXIT_USAGE;

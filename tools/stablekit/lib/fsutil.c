@@ -104,6 +104,17 @@ int sk_read_file(struct sk_strbuf *out, const char *path)
 	return 0;
 }
 
+int sk_copy_file(const char *from, const char *to)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	int err = sk_read_file(&sb, from);
+
+	if (!err)
+		err = sk_write_file_atomic(to, sb.buf ? sb.buf : "", sb.len);
+	sk_strbuf_release(&sb);
+	return err;
+}
+
 int sk_mkdir_p(const char *path, int mode)
 {
 	char *p = sk_xstrdup(path), *s;

@@ -7,6 +7,8 @@
 /* Nothing half-written: write beside the target, fsync, rename into place. */
 int sk_write_file_atomic(const char *path, const void *data, size_t len);
 int sk_read_file(struct sk_strbuf *out, const char *path);
+/* from's content to to, as sk_write_file_atomic writes it. */
+int sk_copy_file(const char *from, const char *to);
 int sk_mkdir_p(const char *path, int mode);
 /*
  * Make a fresh private directory "<parent>/.<prefix>-<pid>-XXXXXX".  It is

@@ -279,9 +279,9 @@ static char *inputs_key(const struct gate *g)
 	return sk_strbuf_detach(&sb);
 }
 
+/* sk_copy_file, with to's directory made first. */
 static int copy_file(const char *from, const char *to)
 {
-	struct sk_strbuf sb = SK_STRBUF_INIT;
 	char *dir = sk_xstrdup(to), *slash = strrchr(dir, '/');
 	int err = 0;
 
@@ -290,10 +290,7 @@ static int copy_file(const char *from, const char *to)
 		err = sk_mkdir_p(dir, 0755);
 	}
 	if (!err)
-		err = sk_read_file(&sb, from);
-	if (!err)
-		err = sk_write_file_atomic(to, sb.buf, sb.len);
-	sk_strbuf_release(&sb);
+		err = sk_copy_file(from, to);
 	free(dir);
 	return err;
 }

@@ -675,7 +675,6 @@ static int fetch_console(const struct sk_lava *l, long id, const char *to)
 static int publish(char **url, const struct sk_lava *l, const char *file,
 		   const char *as)
 {
-	struct sk_strbuf data = SK_STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1], *dir = NULL, *dest = NULL;
 	git_oid oid;
 	int err;
@@ -687,15 +686,10 @@ static int publish(char **url, const struct sk_lava *l, const char *file,
 	dir = sk_xstrfmt("%s/%s", l->artifacts_dir, hex);
 	dest = sk_xstrfmt("%s/%s", dir, as);
 	err = sk_mkdir_p(dir, 0755);
-	if (!err && !sk_path_exists(dest)) {
-		err = sk_read_file(&data, file);
-		if (!err)
-			err = sk_write_file_atomic(dest, data.buf ? data.buf : "",
-						   data.len);
-	}
+	if (!err && !sk_path_exists(dest))
+		err = sk_copy_file(file, dest);
 	if (!err)
 		*url = sk_xstrfmt("%s/%s/%s", l->artifacts_url, hex, as);
-	sk_strbuf_release(&data);
 	free(dir);
 	free(dest);
 	return err;
@@ -835,15 +829,12 @@ out:
 
 int sk_lava_check_runner(const char *runner, const char *config)
 {
-	if (runner && strcmp(runner, "local") && strcmp(runner, "lava")) {
-		fprintf(stderr, "error: --runner: unknown runner '%s' (local, "
-			"lava)\n", runner);
-		return 129;
-	}
-	if (config && (!runner || strcmp(runner, "lava"))) {
-		fprintf(stderr, "error: --lava-config: only with --runner lava\n");
-		return 129;
-	}
+	if (runner && strcmp(runner, "local") && strcmp(runner, "lava"))
+		return sk_error_set(SK_EINVALID, "--runner: unknown runner '%s' "
+				    "(local, lava)", runner);
+	if (config && (!runner || strcmp(runner, "lava")))
+		return sk_error_set(SK_EINVALID, "--lava-config: only with "
+				    "--runner lava");
 	return 0;
 }
 
@@ -856,15 +847,9 @@ int sk_lava_runner(struct sk_lava *out, int *use, const char *runner,
 
 	*use = 0;
 	memset(out, 0, sizeof(*out));
-	if (!runner || !strcmp(runner, "local")) {
-		if (config)
-			return sk_error_set(SK_EINVALID, "--lava-config: only "
-					    "with --runner lava");
-		return 0;
-	}
-	if (strcmp(runner, "lava"))
-		return sk_error_set(SK_EINVALID, "--runner: unknown runner '%s' "
-				    "(local, lava)", runner);
+	err = sk_lava_check_runner(runner, config);
+	if (err || !runner || !strcmp(runner, "local"))
+		return err;
 	path = config ? sk_xstrdup(config) : env && *env ? sk_xstrdup(env) :
 	       sk_path_join(work, "lava/lava.conf");
 	err = sk_lava_config(out, path);

@@ -52,9 +52,9 @@ int sk_lava_runner(struct sk_lava *out, int *use, const char *runner,
 		   const char *config, const char *work);
 
 /*
- * The arguments alone, before anything runs: 0, or SK_EXIT_USAGE (129)
- * after saying what is wrong (an unknown runner, --lava-config without
- * --runner lava).
+ * The arguments alone, before anything runs: 0, or SK_EINVALID saying
+ * what is wrong (an unknown runner, --lava-config without --runner lava):
+ * a usage error for the commands.
  */
 int sk_lava_check_runner(const char *runner, const char *config);
 
