@@ -8,6 +8,8 @@
  *   index-store.c  a commit's rows; in a cold fill, the store thread and
  *                  the lookup rows kept back, then sorted and written
  *   index-walk.c   the commit graph, the range walk, ancestry from it
+ *   index-run.c    sorted runs: a cold fill's lookup rows and a whole
+ *                  walk's members, written a page at a time
  *   index-arena.c  memory for many small things, freed together
  *   index-pack.c   whole commits read straight from the pack files
  */
@@ -18,18 +20,18 @@
 #include "strbuf.h"
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 enum stmt {
-	ST_FIND_ID, ST_INSERT_COMMIT, ST_INSERT_COMMIT_ID, ST_GET_RANGE,
-	ST_INSERT_RANGE, ST_TOUCH_RANGE, ST_OLD_RANGES, ST_UPDATE_RANGE, ST_CLEAR_RANGE, ST_INSERT_MEMBER,
-	ST_IN_RANGE,
-	/* each lookup, then the same within a range */
-	ST_BY_PREFIX, ST_BY_PREFIX_IN, ST_BY_SUBJECT, ST_BY_SUBJECT_IN,
-	ST_BY_EMAIL, ST_BY_EMAIL_IN, ST_BY_MSGID, ST_BY_MSGID_IN,
-	ST_BY_UPSTREAM, ST_BY_UPSTREAM_IN,
-	ST_EMAIL_COUNT, ST_EMAIL_RECENT, ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
-	ST_GET_TOUCH, ST_SET_TOUCH,
-	ST_GET_ANC, ST_SET_ANC, ST_NR
+	ST_FIND_ID, ST_INSERT_COMMIT, ST_GET_RANGE,
+	ST_INSERT_RANGE, ST_TOUCH_RANGE, ST_OLD_RANGES, ST_UPDATE_RANGE,
+	ST_CLEAR_RANGE, ST_INSERT_MEMBER, ST_MEMBERS, ST_COMMIT_ROW,
+	/* the ids of each lookup table's rows */
+	ST_BY_PREFIX, ST_BY_SUBJECT, ST_BY_EMAIL, ST_BY_MSGID, ST_BY_UPSTREAM,
+	ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
+	ST_GET_TOUCH, ST_SET_TOUCH, ST_GET_ANC, ST_SET_ANC,
+	ST_RUNS, ST_RUN_CHUNK, ST_RUN_INSERT, ST_RUN_CHUNK_INSERT,
+	ST_RUN_DROP_CHUNKS, ST_RUN_DROP, ST_NR
 };
 
 /* The lookup tables (see the schema in index.c and side_tables). */
@@ -38,6 +40,30 @@ enum side {
 	SIDE_FIXES, SIDE_NR
 };
 
+/* The lookups a sorted run can hold (see index-run.c). */
+enum run_kind {
+	RUN_NONE, RUN_OIDS, RUN_SUBJECTS, RUN_EMAILS, RUN_MSGIDS, RUN_MEMBERS,
+	RUN_KINDS
+};
+
+/*
+ * A record of a sorted run: the key (a hash of the text, the first 8
+ * bytes of a commit id, or a member's commit row), the commit row, and a
+ * value (a member's position).
+ */
+struct sk_run_rec {
+	uint64_t key;
+	uint32_t id;
+	uint32_t val;
+};
+
+struct sk_run_recs {
+	struct sk_run_rec *recs;
+	size_t nr, alloc;
+};
+
+struct run;
+struct members;
 struct side_row;
 
 /* The rows of a lookup table kept back during a cold fill. */
@@ -100,10 +126,20 @@ struct sk_index {
 	struct store *store;	/* cold fill: while a walk runs */
 	struct side_rows side[SIDE_NR];
 	struct arena_block *side_text;	/* their keys and subjects */
+	struct sk_run_recs kept[RUN_KINDS];	/* cold fill: for runs */
+	struct run **runs;		/* read from the file, on first use */
+	size_t nr_runs, alloc_runs;
+	int runs_loaded;
+	struct members *members;	/* ranges read whole, on first use */
+	size_t nr_members, alloc_members;
 	char *warning;		/* the file was rebuilt: why */
 };
 
-/* index.c: the prepared statements */
+/* index.c: the prepared statements; a commit's row */
+/* Forgets the ranges' members read, after a change to them. */
+void sk_index__members_forget(struct sk_index *idx);
+/* Its row in commits, or 0 if the index does not have it. */
+int sk_index__find_id(long long *id, struct sk_index *idx, const git_oid *oid);
 int sk_index__db_error(struct sk_index *idx, const char *what);
 /* Reset, bindings cleared. */
 sqlite3_stmt *sk_index__stmt(struct sk_index *idx, enum stmt which);
@@ -119,6 +155,8 @@ char *sk_index__arena_strdup(struct arena_block **arena, const char *s);
 void sk_index__arena_free(struct arena_block **arena);
 
 /* index-store.c: a commit's rows, and a cold fill's */
+/* The first 8 bytes of a commit id, big-endian: a run's key for it. */
+uint64_t sk_index__oid_key(const git_oid *oid);
 /* 64-bit FNV-1a of a text, as stored in the lookup tables. */
 long long sk_index__text_hash(const char *s);
 /* INSERT OR IGNORE of nr rows into a lookup table. */
@@ -136,6 +174,24 @@ void sk_index__store_push(struct sk_index *idx, struct node *n,
 			  const struct sk_commit_raw *raw);
 /* Waits for every row handed over to be written; the thread's error. */
 int sk_index__store_stop(struct sk_index *idx);
+
+/* index-run.c: sorted runs */
+/* 0, or an error if id or val does not fit the record. */
+int sk_index__run_push(struct sk_run_recs *rs, uint64_t key, long long id,
+		       long long val);
+void sk_index__run_recs_release(struct sk_run_recs *rs);
+/* By key, then id; duplicates dropped. */
+void sk_index__run_sort(struct sk_run_recs *rs);
+int sk_index__run_write(struct sk_index *idx, enum run_kind kind,
+			long long range, const struct sk_run_recs *rs);
+/* The records with lo <= key <= hi of the runs of kind (and range). */
+int sk_index__runs_find(struct sk_run_recs *out, struct sk_index *idx,
+			enum run_kind kind, long long range, uint64_t lo,
+			uint64_t hi);
+/* Drops the runs of range (members), or with range 0 every run. */
+int sk_index__runs_drop(struct sk_index *idx, long long range);
+/* Forgets the runs read, to be read again. */
+void sk_index__runs_release(struct sk_index *idx);
 
 /* index-pack.c: commits from the pack files, for the walk */
 struct sk_packs;

@@ -19,16 +19,16 @@
 #include <string.h>
 
 /*
- * The lookup tables: rows (key, id[, extra]) kept back in a cold fill.
- * Subjects (normalised), authors and Message-Ids are keyed by a 64-bit
- * hash of the text, the match checked on the text itself: small keys,
- * sorted as integers.
+ * The lookup tables.  Subjects (normalised), authors and Message-Ids are
+ * keyed by a 64-bit hash of the text, the match checked on the commit
+ * row; commit ids by the id.  In a cold fill those rows go to sorted runs
+ * (index-run.c); the rows of the two tables keyed by text (upstream
+ * references, Fixes:) are kept back and appended in key order.
  */
 enum side_key {
 	KEY_BLOB,		/* a commit id */
 	KEY_TEXT,		/* the text */
 	KEY_HASH,		/* the hash of the text */
-	KEY_HASH_TEXT,		/* the hash, the id, then the text */
 };
 
 static const struct side_table {
@@ -36,22 +36,24 @@ static const struct side_table {
 	int nr_cols;
 	enum side_key key;
 	int int_extra;		/* the third column: kind, else subject */
+	enum run_kind run;	/* where a cold fill puts the rows */
 } side_tables[SIDE_NR] = {
-	[SIDE_OIDS] = { "oids", "oid, id", 2, KEY_BLOB, 0 },
-	[SIDE_SUBJECTS] = { "subjects", "h, id", 2, KEY_HASH, 0 },
-	[SIDE_EMAILS] = { "emails", "h, id", 2, KEY_HASH, 0 },
-	[SIDE_UPREFS] = { "uprefs", "upstream, id, kind", 3, KEY_TEXT, 1 },
-	[SIDE_MSGIDS] = { "msgids", "h, id, msgid", 3, KEY_HASH_TEXT, 0 },
-	[SIDE_FIXES] = { "fixes", "sha, id, subject", 3, KEY_TEXT, 0 },
+	[SIDE_OIDS] = { "oids", "oid, id", 2, KEY_BLOB, 0, RUN_OIDS },
+	[SIDE_SUBJECTS] = { "subjects", "h, id", 2, KEY_HASH, 0, RUN_SUBJECTS },
+	[SIDE_EMAILS] = { "emails", "h, id", 2, KEY_HASH, 0, RUN_EMAILS },
+	[SIDE_UPREFS] = { "uprefs", "upstream, id, kind", 3, KEY_TEXT, 1,
+			  RUN_NONE },
+	[SIDE_MSGIDS] = { "msgids", "h, id", 2, KEY_HASH, 0, RUN_MSGIDS },
+	[SIDE_FIXES] = { "fixes", "sha, id, subject", 3, KEY_TEXT, 0,
+			 RUN_NONE },
 };
 
 /* Rows per INSERT when the kept-back rows go in. */
 #define SIDE_BATCH 64
 
-/* A row of a lookup table kept back during a cold fill. */
+/* A row of a table keyed by text, kept back during a cold fill. */
 struct side_row {
-	long long h;		/* the hash, or the key's first 8 bytes */
-	char *key;		/* text; 20 bytes for SIDE_OIDS; NULL */
+	char *key;
 	long long id;
 	union {
 		char *subject;	/* SIDE_FIXES */
@@ -93,7 +95,7 @@ struct batch {
 struct commit_row {
 	long long id;
 	git_oid oid;
-	struct sk_strbuf subject, email;
+	struct sk_strbuf subject, email, msgids;
 };
 
 struct store {
@@ -134,15 +136,18 @@ int sk_index__side_prepare(sqlite3_stmt **out, struct sk_index *idx,
 	return ret;
 }
 
-/* The kept-back rows and their texts (the oids rows' keys are the graph's). */
+/* The kept-back rows and their texts, and the records for runs. */
 void sk_index__side_release(struct sk_index *idx)
 {
 	enum side w;
+	int k;
 
 	for (w = 0; w < SIDE_NR; w++) {
 		free(idx->side[w].rows);
 		memset(&idx->side[w], 0, sizeof(idx->side[w]));
 	}
+	for (k = 0; k < RUN_KINDS; k++)
+		sk_index__run_recs_release(&idx->kept[k]);
 	sk_index__arena_free(&idx->side_text);
 }
 
@@ -160,33 +165,31 @@ long long sk_index__text_hash(const char *s)
 	return (long long)h;
 }
 
-/* The first 8 bytes, big-endian: ordered as the bytes are. */
-static long long key_prefix(const char *key, size_t len)
+/* The first 8 bytes of a commit id, big-endian: ordered as the bytes are. */
+uint64_t sk_index__oid_key(const git_oid *oid)
 {
 	uint64_t h = 0;
 	size_t i;
 
 	for (i = 0; i < 8; i++)
-		h = h << 8 | (i < len ? (unsigned char)key[i] : 0);
-	return (long long)h;
+		h = h << 8 | oid->id[i];
+	return h;
 }
 
-static void side_add(struct sk_index *idx, enum side which, const char *key,
-		     long long id, int kind, const char *subject)
+/* A row kept back: a record for a run, or a row of a text table. */
+static int side_add(struct sk_index *idx, enum side which, const char *key,
+		    long long id, int kind, const char *subject)
 {
 	const struct side_table *t = &side_tables[which];
 	struct side_rows *sr = &idx->side[which];
-	struct side_row *r = SK_ARRAY_PUSH(sr->rows, sr->nr, sr->alloc);
+	struct side_row *r;
 
-	r->key = NULL;
-	if (t->key == KEY_BLOB)
-		r->h = key_prefix(key, GIT_OID_RAWSZ);
-	else if (t->key == KEY_TEXT)
-		r->h = key_prefix(key, strlen(key));
-	else
-		r->h = sk_index__text_hash(key);
-	if (t->key == KEY_TEXT || t->key == KEY_HASH_TEXT)
-		r->key = sk_index__arena_strdup(&idx->side_text, key);
+	if (t->run)
+		return sk_index__run_push(&idx->kept[t->run], t->key == KEY_BLOB ?
+				sk_index__oid_key((const git_oid *)key) :
+				(uint64_t)sk_index__text_hash(key), id, 0);
+	r = SK_ARRAY_PUSH(sr->rows, sr->nr, sr->alloc);
+	r->key = sk_index__arena_strdup(&idx->side_text, key);
 	r->id = id;
 	if (which == SIDE_FIXES)
 		r->subject = subject ?
@@ -194,6 +197,7 @@ static void side_add(struct sk_index *idx, enum side which, const char *key,
 			NULL;
 	else
 		r->kind = kind;
+	return 0;
 }
 
 /* Binds a row of a lookup table from parameter i + 1 on. */
@@ -211,14 +215,11 @@ static void side_bind(sqlite3_stmt *s, int i, enum side which,
 		sk_index__bind_static(s, i + 1, key);
 		break;
 	case KEY_HASH:
-	case KEY_HASH_TEXT:
 		sqlite3_bind_int64(s, i + 1, h);
 		break;
 	}
 	sqlite3_bind_int64(s, i + 2, id);
-	if (t->nr_cols == 3 && t->key == KEY_HASH_TEXT)
-		sk_index__bind_static(s, i + 3, key);
-	else if (t->nr_cols == 3 && t->int_extra)
+	if (t->nr_cols == 3 && t->int_extra)
 		sqlite3_bind_int(s, i + 3, kind);
 	else if (t->nr_cols == 3)
 		sk_index__bind_static(s, i + 3, subject);
@@ -244,39 +245,47 @@ static int insert_side(struct sk_index *idx, enum side which, const char *key,
 	const struct side_table *t = &side_tables[which];
 	long long h = 0;
 
-	if (idx->bulk) {
-		side_add(idx, which, key, id, kind, subject);
-		return 0;
-	}
-	if (t->key == KEY_HASH || t->key == KEY_HASH_TEXT)
+	if (idx->bulk)
+		return side_add(idx, which, key, id, kind, subject);
+	if (t->key == KEY_HASH)
 		h = sk_index__text_hash(key);
 	side_bind(idx->side_one[which], 0, which, key, h, id, kind, subject);
 	return side_step(idx, idx->side_one[which], which);
 }
 
-static int store_facts(struct sk_index *idx, long long id, const char *msg)
+static int store_facts(struct sk_index *idx, long long id,
+		       const struct sk_commit_facts *f)
 {
-	struct sk_commit_facts f;
 	size_t i;
 	int ret = 0;
 
-	sk_commit_facts_parse(&f, msg);
-	for (i = 0; i < f.nr_uprefs && !ret; i++)
-		ret = insert_side(idx, SIDE_UPREFS, f.uprefs[i].sha, id,
-				  f.uprefs[i].kind, NULL);
-	for (i = 0; i < f.nr_msgids && !ret; i++)
-		ret = insert_side(idx, SIDE_MSGIDS, f.msgids[i], id, 0, NULL);
-	for (i = 0; i < f.nr_fixes && !ret; i++)
-		ret = insert_side(idx, SIDE_FIXES, f.fixes[i].sha, id, 0,
-				  f.fixes[i].subject);
-	sk_commit_facts_release(&f);
+	for (i = 0; i < f->nr_uprefs && !ret; i++)
+		ret = insert_side(idx, SIDE_UPREFS, f->uprefs[i].sha, id,
+				  f->uprefs[i].kind, NULL);
+	for (i = 0; i < f->nr_msgids && !ret; i++)
+		ret = insert_side(idx, SIDE_MSGIDS, f->msgids[i], id, 0, NULL);
+	for (i = 0; i < f->nr_fixes && !ret; i++)
+		ret = insert_side(idx, SIDE_FIXES, f->fixes[i].sha, id, 0,
+				  f->fixes[i].subject);
 	return ret;
+}
+
+/* The commit row's Message-Ids, a line each: what a lookup checks. */
+static void msgids_text(struct sk_strbuf *sb, const struct sk_commit_facts *f)
+{
+	size_t i;
+
+	sk_strbuf_reset(sb);
+	for (i = 0; i < f->nr_msgids; i++)
+		sk_strbuf_addf(sb, "%s\n", f->msgids[i]);
 }
 
 /* The commit row and its facts, from the raw object. */
 int sk_index__store_commit(struct sk_index *idx, struct node *n,
 			   const struct sk_commit_raw *raw)
 {
+	struct sk_commit_facts f;
+	struct sk_strbuf msgids = SK_STRBUF_INIT;
 	sqlite3_stmt *s;
 	size_t i;
 	int ret;
@@ -289,13 +298,17 @@ int sk_index__store_commit(struct sk_index *idx, struct node *n,
 	for (i = 0; i < raw->email_len; i++)
 		sk_strbuf_addch(&idx->email,
 				tolower((unsigned char)raw->email[i]));
+	sk_commit_facts_parse(&f, idx->msg.buf);
+	msgids_text(&msgids, &f);
 	s = sk_index__stmt(idx, ST_INSERT_COMMIT);
-	sqlite3_bind_blob(s, 1, n->oid.id, GIT_OID_RAWSZ, SQLITE_STATIC);
-	sk_index__bind_static(s, 2, idx->summary.buf);
-	sk_index__bind_static(s, 3, idx->email.buf);
+	sqlite3_bind_null(s, 1);
+	sqlite3_bind_blob(s, 2, n->oid.id, GIT_OID_RAWSZ, SQLITE_STATIC);
+	sk_index__bind_static(s, 3, idx->summary.buf);
+	sk_index__bind_static(s, 4, idx->email.buf);
+	sk_index__bind_static(s, 5, msgids.buf);
 	ret = sk_index__step_done(idx, s, "insert commit");
 	if (ret)
-		return ret;
+		goto out;
 	n->id = sqlite3_last_insert_rowid(idx->db);
 	/* In a cold fill, the oids rows come from the graph at the end. */
 	if (!idx->bulk)
@@ -307,7 +320,12 @@ int sk_index__store_commit(struct sk_index *idx, struct node *n,
 	if (!ret)
 		ret = insert_side(idx, SIDE_EMAILS, idx->email.buf, n->id, 0,
 				  NULL);
-	return ret ? ret : store_facts(idx, n->id, idx->msg.buf);
+	if (!ret)
+		ret = store_facts(idx, n->id, &f);
+out:
+	sk_commit_facts_release(&f);
+	sk_strbuf_release(&msgids);
+	return ret;
 }
 
 /* ---- the store thread of a cold fill ---- */
@@ -322,9 +340,9 @@ static int store_rows_flush(struct sk_index *idx, struct store *st)
 
 		if (st->nr_rows == COMMIT_BATCH && st->many) {
 			s = st->many;
-			j = 4 * i;
+			j = 5 * i;
 		} else {
-			s = sk_index__stmt(idx, ST_INSERT_COMMIT_ID);
+			s = sk_index__stmt(idx, ST_INSERT_COMMIT);
 			j = 0;
 		}
 		sqlite3_bind_int64(s, j + 1, r->id);
@@ -332,6 +350,7 @@ static int store_rows_flush(struct sk_index *idx, struct store *st)
 				  SQLITE_STATIC);
 		sk_index__bind_static(s, j + 3, r->subject.buf);
 		sk_index__bind_static(s, j + 4, r->email.buf);
+		sk_index__bind_static(s, j + 5, r->msgids.buf);
 		if (s != st->many || i == COMMIT_BATCH - 1) {
 			ret = sk_index__step_done(idx, s, "insert commit");
 			sqlite3_reset(s);
@@ -345,11 +364,13 @@ static int store_rows_flush(struct sk_index *idx, struct store *st)
 static int store_job(struct sk_index *idx, struct store *st,
 		     const struct job *job)
 {
+	struct sk_commit_facts f;
 	struct commit_row *r;
 	int ret;
 
 	sk_commit_summary(&idx->summary, job->text);
 	sk_subject_norm(&idx->norm, idx->summary.buf);
+	sk_commit_facts_parse(&f, job->text);
 	r = &st->rows[st->nr_rows++];
 	r->id = job->id;
 	git_oid_cpy(&r->oid, &job->oid);
@@ -357,6 +378,7 @@ static int store_job(struct sk_index *idx, struct store *st,
 	sk_strbuf_adds(&r->subject, idx->summary.buf);
 	sk_strbuf_reset(&r->email);
 	sk_strbuf_adds(&r->email, job->text + job->email);
+	msgids_text(&r->msgids, &f);
 	ret = st->nr_rows == COMMIT_BATCH ? store_rows_flush(idx, st) : 0;
 	if (!ret)
 		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, job->id, 0,
@@ -364,7 +386,10 @@ static int store_job(struct sk_index *idx, struct store *st,
 	if (!ret)
 		ret = insert_side(idx, SIDE_EMAILS, job->text + job->email,
 				  job->id, 0, NULL);
-	return ret ? ret : store_facts(idx, job->id, job->text);
+	if (!ret)
+		ret = store_facts(idx, job->id, &f);
+	sk_commit_facts_release(&f);
+	return ret;
 }
 
 static void *store_main(void *arg)
@@ -431,6 +456,7 @@ static void store_free(struct store *st)
 	for (i = 0; i < COMMIT_BATCH; i++) {
 		sk_strbuf_release(&st->rows[i].subject);
 		sk_strbuf_release(&st->rows[i].email);
+		sk_strbuf_release(&st->rows[i].msgids);
 	}
 	batches_free(st->full);
 	batches_free(st->free);
@@ -448,11 +474,13 @@ int sk_index__store_start(struct sk_index *idx)
 	for (i = 0; i < COMMIT_BATCH; i++) {
 		sk_strbuf_init(&st->rows[i].subject);
 		sk_strbuf_init(&st->rows[i].email);
+		sk_strbuf_init(&st->rows[i].msgids);
 	}
-	sk_strbuf_adds(&sql, "INSERT INTO commits (id, oid, subject, email)"
-		       " VALUES");
+	sk_strbuf_adds(&sql, "INSERT INTO commits (id, oid, subject, email,"
+		       " msgids) VALUES");
 	for (i = 0; i < COMMIT_BATCH; i++)
-		sk_strbuf_adds(&sql, i ? ", (?, ?, ?, ?)" : " (?, ?, ?, ?)");
+		sk_strbuf_adds(&sql, i ? ", (?, ?, ?, ?, ?)" :
+			       " (?, ?, ?, ?, ?)");
 	if (sqlite3_prepare_v2(idx->db, sql.buf, -1, &st->many,
 			       NULL) != SQLITE_OK)
 		ret = sk_index__db_error(idx, "insert commits");
@@ -562,116 +590,16 @@ void sk_index__store_push(struct sk_index *idx, struct node *n,
 		store_handover(st);
 }
 
-static int cmp_ll(long long a, long long b)
-{
-	return (a > b) - (a < b);
-}
-
-static int cmp_ull(long long a, long long b)
-{
-	return ((unsigned long long)a > (unsigned long long)b) -
-		((unsigned long long)a < (unsigned long long)b);
-}
-
-/* The order of the table's primary key (blobs and texts as bytes). */
-static int cmp_hash_row(const void *a, const void *b)
-{
-	const struct side_row *x = a, *y = b;
-	int c = cmp_ll(x->h, y->h);
-
-	if (!c)
-		c = cmp_ll(x->id, y->id);
-	if (!c && x->key && y->key)
-		c = strcmp(x->key, y->key);
-	return c;
-}
-
+/* The order of the table's primary key: the text as bytes, then the id. */
 static int cmp_text_row(const void *a, const void *b)
 {
 	const struct side_row *x = a, *y = b;
-	int c = cmp_ull(x->h, y->h);
+	int c = strcmp(x->key, y->key);
 
-	if (!c)
-		c = strcmp(x->key, y->key);
-	return c ? c : cmp_ll(x->id, y->id);
+	return c ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-static int cmp_oid_row(const void *a, const void *b)
-{
-	const struct side_row *x = a, *y = b;
-	int c = cmp_ull(x->h, y->h);
-
-	if (!c)
-		c = memcmp(x->key, y->key, GIT_OID_RAWSZ);
-	return c ? c : cmp_ll(x->id, y->id);
-}
-
-/* sqlite's order of the key: integers signed, texts and blobs as bytes. */
-static unsigned long long sort_key(const struct side_table *t, long long h)
-{
-	if (t->key == KEY_HASH || t->key == KEY_HASH_TEXT)
-		return (unsigned long long)h ^ (1ULL << 63);
-	return (unsigned long long)h;
-}
-
-#define RADIX_BITS 16
-#define RADIX (1 << RADIX_BITS)
-
-/*
- * The rows in key order: a stable radix sort on the 64-bit hash or prefix
- * (rows were added by ascending id, which it keeps), then runs of equal
- * keys put in full order where they are not in it already.
- */
-static void side_sort(struct side_rows *sr, const struct side_table *t)
-{
-	int (*cmp)(const void *, const void *) = t->key == KEY_BLOB ?
-		cmp_oid_row : t->key == KEY_TEXT ? cmp_text_row : cmp_hash_row;
-	struct side_row *tmp, *from = sr->rows, *to;
-	size_t *count, i, j, k;
-	int shift;
-
-	if (sr->nr < 4096) {
-		if (sr->nr > 1)
-			qsort(sr->rows, sr->nr, sizeof(*sr->rows), cmp);
-		return;
-	}
-	tmp = sk_xmalloc(sr->nr * sizeof(*tmp));
-	count = sk_xmalloc(RADIX * sizeof(*count));
-	to = tmp;
-	for (shift = 0; shift < 64; shift += RADIX_BITS) {
-		size_t sum = 0;
-
-		memset(count, 0, RADIX * sizeof(*count));
-		for (i = 0; i < sr->nr; i++)
-			count[sort_key(t, from[i].h) >> shift & (RADIX - 1)]++;
-		for (k = 0; k < RADIX; k++) {
-			size_t c = count[k];
-
-			count[k] = sum;
-			sum += c;
-		}
-		for (i = 0; i < sr->nr; i++)
-			to[count[sort_key(t, from[i].h) >> shift &
-				 (RADIX - 1)]++] = from[i];
-		to = from;
-		from = from == tmp ? sr->rows : tmp;
-	}
-	/* an even number of passes: the rows are back in sr->rows */
-	free(count);
-	free(tmp);
-	for (i = 0; i < sr->nr; i = j) {
-		int sorted = 1;
-
-		for (j = i + 1; j < sr->nr && sr->rows[j].h == sr->rows[i].h;
-		     j++)
-			if (sorted && cmp(&sr->rows[j - 1], &sr->rows[j]) > 0)
-				sorted = 0;
-		if (!sorted)
-			qsort(sr->rows + i, j - i, sizeof(*sr->rows), cmp);
-	}
-}
-
-/* The kept-back rows of one lookup table, in key order, in batches. */
+/* The kept-back rows of a table keyed by text, in key order, in batches. */
 static int side_flush(struct sk_index *idx, enum side which)
 {
 	struct side_rows *sr = &idx->side[which];
@@ -680,14 +608,15 @@ static int side_flush(struct sk_index *idx, enum side which)
 	size_t i = 0;
 	int j, ret = 0;
 
-	side_sort(sr, t);
+	if (sr->nr > 1)
+		qsort(sr->rows, sr->nr, sizeof(*sr->rows), cmp_text_row);
 	if (sr->nr >= SIDE_BATCH)
 		ret = sk_index__side_prepare(&many, idx, which, SIDE_BATCH);
 	for (; !ret && sr->nr - i >= SIDE_BATCH; i += SIDE_BATCH) {
 		for (j = 0; j < SIDE_BATCH; j++) {
 			struct side_row *r = &sr->rows[i + j];
 
-			side_bind(many, j * t->nr_cols, which, r->key, r->h,
+			side_bind(many, j * t->nr_cols, which, r->key, 0,
 				  r->id, r->kind, which == SIDE_FIXES ?
 				  r->subject : NULL);
 		}
@@ -696,7 +625,7 @@ static int side_flush(struct sk_index *idx, enum side which)
 	for (; !ret && i < sr->nr; i++) {
 		struct side_row *r = &sr->rows[i];
 
-		side_bind(idx->side_one[which], 0, which, r->key, r->h, r->id,
+		side_bind(idx->side_one[which], 0, which, r->key, 0, r->id,
 			  r->kind, which == SIDE_FIXES ? r->subject : NULL);
 		ret = side_step(idx, idx->side_one[which], which);
 	}
@@ -705,13 +634,14 @@ static int side_flush(struct sk_index *idx, enum side which)
 }
 
 /*
- * Ends a cold fill: the kept-back rows of every lookup table go in, in key
- * order (appends to their B-trees), the commit ids from the graph.
+ * Ends a cold fill: the records kept back for the lookups by commit id
+ * (from the graph), subject, author and Message-Id become sorted runs;
+ * the rows of the text tables go in, in key order (appends to their
+ * B-trees).
  */
 int sk_index_finish(struct sk_index *idx)
 {
 	struct graph *g = &idx->g;
-	struct side_rows *oids = &idx->side[SIDE_OIDS];
 	enum side w;
 	size_t i;
 	int ret = 0;
@@ -719,20 +649,24 @@ int sk_index_finish(struct sk_index *idx)
 	if (!idx->bulk)
 		return 0;
 	idx->bulk = 0;
-	for (i = 0; g->slots && i <= g->mask; i++) {
+	for (i = 0; g->slots && i <= g->mask && !ret; i++) {
 		struct node *n = g->slots[i].n;
-		struct side_row *r;
 
-		if (!n || !n->id)
-			continue;
-		r = SK_ARRAY_PUSH(oids->rows, oids->nr, oids->alloc);
-		memset(r, 0, sizeof(*r));
-		r->key = (char *)n->oid.id;
-		r->h = key_prefix(r->key, GIT_OID_RAWSZ);
-		r->id = n->id;
+		if (n && n->id)
+			ret = sk_index__run_push(&idx->kept[RUN_OIDS],
+						 sk_index__oid_key(&n->oid),
+						 n->id, 0);
 	}
-	for (w = 0; w < SIDE_NR && !ret; w++)
-		ret = side_flush(idx, w);
+	for (w = 0; w < SIDE_NR && !ret; w++) {
+		enum run_kind k = side_tables[w].run;
+
+		if (!k) {
+			ret = side_flush(idx, w);
+		} else if (idx->kept[k].nr) {
+			sk_index__run_sort(&idx->kept[k]);
+			ret = sk_index__run_write(idx, k, 0, &idx->kept[k]);
+		}
+	}
 	sk_index__side_release(idx);
 	return ret;
 }

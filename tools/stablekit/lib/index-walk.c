@@ -107,20 +107,6 @@ static struct node *node_get(struct graph *g, const git_oid *oid, int create)
 	return n;
 }
 
-static int find_id(struct sk_index *idx, struct node *n)
-{
-	sqlite3_stmt *s = sk_index__stmt(idx, ST_FIND_ID);
-	int rc;
-
-	sqlite3_bind_blob(s, 1, n->oid.id, GIT_OID_RAWSZ, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW)
-		n->id = sqlite3_column_int64(s, 0);
-	else if (rc != SQLITE_DONE)
-		return sk_index__db_error(idx, "find commit");
-	return 0;
-}
-
 /*
  * Reads a commit once: its parents and date, and (want_row) its row in the
  * index, stored from the same read if the index does not have it.
@@ -137,7 +123,7 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 	int ret = 0;
 
 	if (want_row && !n->id && !idx->bulk) {
-		ret = find_id(idx, n);
+		ret = sk_index__find_id(&n->id, idx, &n->oid);
 		if (ret)
 			return ret;
 	}
@@ -413,9 +399,35 @@ static int walk_settings(int walking)
 }
 
 /*
- * The range's commits, order[] newest first, the oldest at position first:
- * written oldest first, so that positions grow along range_commits_pos
- * (appends to that B-tree, not inserts at its left edge); in batches.
+ * The members of a range walked whole, order[] newest first, the oldest
+ * at position first: a sorted run, written at once.
+ */
+static int members_run(struct sk_index *idx, long long range, long long first,
+		       struct node **order, size_t nr)
+{
+	struct sk_run_recs rs = { 0 };
+	size_t j;
+	int ret = 0;
+
+	for (j = 0; j < nr && !ret; j++) {
+		struct node *n = order[nr - 1 - j];
+
+		if (!n->member)
+			n->member = idx->g.walks;
+		ret = sk_index__run_push(&rs, (uint64_t)n->id, n->id,
+					 first + (long long)j);
+	}
+	if (!ret && nr) {
+		sk_index__run_sort(&rs);
+		ret = sk_index__run_write(idx, RUN_MEMBERS, range, &rs);
+	}
+	sk_index__run_recs_release(&rs);
+	return ret;
+}
+
+/*
+ * The commits a walk from the old tip added: a row each, oldest first, so
+ * that positions grow along the table's key; in batches.
  */
 static int insert_members(struct sk_index *idx, long long range,
 			  long long first, struct node **order, size_t nr)
@@ -425,6 +437,7 @@ static int insert_members(struct sk_index *idx, long long range,
 	size_t i, j, k;
 	int ret = 0;
 
+	sk_index__members_forget(idx);
 	if (nr >= MEMBER_BATCH) {
 		sk_strbuf_adds(&sql, "INSERT OR IGNORE INTO range_commits"
 			       " (range_id, commit_id, pos) VALUES");
@@ -485,8 +498,10 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	idx->g.packs = NULL;
 	if (!ret)
 		ret = ret2;
-	if (!ret)
+	if (!ret && old_tip)
 		ret = insert_members(idx, range, *next_pos, order, nr);
+	else if (!ret)
+		ret = members_run(idx, range, *next_pos, order, nr);
 	*next_pos += nr;
 	st->walked += nr;
 	st->parsed += added;
@@ -556,6 +571,8 @@ static int drop_old_ranges(struct sk_index *idx)
 		s = sk_index__stmt(idx, ST_CLEAR_RANGE);
 		sqlite3_bind_int64(s, 1, ids[i]);
 		ret = sk_index__step_done(idx, s, "drop range");
+		if (!ret)
+			ret = sk_index__runs_drop(idx, ids[i]);
 		if (ret)
 			break;
 		if (sqlite3_prepare_v2(idx->db, "DELETE FROM ranges WHERE id = ?1",
@@ -621,6 +638,8 @@ int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 		s = sk_index__stmt(idx, ST_CLEAR_RANGE);
 		sqlite3_bind_int64(s, 1, *range_id);
 		ret = sk_index__step_done(idx, s, "clear range");
+		if (!ret)
+			ret = sk_index__runs_drop(idx, *range_id);
 		if (ret)
 			return ret;
 		next_pos = 1;

@@ -15,20 +15,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup
  * (by id, subject, author, Message-Id, upstream reference, Fixes:) is a
- * table keyed by what is looked up, without rowid, so that a cold fill
- * (an empty index) can keep those rows back, sort them in memory and
- * append them in key order at the end: far cheaper than keeping random
- * order B-trees up to date commit by commit, or than CREATE INDEX.
+ * table keyed by what is looked up, without rowid.  A cold fill (an empty
+ * index) puts the lookups by id, subject, author and Message-Id, and the
+ * members of a range walked whole, in sorted runs instead (index-run.c):
+ * far cheaper than keeping B-trees up to date row by row.  A lookup reads
+ * the runs and the tables; a match by hash is checked on the commit row
+ * (its subject, author, Message-Ids one a line).
  */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS commits ("
 	" id INTEGER PRIMARY KEY, oid BLOB NOT NULL, subject TEXT,"
-	" email TEXT, patch_id TEXT, files TEXT);"
+	" email TEXT, msgids TEXT, patch_id TEXT, files TEXT);"
 	"CREATE TABLE IF NOT EXISTS oids ("
 	" oid BLOB NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS subjects ("
@@ -41,8 +43,8 @@ static const char schema[] =
 	" upstream TEXT NOT NULL, id INTEGER NOT NULL, kind INTEGER,"
 	" PRIMARY KEY (upstream, id)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS msgids ("
-	" h INTEGER NOT NULL, id INTEGER NOT NULL, msgid TEXT NOT NULL,"
-	" PRIMARY KEY (h, id, msgid)) WITHOUT ROWID;"
+	" h INTEGER NOT NULL, id INTEGER NOT NULL,"
+	" PRIMARY KEY (h, id)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS fixes ("
 	" sha TEXT NOT NULL, id INTEGER NOT NULL, subject TEXT,"
 	" PRIMARY KEY (sha, id)) WITHOUT ROWID;"
@@ -54,8 +56,11 @@ static const char schema[] =
 	" range_id INTEGER NOT NULL, commit_id INTEGER NOT NULL,"
 	" pos INTEGER NOT NULL, PRIMARY KEY (range_id, commit_id))"
 	" WITHOUT ROWID;"
-	"CREATE INDEX IF NOT EXISTS range_commits_pos"
-	" ON range_commits(range_id, pos);"
+	"CREATE TABLE IF NOT EXISTS runs ("
+	" id INTEGER PRIMARY KEY, kind INTEGER NOT NULL,"
+	" range_id INTEGER NOT NULL, nr INTEGER NOT NULL, dir BLOB NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS run_chunks ("
+	" id INTEGER PRIMARY KEY, data BLOB NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS touches ("
 	" id INTEGER NOT NULL, h INTEGER NOT NULL, yes INTEGER NOT NULL,"
 	" PRIMARY KEY (id, h)) WITHOUT ROWID;"
@@ -69,37 +74,13 @@ static const char drop[] =
 	"DROP TABLE IF EXISTS uprefs; DROP TABLE IF EXISTS msgids;"
 	"DROP TABLE IF EXISTS fixes; DROP TABLE IF EXISTS ranges;"
 	"DROP TABLE IF EXISTS range_commits; DROP TABLE IF EXISTS ancestry;"
-	"DROP TABLE IF EXISTS touches;";
-
-/* Every commit column a query returns, then the position in the range. */
-#define COLS "c.id, c.oid, c.subject, c.email"
-/*
- * The commits of lookup table t (alias a) matching cond: any commit the
- * index knows (no position), or those of range ?1, oldest first.  Within
- * a range, only the ids between the range's least and greatest can be
- * members: a bound the lookup's key (text, id) cuts with (the commits of
- * a branch were mostly numbered together); then the range is checked
- * before the commit row is read (CROSS JOIN keeps that order).
- */
-#define LOOKUP(extra, t, a, cond) \
-	"SELECT " COLS ", NULL, " extra " FROM " t " " a \
-	" CROSS JOIN commits c ON c.id = " a ".id WHERE " cond
-#define LOOKUP_IN(extra, t, a, cond) \
-	"SELECT " COLS ", r.pos, " extra \
-	" FROM " t " " a " CROSS JOIN range_commits r" \
-	" ON r.commit_id = " a ".id AND r.range_id = ?1" \
-	" CROSS JOIN commits c ON c.id = " a ".id" \
-	" WHERE " cond " AND " a ".id BETWEEN" \
-	" (SELECT min(commit_id) FROM range_commits WHERE range_id = ?1) AND" \
-	" (SELECT max(commit_id) FROM range_commits WHERE range_id = ?1)" \
-	" ORDER BY r.pos"
+	"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS runs;"
+	"DROP TABLE IF EXISTS run_chunks;";
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_FIND_ID] = "SELECT id FROM oids WHERE oid = ?1",
-	[ST_INSERT_COMMIT] = "INSERT INTO commits (oid, subject, email)"
-		" VALUES (?1, ?2, ?3)",
-	[ST_INSERT_COMMIT_ID] = "INSERT INTO commits (id, oid, subject, email)"
-		" VALUES (?1, ?2, ?3, ?4)",
+	[ST_INSERT_COMMIT] = "INSERT INTO commits (id, oid, subject, email,"
+		" msgids) VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_GET_RANGE] = "SELECT id, base, tip, next_pos FROM ranges"
 		" WHERE name = ?1",
 	[ST_INSERT_RANGE] = "INSERT INTO ranges (name, used) VALUES (?1,"
@@ -114,45 +95,37 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_CLEAR_RANGE] = "DELETE FROM range_commits WHERE range_id = ?1",
 	[ST_INSERT_MEMBER] = "INSERT OR IGNORE INTO range_commits"
 		" (range_id, commit_id, pos) VALUES (?1, ?2, ?3)",
-	[ST_IN_RANGE] = "SELECT 1 FROM oids o JOIN range_commits r"
-		" ON r.commit_id = o.id WHERE r.range_id = ?1 AND o.oid = ?2",
-#define PREFIX "o.oid BETWEEN ?2 AND ?3"
-#define UPSTREAM "u.upstream BETWEEN substr(?2, 1, 12) AND ?2" \
-	" AND substr(?2, 1, length(u.upstream)) = u.upstream"
-	[ST_BY_PREFIX] = LOOKUP("-1", "oids", "o", PREFIX),
-	[ST_BY_PREFIX_IN] = LOOKUP_IN("-1", "oids", "o", PREFIX),
-#define EMAIL "e.h = ?3 AND c.email = ?2"
-#define MSGID "m.h = ?3 AND m.msgid = ?2"
-	/* the subject itself is compared after the query (see collect) */
-	[ST_BY_SUBJECT] = LOOKUP("-1", "subjects", "s", "s.h = ?3"),
-	[ST_BY_SUBJECT_IN] = LOOKUP_IN("-1", "subjects", "s", "s.h = ?3"),
-	[ST_BY_EMAIL] = LOOKUP("-1", "emails", "e", EMAIL),
-	[ST_BY_EMAIL_IN] = LOOKUP_IN("-1", "emails", "e", EMAIL),
-	[ST_BY_MSGID] = LOOKUP("-1", "msgids", "m", MSGID),
-	[ST_BY_MSGID_IN] = LOOKUP_IN("-1", "msgids", "m", MSGID),
-	[ST_BY_UPSTREAM] = LOOKUP("u.kind", "uprefs", "u", UPSTREAM),
-	[ST_BY_UPSTREAM_IN] = LOOKUP_IN("u.kind", "uprefs", "u", UPSTREAM),
-	[ST_EMAIL_COUNT] = "SELECT count(*) FROM emails WHERE h = ?1",
-	/* newest first along the range, for an author with many commits */
-	[ST_EMAIL_RECENT] = "SELECT " COLS ", r.pos, -1 FROM range_commits r"
-		" INDEXED BY range_commits_pos CROSS JOIN commits c"
-		" ON c.id = r.commit_id WHERE r.range_id = ?1 AND c.email = ?2"
-		" ORDER BY r.pos DESC LIMIT ?3",
-	[ST_GET_FILES] = "SELECT c.files FROM oids o JOIN commits c"
-		" ON c.id = o.id WHERE o.oid = ?1",
-	[ST_SET_FILES] = "UPDATE commits SET files = ?2"
-		" WHERE id = (SELECT id FROM oids WHERE oid = ?1)",
-	[ST_GET_PATCHID] = "SELECT c.patch_id FROM oids o JOIN commits c"
-		" ON c.id = o.id WHERE o.oid = ?1",
-	[ST_SET_PATCHID] = "UPDATE commits SET patch_id = ?2"
-		" WHERE id = (SELECT id FROM oids WHERE oid = ?1)",
-	[ST_GET_TOUCH] = "SELECT t.yes FROM oids o JOIN touches t"
-		" ON t.id = o.id WHERE o.oid = ?1 AND t.h = ?2",
+	[ST_MEMBERS] = "SELECT commit_id, pos FROM range_commits"
+		" WHERE range_id = ?1",
+	[ST_COMMIT_ROW] = "SELECT id, oid, subject, email, msgids"
+		" FROM commits WHERE id = ?1",
+	/* the ids of a lookup's rows, and their kind (uprefs) */
+	[ST_BY_PREFIX] = "SELECT id, -1 FROM oids WHERE oid BETWEEN ?1 AND ?2",
+	[ST_BY_SUBJECT] = "SELECT id, -1 FROM subjects WHERE h = ?1",
+	[ST_BY_EMAIL] = "SELECT id, -1 FROM emails WHERE h = ?1",
+	[ST_BY_MSGID] = "SELECT id, -1 FROM msgids WHERE h = ?1",
+	[ST_BY_UPSTREAM] = "SELECT id, kind FROM uprefs"
+		" WHERE upstream BETWEEN substr(?1, 1, 12) AND ?1"
+		" AND substr(?1, 1, length(upstream)) = upstream",
+	[ST_GET_FILES] = "SELECT files FROM commits WHERE id = ?1",
+	[ST_SET_FILES] = "UPDATE commits SET files = ?2 WHERE id = ?1",
+	[ST_GET_PATCHID] = "SELECT patch_id FROM commits WHERE id = ?1",
+	[ST_SET_PATCHID] = "UPDATE commits SET patch_id = ?2 WHERE id = ?1",
+	[ST_GET_TOUCH] = "SELECT yes FROM touches WHERE id = ?1 AND h = ?2",
 	[ST_SET_TOUCH] = "INSERT OR REPLACE INTO touches (id, h, yes)"
-		" SELECT id, ?2, ?3 FROM oids WHERE oid = ?1",
+		" VALUES (?1, ?2, ?3)",
 	[ST_GET_ANC] = "SELECT yes FROM ancestry WHERE anc = ?1 AND desc = ?2",
 	[ST_SET_ANC] = "INSERT OR REPLACE INTO ancestry (anc, desc, yes)"
 		" VALUES (?1, ?2, ?3)",
+	[ST_RUNS] = "SELECT id, kind, range_id, nr, dir FROM runs ORDER BY id",
+	[ST_RUN_CHUNK] = "SELECT data FROM run_chunks WHERE id = ?1",
+	[ST_RUN_INSERT] = "INSERT INTO runs (kind, range_id, nr, dir)"
+		" VALUES (?1, ?2, ?3, ?4)",
+	[ST_RUN_CHUNK_INSERT] = "INSERT INTO run_chunks (id, data)"
+		" VALUES (?1, ?2)",
+	[ST_RUN_DROP_CHUNKS] = "DELETE FROM run_chunks"
+		" WHERE id >= ?1 AND id < ?2",
+	[ST_RUN_DROP] = "DELETE FROM runs WHERE id = ?1",
 };
 
 int sk_index__db_error(struct sk_index *idx, const char *what)
@@ -353,6 +326,9 @@ int sk_index_open(struct sk_index **out, const char *path)
 			goto fail;
 	}
 	ret = exec(idx, "BEGIN");
+	/* runs a cold fill did not finish cannot be trusted */
+	if (!ret && idx->bulk)
+		ret = sk_index__runs_drop(idx, 0);
 	if (ret)
 		goto fail;
 	sk_strbuf_release(&sql);
@@ -384,6 +360,7 @@ void sk_index_close(struct sk_index *idx)
 		exec(idx, "PRAGMA journal_mode = WAL");
 	sqlite3_close(idx->db);
 	sk_index__side_release(idx);
+	sk_index__runs_release(idx);
 	sk_index__graph_release(&idx->g);
 	sk_strbuf_release(&idx->norm);
 	sk_strbuf_release(&idx->summary);
@@ -424,22 +401,6 @@ void sk_index__bind_static(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
-static void bind_oid(sqlite3_stmt *s, int i, const git_oid *oid)
-{
-	sqlite3_bind_blob(s, i, oid->id, GIT_OID_RAWSZ, SQLITE_TRANSIENT);
-}
-
-/* A full hex id; one that does not parse matches nothing. */
-static void bind_hex(sqlite3_stmt *s, int i, const char *hex)
-{
-	git_oid oid;
-
-	if (strlen(hex) == GIT_OID_HEXSZ && !git_oid_fromstr(&oid, hex))
-		bind_oid(s, i, &oid);
-	else
-		sqlite3_bind_null(s, i);
-}
-
 int sk_index__step_done(struct sk_index *idx, sqlite3_stmt *s,
 			const char *what)
 {
@@ -450,16 +411,176 @@ int sk_index__step_done(struct sk_index *idx, sqlite3_stmt *s,
 	return 0;
 }
 
-int sk_index_in_range(struct sk_index *idx, long long range, const char *oid)
-{
-	sqlite3_stmt *s;
+/* ---- a lookup: candidate rows, their range, their commit rows ---- */
 
-	if (sk_index_finish(idx))
-		return 0;
-	s = sk_index__stmt(idx, ST_IN_RANGE);
+/* A commit row a lookup found, before it is checked. */
+struct cand {
+	long long id, pos;
+	int kind;
+	size_t ord;		/* found as the ord-th: ties keep it */
+};
+
+struct cands {
+	struct cand *items;
+	size_t nr, alloc;
+};
+
+/* What a match by hash or by prefix is checked on, in the commit row. */
+enum check { CHECK_NONE, CHECK_SUBJECT, CHECK_EMAIL, CHECK_MSGID,
+	     CHECK_PREFIX };
+
+static void cand_add(struct cands *c, long long id, int kind)
+{
+	struct cand *x = SK_ARRAY_PUSH(c->items, c->nr, c->alloc);
+
+	x->id = id;
+	x->pos = 0;
+	x->kind = kind;
+	x->ord = c->nr - 1;
+}
+
+/* The rows of a query returning (id, kind). */
+static int cands_sql(struct cands *c, struct sk_index *idx, sqlite3_stmt *s)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		cand_add(c, sqlite3_column_int64(s, 0),
+			 sqlite3_column_int(s, 1));
+	return rc == SQLITE_DONE ? 0 : sk_index__db_error(idx, "query");
+}
+
+static int cands_runs(struct cands *c, struct sk_index *idx,
+		      enum run_kind kind, uint64_t lo, uint64_t hi)
+{
+	struct sk_run_recs rs = { 0 };
+	size_t i;
+	int ret = sk_index__runs_find(&rs, idx, kind, 0, lo, hi);
+
+	for (i = 0; !ret && i < rs.nr; i++)
+		cand_add(c, rs.recs[i].id, -1);
+	sk_index__run_recs_release(&rs);
+	return ret;
+}
+
+/*
+ * A range's members, read whole on its first lookup: a position for each
+ * commit row (0: not a member).  A lookup checks many candidates (an
+ * author's commits), one at a time each a search of the runs.
+ */
+struct members {
+	long long range;
+	uint32_t *pos;
+	size_t nr;		/* rows 0 .. nr - 1 */
+};
+
+void sk_index__members_forget(struct sk_index *idx)
+{
+	size_t i;
+
+	for (i = 0; i < idx->nr_members; i++)
+		free(idx->members[i].pos);
+	free(idx->members);
+	idx->members = NULL;
+	idx->nr_members = idx->alloc_members = 0;
+}
+
+static void members_set(struct members *m, long long id, long long pos)
+{
+	size_t nr = m->nr;
+
+	if (id < 0 || pos <= 0 || pos > UINT32_MAX)
+		return;
+	if ((size_t)id >= nr) {
+		while ((size_t)id >= nr)
+			nr = nr ? 2 * nr : 1024;
+		m->pos = sk_xrealloc(m->pos, nr * sizeof(*m->pos));
+		memset(m->pos + m->nr, 0, (nr - m->nr) * sizeof(*m->pos));
+		m->nr = nr;
+	}
+	m->pos[id] = (uint32_t)pos;
+}
+
+static int members_get(struct members **out, struct sk_index *idx,
+		       long long range)
+{
+	struct sk_run_recs rs = { 0 };
+	struct members *m;
+	sqlite3_stmt *s;
+	size_t i;
+	int ret, rc;
+
+	for (i = 0; i < idx->nr_members; i++)
+		if (idx->members[i].range == range) {
+			*out = &idx->members[i];
+			return 0;
+		}
+	m = SK_ARRAY_PUSH(idx->members, idx->nr_members, idx->alloc_members);
+	memset(m, 0, sizeof(*m));
+	m->range = range;
+	ret = sk_index__runs_find(&rs, idx, RUN_MEMBERS, range, 0, UINT64_MAX);
+	for (i = 0; !ret && i < rs.nr; i++)
+		members_set(m, rs.recs[i].id, rs.recs[i].val);
+	sk_index__run_recs_release(&rs);
+	s = sk_index__stmt(idx, ST_MEMBERS);
 	sqlite3_bind_int64(s, 1, range);
-	bind_hex(s, 2, oid);
-	return sqlite3_step(s) == SQLITE_ROW;
+	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		members_set(m, sqlite3_column_int64(s, 0),
+			    sqlite3_column_int64(s, 1));
+	if (!ret && rc != SQLITE_DONE)
+		ret = sk_index__db_error(idx, "range");
+	*out = &idx->members[idx->nr_members - 1];
+	return ret;
+}
+
+/* 1 and its position if commit row id is in the range, 0 if not. */
+static int member_pos(long long *pos, struct sk_index *idx, long long range,
+		      long long id)
+{
+	struct members *m;
+	int ret = members_get(&m, idx, range);
+
+	if (ret)
+		return ret;
+	if (id < 0 || (size_t)id >= m->nr || !m->pos[id])
+		return 0;
+	*pos = m->pos[id];
+	return 1;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+/*
+ * Within a range (not 0), only its members, with their positions; then
+ * oldest first: along the range, or by row (the order rows were added).
+ */
+static int cands_order(struct cands *c, struct sk_index *idx, long long range)
+{
+	size_t i, j = 0;
+	int yes;
+
+	for (i = 0; range && i < c->nr; i++) {
+		yes = member_pos(&c->items[i].pos, idx, range,
+				 c->items[i].id);
+		if (yes < 0)
+			return yes;
+		if (yes)
+			c->items[j++] = c->items[i];
+	}
+	if (range)
+		c->nr = j;
+	if (c->nr > 1)
+		qsort(c->items, c->nr, sizeof(*c->items), cmp_pos);
+	return 0;
 }
 
 static char *column_dup(sqlite3_stmt *s, int i)
@@ -481,54 +602,170 @@ static void column_oid(char out[GIT_OID_HEXSZ + 1], sqlite3_stmt *s, int i)
 	}
 }
 
-/* The rows of a query; with norm, only the commits with that subject. */
-static int collect(struct sk_index_list *out, struct sk_index *idx,
-		   sqlite3_stmt *s, const char *norm)
+/* Is line one of the lines of text? */
+static int has_line(const char *text, const char *line)
 {
-	int rc;
+	size_t n = strlen(line);
 
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const unsigned char *subject = sqlite3_column_text(s, 2);
-		struct sk_index_commit *c;
+	while (text && *text) {
+		const char *eol = strchr(text, '\n');
+		size_t len = eol ? (size_t)(eol - text) : strlen(text);
 
-		if (norm) {
-			sk_subject_norm(&idx->norm, subject ?
-					(const char *)subject : "");
-			if (strcmp(idx->norm.buf, norm))
-				continue;
-		}
-		c = SK_ARRAY_PUSH(out->items, out->nr, out->alloc);
-		c->id = sqlite3_column_int64(s, 0);
-		column_oid(c->oid, s, 1);
-		c->subject = column_dup(s, 2);
-		c->email = column_dup(s, 3);
-		c->pos = sqlite3_column_int64(s, 4);
-		c->kind = sqlite3_column_int(s, 5);
+		if (len == n && !memcmp(text, line, n))
+			return 1;
+		text = eol ? eol + 1 : NULL;
 	}
-	return rc == SQLITE_DONE ? 0 : sk_index__db_error(idx, "query");
+	return 0;
 }
 
-/* A lookup by arg (?2), and by its hash (?3) where the table has one. */
-static int query2(struct sk_index_list *out, struct sk_index *idx,
-		  enum stmt which, long long range, const char *arg)
+/* Does the commit row (ST_COMMIT_ROW, stepped) pass the check on arg? */
+static int row_matches(struct sk_index *idx, sqlite3_stmt *s,
+		       enum check check, const char *arg)
 {
+	const char *t;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	switch (check) {
+	case CHECK_NONE:
+		return 1;
+	case CHECK_SUBJECT:
+		t = (const char *)sqlite3_column_text(s, 2);
+		sk_subject_norm(&idx->norm, t ? t : "");
+		return !strcmp(idx->norm.buf, arg);
+	case CHECK_EMAIL:
+		t = (const char *)sqlite3_column_text(s, 3);
+		return t && !strcmp(t, arg);
+	case CHECK_MSGID:
+		return has_line((const char *)sqlite3_column_text(s, 4), arg);
+	case CHECK_PREFIX:
+		column_oid(hex, s, 1);
+		return !strncasecmp(hex, arg, strlen(arg));
+	}
+	return 0;
+}
+
+/*
+ * The commit rows of the candidates, in their order, that pass the check:
+ * at most cap of them (0: all), appended to out.
+ */
+static int cands_collect(struct sk_index_list *out, struct sk_index *idx,
+			 const struct cands *c, enum check check,
+			 const char *arg, size_t cap)
+{
+	size_t i, added = 0;
+	int rc;
+
+	for (i = 0; i < c->nr && (!cap || added < cap); i++) {
+		sqlite3_stmt *s = sk_index__stmt(idx, ST_COMMIT_ROW);
+		struct sk_index_commit *x;
+
+		sqlite3_bind_int64(s, 1, c->items[i].id);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_DONE)
+			continue;
+		if (rc != SQLITE_ROW)
+			return sk_index__db_error(idx, "commit");
+		if (!row_matches(idx, s, check, arg))
+			continue;
+		x = SK_ARRAY_PUSH(out->items, out->nr, out->alloc);
+		x->id = sqlite3_column_int64(s, 0);
+		column_oid(x->oid, s, 1);
+		x->subject = column_dup(s, 2);
+		x->email = column_dup(s, 3);
+		x->pos = c->items[i].pos;
+		x->kind = c->items[i].kind;
+		added++;
+	}
+	return 0;
+}
+
+/*
+ * A lookup by the hash of a text: the runs of kind and the table (its
+ * statement), checked on the commit row; oldest first.
+ */
+static int by_hash(struct sk_index_list *out, struct sk_index *idx,
+		   enum run_kind kind, enum stmt which, enum check check,
+		   long long range, const char *text)
+{
+	struct cands c = { 0 };
+	uint64_t h = (uint64_t)sk_index__text_hash(text ? text : "");
 	sqlite3_stmt *s;
 	int ret = sk_index_finish(idx);
 
-	if (ret)
+	if (!ret)
+		ret = cands_runs(&c, idx, kind, h, h);
+	if (!ret) {
+		s = sk_index__stmt(idx, which);
+		sqlite3_bind_int64(s, 1, (long long)h);
+		ret = cands_sql(&c, idx, s);
+	}
+	if (!ret)
+		ret = cands_order(&c, idx, range);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, check, text ? text : "", 0);
+	free(c.items);
+	return ret;
+}
+
+int sk_index__find_id(long long *id, struct sk_index *idx, const git_oid *oid)
+{
+	struct cands c = { 0 };
+	uint64_t key = sk_index__oid_key(oid);
+	sqlite3_stmt *s;
+	size_t i;
+	int ret, rc;
+
+	*id = 0;
+	ret = cands_runs(&c, idx, RUN_OIDS, key, key);
+	for (i = 0; !ret && i < c.nr && !*id; i++) {
+		s = sk_index__stmt(idx, ST_COMMIT_ROW);
+		sqlite3_bind_int64(s, 1, c.items[i].id);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW && sqlite3_column_bytes(s, 1) ==
+		    GIT_OID_RAWSZ && !memcmp(sqlite3_column_blob(s, 1),
+					     oid->id, GIT_OID_RAWSZ))
+			*id = c.items[i].id;
+		else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			ret = sk_index__db_error(idx, "find commit");
+	}
+	free(c.items);
+	if (ret || *id)
 		return ret;
-	s = sk_index__stmt(idx, which + !!range);
-	sqlite3_bind_int64(s, 1, range);
-	sk_index__bind_text(s, 2, arg);
-	if (which != ST_BY_UPSTREAM)
-		sqlite3_bind_int64(s, 3, sk_index__text_hash(arg ? arg : ""));
-	return collect(out, idx, s, which == ST_BY_SUBJECT ? arg : NULL);
+	s = sk_index__stmt(idx, ST_FIND_ID);
+	sqlite3_bind_blob(s, 1, oid->id, GIT_OID_RAWSZ, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(s, 0);
+	else if (rc != SQLITE_DONE)
+		return sk_index__db_error(idx, "find commit");
+	return 0;
+}
+
+/* The row of a full hex id; 0 if it does not parse or is not known. */
+static int hex_id(long long *id, struct sk_index *idx, const char *hex)
+{
+	git_oid oid;
+
+	*id = 0;
+	if (strlen(hex) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, hex))
+		return 0;
+	return sk_index__find_id(id, idx, &oid);
+}
+
+int sk_index_in_range(struct sk_index *idx, long long range, const char *oid)
+{
+	long long id, pos;
+
+	if (sk_index_finish(idx) || hex_id(&id, idx, oid) || !id)
+		return 0;
+	return member_pos(&pos, idx, range, id) == 1;
 }
 
 int sk_index_by_prefix(struct sk_index_list *out, struct sk_index *idx,
 		       long long range, const char *hex)
 {
 	char lo[GIT_OID_HEXSZ + 1], hi[GIT_OID_HEXSZ + 1];
+	struct cands c = { 0 };
 	size_t n = strlen(hex);
 	git_oid a, b;
 	sqlite3_stmt *s;
@@ -546,78 +783,96 @@ int sk_index_by_prefix(struct sk_index_list *out, struct sk_index *idx,
 	lo[GIT_OID_HEXSZ] = hi[GIT_OID_HEXSZ] = '\0';
 	if (git_oid_fromstr(&a, lo) || git_oid_fromstr(&b, hi))
 		return 0;
-	s = sk_index__stmt(idx, range ? ST_BY_PREFIX_IN : ST_BY_PREFIX);
-	sqlite3_bind_int64(s, 1, range);
-	bind_oid(s, 2, &a);
-	bind_oid(s, 3, &b);
-	return collect(out, idx, s, NULL);
+	ret = cands_runs(&c, idx, RUN_OIDS, sk_index__oid_key(&a),
+			 sk_index__oid_key(&b));
+	if (!ret) {
+		s = sk_index__stmt(idx, ST_BY_PREFIX);
+		sqlite3_bind_blob(s, 1, a.id, GIT_OID_RAWSZ, SQLITE_TRANSIENT);
+		sqlite3_bind_blob(s, 2, b.id, GIT_OID_RAWSZ, SQLITE_TRANSIENT);
+		ret = cands_sql(&c, idx, s);
+	}
+	if (!ret)
+		ret = cands_order(&c, idx, range);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, CHECK_PREFIX, hex, 0);
+	free(c.items);
+	return ret;
 }
 
 int sk_index_by_subject(struct sk_index_list *out, struct sk_index *idx,
 			long long range, const char *subject_norm)
 {
-	return query2(out, idx, ST_BY_SUBJECT, range, subject_norm);
+	return by_hash(out, idx, RUN_SUBJECTS, ST_BY_SUBJECT, CHECK_SUBJECT,
+		       range, subject_norm);
 }
 
 int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *email)
 {
-	return query2(out, idx, ST_BY_EMAIL, range, email);
+	return by_hash(out, idx, RUN_EMAILS, ST_BY_EMAIL, CHECK_EMAIL, range,
+		       email);
 }
 
 /*
- * An author with few commits is looked up by address; one with many, by
- * walking the range from its newest commit until cap are found.
+ * The author's commits (any range), those of the range kept, newest
+ * first; only the first cap rows are read.
  */
 int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
 			     long long range, const char *email, size_t cap)
 {
+	struct cands c = { 0 };
+	uint64_t h = (uint64_t)sk_index__text_hash(email);
 	sqlite3_stmt *s;
-	long long n = 0;
-	size_t i, first = out->nr;
+	size_t i;
 	int ret = sk_index_finish(idx);
 
-	if (ret)
-		return ret;
-	s = sk_index__stmt(idx, ST_EMAIL_COUNT);
-	sqlite3_bind_int64(s, 1, sk_index__text_hash(email));
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	if (!range || n <= 4 * (long long)cap) {
-		ret = sk_index_by_email(out, idx, range, email);
-		if (ret)
-			return ret;
-		/* newest first, at most cap */
-		for (i = 0; i < (out->nr - first) / 2; i++) {
-			struct sk_index_commit t = out->items[first + i];
-
-			out->items[first + i] = out->items[out->nr - 1 - i];
-			out->items[out->nr - 1 - i] = t;
-		}
-		while (out->nr - first > cap) {
-			out->nr--;
-			free(out->items[out->nr].subject);
-			free(out->items[out->nr].email);
-		}
-		return 0;
+	if (!ret)
+		ret = cands_runs(&c, idx, RUN_EMAILS, h, h);
+	if (!ret) {
+		s = sk_index__stmt(idx, ST_BY_EMAIL);
+		sqlite3_bind_int64(s, 1, (long long)h);
+		ret = cands_sql(&c, idx, s);
 	}
-	s = sk_index__stmt(idx, ST_EMAIL_RECENT);
-	sqlite3_bind_int64(s, 1, range);
-	sk_index__bind_text(s, 2, email);
-	sqlite3_bind_int64(s, 3, (long long)cap);
-	return collect(out, idx, s, NULL);
+	if (!ret)
+		ret = cands_order(&c, idx, range);
+	for (i = 0; !ret && i < c.nr / 2; i++) {
+		struct cand t = c.items[i];
+
+		c.items[i] = c.items[c.nr - 1 - i];
+		c.items[c.nr - 1 - i] = t;
+	}
+	if (!ret && cap)
+		ret = cands_collect(out, idx, &c, CHECK_EMAIL, email, cap);
+	free(c.items);
+	return ret;
 }
 
 int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid)
 {
-	return query2(out, idx, ST_BY_MSGID, range, msgid);
+	return by_hash(out, idx, RUN_MSGIDS, ST_BY_MSGID, CHECK_MSGID, range,
+		       msgid);
 }
 
+/* Upstream references are few: the table alone holds them. */
 int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid)
 {
-	return query2(out, idx, ST_BY_UPSTREAM, range, oid);
+	struct cands c = { 0 };
+	sqlite3_stmt *s;
+	int ret = sk_index_finish(idx);
+
+	if (!ret) {
+		s = sk_index__stmt(idx, ST_BY_UPSTREAM);
+		sk_index__bind_text(s, 1, oid);
+		ret = cands_sql(&c, idx, s);
+	}
+	if (!ret)
+		ret = cands_order(&c, idx, range);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, 0);
+	free(c.items);
+	return ret;
 }
 
 void sk_index_list_release(struct sk_index_list *l)
@@ -682,12 +937,15 @@ int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 	git_diff *diff = NULL;
 	sqlite3_stmt *s;
 	size_t i, n;
+	long long id;
 	int ret = sk_index_finish(idx);
 
+	if (!ret)
+		ret = hex_id(&id, idx, oid);
 	if (ret)
 		return ret;
 	s = sk_index__stmt(idx, ST_GET_FILES);
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, id);
 	if (sqlite3_step(s) == SQLITE_ROW &&
 	    sqlite3_column_type(s, 0) != SQLITE_NULL) {
 		split_files(out, nr, (const char *)sqlite3_column_text(s, 0));
@@ -706,7 +964,7 @@ int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 	}
 	git_diff_free(diff);
 	s = sk_index__stmt(idx, ST_SET_FILES);
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, id);
 	sk_index__bind_text(s, 2, sb.buf);
 	ret = sk_index__step_done(idx, s, "store files");
 	if (!ret)
@@ -735,7 +993,7 @@ static int path_changed(git_tree *ptree, git_tree *tree, const char *path)
 }
 
 /* From the stored file list: 1, 0, or -1 when there is none. */
-static int files_have_all(struct sk_index *idx, const char *oid,
+static int files_have_all(struct sk_index *idx, long long id,
 			  char *const *paths, size_t nr)
 {
 	sqlite3_stmt *s = sk_index__stmt(idx, ST_GET_FILES);
@@ -743,7 +1001,7 @@ static int files_have_all(struct sk_index *idx, const char *oid,
 	size_t n, i, j;
 	int yes = 1;
 
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, id);
 	if (sqlite3_step(s) != SQLITE_ROW ||
 	    sqlite3_column_type(s, 0) == SQLITE_NULL)
 		return -1;
@@ -773,10 +1031,12 @@ int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 	git_tree *tree = NULL, *ptree = NULL;
 	struct sk_strbuf key = SK_STRBUF_INIT;
 	sqlite3_stmt *s;
-	long long h;
+	long long h, row;
 	size_t i;
 	int ret = sk_index_finish(idx), yes;
 
+	if (!ret)
+		ret = hex_id(&row, idx, oid);
 	if (ret)
 		return ret;
 	for (i = 0; i < nr; i++)
@@ -784,11 +1044,11 @@ int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 	h = sk_index__text_hash(key.buf);
 	sk_strbuf_release(&key);
 	s = sk_index__stmt(idx, ST_GET_TOUCH);
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, row);
 	sqlite3_bind_int64(s, 2, h);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		return sqlite3_column_int(s, 0);
-	yes = files_have_all(idx, oid, paths, nr);
+	yes = files_have_all(idx, row, paths, nr);
 	if (yes >= 0)
 		return yes;
 	if (git_oid_fromstr(&id, oid) || git_commit_lookup(&c, repo, &id) ||
@@ -802,10 +1062,10 @@ int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 	for (i = 0, yes = 1; i < nr && yes; i++)
 		yes = path_changed(ptree, tree, paths[i]);
 	s = sk_index__stmt(idx, ST_SET_TOUCH);
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, row);
 	sqlite3_bind_int64(s, 2, h);
 	sqlite3_bind_int(s, 3, yes);
-	ret = sk_index__step_done(idx, s, "store touched paths");
+	ret = row ? sk_index__step_done(idx, s, "store touched paths") : 0;
 	if (!ret)
 		ret = yes;
 out:
@@ -830,12 +1090,15 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 {
 	sqlite3_stmt *s;
 	git_diff *diff = NULL;
+	long long id;
 	int ret = sk_index_finish(idx);
 
+	if (!ret)
+		ret = hex_id(&id, idx, oid);
 	if (ret)
 		return ret;
 	s = sk_index__stmt(idx, ST_GET_PATCHID);
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, id);
 	if (sqlite3_step(s) == SQLITE_ROW &&
 	    sqlite3_column_type(s, 0) != SQLITE_NULL) {
 		snprintf(out, 41, "%s", sqlite3_column_text(s, 0));
@@ -848,7 +1111,7 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 	if (ret)
 		return ret;
 	s = sk_index__stmt(idx, ST_SET_PATCHID);
-	bind_hex(s, 1, oid);
+	sqlite3_bind_int64(s, 1, id);
 	sk_index__bind_text(s, 2, out);
 	return sk_index__step_done(idx, s, "store patch-id");
 }

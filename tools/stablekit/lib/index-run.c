@@ -1,0 +1,354 @@
+/*
+ * Sorted runs: lookup rows kept as sorted arrays of fixed-size records,
+ * in chunks of one page each.  A cold fill has hundreds of thousands of
+ * rows for each lookup, and a range walked whole as many members; sqlite
+ * pays a B-tree insert for each row, where a run is sorted in memory and
+ * written a page at a time.  Rows added later (a few new commits a run)
+ * go to the tables as before; a lookup reads both.
+ *
+ * A run is a row of runs (its kind, its range for members, the first key
+ * of each chunk) and its chunks in run_chunks, numbered run << 32 | seq.
+ * Records are 16 bytes, little-endian: key, id, value.
+ */
+#include "index-internal.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Records per chunk: 4,000 bytes, a row that fits a 4 KiB page. */
+#define RUN_CHUNK 250
+#define REC_SIZE 16
+
+struct run {
+	long long id;
+	int kind;
+	long long range;
+	size_t nr, nr_chunks;
+	uint64_t *first;	/* the first key of each chunk */
+	long long cached;	/* the chunk in cache, its seq + 1; 0: none */
+	size_t cache_nr;
+	struct sk_run_rec cache[RUN_CHUNK];
+};
+
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void sk_index__runs_release(struct sk_index *idx)
+{
+	size_t i;
+
+	for (i = 0; i < idx->nr_runs; i++) {
+		free(idx->runs[i]->first);
+		free(idx->runs[i]);
+	}
+	free(idx->runs);
+	idx->runs = NULL;
+	idx->nr_runs = idx->alloc_runs = 0;
+	idx->runs_loaded = 0;
+	sk_index__members_forget(idx);
+}
+
+static int runs_load(struct sk_index *idx)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (idx->runs_loaded)
+		return 0;
+	s = sk_index__stmt(idx, ST_RUNS);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *dir = sqlite3_column_blob(s, 4);
+		size_t bytes = sqlite3_column_bytes(s, 4), i;
+		struct run *r = sk_xcalloc(1, sizeof(*r));
+
+		*SK_ARRAY_PUSH(idx->runs, idx->nr_runs, idx->alloc_runs) = r;
+		r->id = sqlite3_column_int64(s, 0);
+		r->kind = sqlite3_column_int(s, 1);
+		r->range = sqlite3_column_int64(s, 2);
+		r->nr = sqlite3_column_int64(s, 3);
+		r->nr_chunks = bytes / 8;
+		if (r->nr_chunks != (r->nr + RUN_CHUNK - 1) / RUN_CHUNK) {
+			sk_index__runs_release(idx);
+			return sk_error_set(SK_ERROR, "index: a sorted run "
+					    "is damaged; delete the index");
+		}
+		r->first = sk_xmalloc((r->nr_chunks ? r->nr_chunks : 1) *
+				      sizeof(*r->first));
+		for (i = 0; i < r->nr_chunks; i++)
+			r->first[i] = get_le(dir + 8 * i, 8);
+	}
+	if (rc != SQLITE_DONE) {
+		sk_index__runs_release(idx);
+		return sk_index__db_error(idx, "sorted runs");
+	}
+	idx->runs_loaded = 1;
+	return 0;
+}
+
+static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
+{
+	sqlite3_stmt *s;
+	const unsigned char *data;
+	size_t i, want = seq + 1 < r->nr_chunks ? RUN_CHUNK :
+		r->nr - seq * RUN_CHUNK;
+
+	if (r->cached == (long long)seq + 1)
+		return 0;
+	s = sk_index__stmt(idx, ST_RUN_CHUNK);
+	sqlite3_bind_int64(s, 1, r->id << 32 | (long long)seq);
+	if (sqlite3_step(s) != SQLITE_ROW ||
+	    (size_t)sqlite3_column_bytes(s, 0) != want * REC_SIZE)
+		return sk_error_set(SK_ERROR, "index: a sorted run is "
+				    "damaged; delete the index");
+	data = sqlite3_column_blob(s, 0);
+	for (i = 0; i < want; i++, data += REC_SIZE) {
+		r->cache[i].key = get_le(data, 8);
+		r->cache[i].id = (uint32_t)get_le(data + 8, 4);
+		r->cache[i].val = (uint32_t)get_le(data + 12, 4);
+	}
+	r->cache_nr = want;
+	r->cached = (long long)seq + 1;
+	return 0;
+}
+
+/* The records of r with lo <= key <= hi, appended to out. */
+static int run_find(struct sk_run_recs *out, struct sk_index *idx,
+		    struct run *r, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = r->nr_chunks, seq, i;
+	int ret;
+
+	/* the first chunk starting at lo or later; equal keys may begin in
+	 * the chunk before it */
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (r->first[m] < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	for (seq = a ? a - 1 : 0; seq < r->nr_chunks; seq++) {
+		if (r->first[seq] > hi)
+			break;
+		ret = chunk_load(idx, r, seq);
+		if (ret)
+			return ret;
+		a = 0;
+		b = r->cache_nr;
+		while (a < b) {
+			size_t m = a + (b - a) / 2;
+
+			if (r->cache[m].key < lo)
+				a = m + 1;
+			else
+				b = m;
+		}
+		for (i = a; i < r->cache_nr && r->cache[i].key <= hi; i++)
+			*SK_ARRAY_PUSH(out->recs, out->nr, out->alloc) =
+				r->cache[i];
+		if (i < r->cache_nr)
+			break;
+	}
+	return 0;
+}
+
+int sk_index__runs_find(struct sk_run_recs *out, struct sk_index *idx,
+			enum run_kind kind, long long range, uint64_t lo,
+			uint64_t hi)
+{
+	size_t i;
+	int ret = runs_load(idx);
+
+	for (i = 0; !ret && i < idx->nr_runs; i++)
+		if (idx->runs[i]->kind == (int)kind &&
+		    idx->runs[i]->range == range)
+			ret = run_find(out, idx, idx->runs[i], lo, hi);
+	return ret;
+}
+
+int sk_index__run_push(struct sk_run_recs *rs, uint64_t key, long long id,
+		       long long val)
+{
+	struct sk_run_rec *r;
+
+	if (id < 0 || id > UINT32_MAX || val < 0 || val > UINT32_MAX)
+		return sk_error_set(SK_ERROR, "index: %lld rows are more "
+				    "than a sorted run holds", id);
+	r = SK_ARRAY_PUSH(rs->recs, rs->nr, rs->alloc);
+	r->key = key;
+	r->id = (uint32_t)id;
+	r->val = (uint32_t)val;
+	return 0;
+}
+
+void sk_index__run_recs_release(struct sk_run_recs *rs)
+{
+	free(rs->recs);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct sk_run_rec *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+#define RADIX_BITS 16
+#define RADIX (1 << RADIX_BITS)
+
+/*
+ * By key, then id: a stable radix sort on the key (records come in
+ * ascending id mostly, which it keeps), passes over digits that are all
+ * equal skipped, then runs of equal keys put in id order where they are
+ * not in it already; duplicates dropped.
+ */
+void sk_index__run_sort(struct sk_run_recs *rs)
+{
+	struct sk_run_rec *tmp, *from = rs->recs, *to;
+	size_t *count, i, j, k, nr = rs->nr;
+	int shift;
+
+	if (nr < 4096) {
+		if (nr > 1)
+			qsort(rs->recs, nr, sizeof(*rs->recs), cmp_rec);
+	} else {
+		tmp = sk_xmalloc(nr * sizeof(*tmp));
+		count = sk_xmalloc(RADIX * sizeof(*count));
+		to = tmp;
+		for (shift = 0; shift < 64; shift += RADIX_BITS) {
+			size_t sum = 0;
+
+			memset(count, 0, RADIX * sizeof(*count));
+			for (i = 0; i < nr; i++)
+				count[from[i].key >> shift & (RADIX - 1)]++;
+			if (count[from[0].key >> shift & (RADIX - 1)] == nr)
+				continue;
+			for (k = 0; k < RADIX; k++) {
+				size_t c = count[k];
+
+				count[k] = sum;
+				sum += c;
+			}
+			for (i = 0; i < nr; i++)
+				to[count[from[i].key >> shift &
+					 (RADIX - 1)]++] = from[i];
+			to = from;
+			from = from == tmp ? rs->recs : tmp;
+		}
+		if (from != rs->recs)
+			memcpy(rs->recs, from, nr * sizeof(*from));
+		free(count);
+		free(tmp);
+		for (i = 0; i < nr; i = j) {
+			int sorted = 1;
+
+			for (j = i + 1; j < nr &&
+			     rs->recs[j].key == rs->recs[i].key; j++)
+				if (rs->recs[j - 1].id > rs->recs[j].id)
+					sorted = 0;
+			if (!sorted)
+				qsort(rs->recs + i, j - i, sizeof(*rs->recs),
+				      cmp_rec);
+		}
+	}
+	for (i = j = 0; i < nr; i++)
+		if (!j || cmp_rec(&rs->recs[j - 1], &rs->recs[i]))
+			rs->recs[j++] = rs->recs[i];
+	rs->nr = j;
+}
+
+/* Writes the records (sorted by sk_index__run_sort) as a run. */
+int sk_index__run_write(struct sk_index *idx, enum run_kind kind,
+			long long range, const struct sk_run_recs *rs)
+{
+	size_t nr_chunks = (rs->nr + RUN_CHUNK - 1) / RUN_CHUNK, seq, i;
+	unsigned char *dir = sk_xmalloc(nr_chunks ? 8 * nr_chunks : 1);
+	unsigned char chunk[RUN_CHUNK * REC_SIZE];
+	long long run;
+	sqlite3_stmt *s;
+	int ret;
+
+	for (seq = 0; seq < nr_chunks; seq++)
+		put_le(dir + 8 * seq, rs->recs[seq * RUN_CHUNK].key, 8);
+	s = sk_index__stmt(idx, ST_RUN_INSERT);
+	sqlite3_bind_int(s, 1, kind);
+	sqlite3_bind_int64(s, 2, range);
+	sqlite3_bind_int64(s, 3, (long long)rs->nr);
+	sqlite3_bind_blob(s, 4, dir, (int)(nr_chunks * 8), SQLITE_STATIC);
+	ret = sk_index__step_done(idx, s, "sorted run");
+	sqlite3_reset(s);
+	free(dir);
+	if (ret)
+		return ret;
+	run = sqlite3_last_insert_rowid(idx->db);
+	for (seq = 0; seq < nr_chunks && !ret; seq++) {
+		size_t n = seq + 1 < nr_chunks ? RUN_CHUNK :
+			rs->nr - seq * RUN_CHUNK;
+		const struct sk_run_rec *r = rs->recs + seq * RUN_CHUNK;
+
+		for (i = 0; i < n; i++) {
+			put_le(chunk + REC_SIZE * i, r[i].key, 8);
+			put_le(chunk + REC_SIZE * i + 8, r[i].id, 4);
+			put_le(chunk + REC_SIZE * i + 12, r[i].val, 4);
+		}
+		s = sk_index__stmt(idx, ST_RUN_CHUNK_INSERT);
+		sqlite3_bind_int64(s, 1, run << 32 | (long long)seq);
+		sqlite3_bind_blob(s, 2, chunk, (int)(n * REC_SIZE),
+				  SQLITE_STATIC);
+		ret = sk_index__step_done(idx, s, "sorted run");
+		sqlite3_reset(s);
+	}
+	sk_index__runs_release(idx);
+	return ret;
+}
+
+/* Drops the runs of a range (members), or with range 0 every run. */
+int sk_index__runs_drop(struct sk_index *idx, long long range)
+{
+	sqlite3_stmt *s;
+	long long *ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = 0, rc;
+
+	s = sk_index__stmt(idx, ST_RUNS);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (!range || sqlite3_column_int64(s, 2) == range)
+			*SK_ARRAY_PUSH(ids, nr, alloc) =
+				sqlite3_column_int64(s, 0);
+	if (rc != SQLITE_DONE)
+		ret = sk_index__db_error(idx, "sorted runs");
+	for (i = 0; i < nr && !ret; i++) {
+		s = sk_index__stmt(idx, ST_RUN_DROP_CHUNKS);
+		sqlite3_bind_int64(s, 1, ids[i] << 32);
+		sqlite3_bind_int64(s, 2, (ids[i] + 1) << 32);
+		ret = sk_index__step_done(idx, s, "drop sorted run");
+		if (ret)
+			break;
+		s = sk_index__stmt(idx, ST_RUN_DROP);
+		sqlite3_bind_int64(s, 1, ids[i]);
+		ret = sk_index__step_done(idx, s, "drop sorted run");
+	}
+	free(ids);
+	sk_index__runs_release(idx);
+	return ret;
+}
