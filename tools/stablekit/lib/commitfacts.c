@@ -116,6 +116,9 @@ static void parse_line(struct sk_commit_facts *f, const char *l, size_t len)
 	while (l < end && (*l == ' ' || *l == '\t'))
 		l++;
 	len = end - l;
+	/* the first letters of what is looked for: most lines are not */
+	if (!len || !strchr("cC[(tTlLmMfF", *l))
+		return;
 	if (starts_ci(l, "commit ") && (n = hex_run(l + 7)) >= 12 &&
 	    !strncmp(l + 7 + n, " upstream", 9)) {
 		add_upref(f, l + 7, n, SK_UPREF_COMMIT_UPSTREAM);
@@ -243,13 +246,26 @@ int sk_commit_raw_parse(struct sk_commit_raw *out, const char *data,
 
 void sk_commit_summary(struct sk_strbuf *out, const char *msg)
 {
-	const char *space = NULL, *next;
+	const char *space = NULL, *next, *word;
 	int newline = 0;
 
 	sk_strbuf_reset(out);
 	while (*msg == '\n')
 		msg++;
-	for (; *msg; msg++) {
+	while (*msg) {
+		/* a word at a time: a summary is read for every commit */
+		for (word = msg; *msg && !isspace((unsigned char)*msg); msg++)
+			;
+		if (msg > word) {
+			if (space && newline)
+				sk_strbuf_addch(out, ' ');
+			else if (space)
+				sk_strbuf_add(out, space, word - space);
+			space = NULL;
+			sk_strbuf_add(out, word, msg - word);
+			if (!*msg)
+				break;
+		}
 		if (*msg == '\n') {
 			/* the first paragraph ends at a blank line */
 			if (!msg[1] || msg[1] == '\n')
@@ -260,22 +276,12 @@ void sk_commit_summary(struct sk_strbuf *out, const char *msg)
 			if (!*next || *next == '\n')
 				break;
 		}
-		if (isspace((unsigned char)*msg)) {
-			if (!space) {
-				space = msg;
-				newline = 0;
-			}
-			newline |= *msg == '\n';
-			continue;
+		if (!space) {
+			space = msg;
+			newline = 0;
 		}
-		if (space) {
-			if (newline)
-				sk_strbuf_addch(out, ' ');
-			else
-				sk_strbuf_add(out, space, msg - space);
-			space = NULL;
-		}
-		sk_strbuf_addch(out, *msg);
+		newline |= *msg == '\n';
+		msg++;
 	}
 }
 
@@ -329,21 +335,27 @@ static const char *skip_prefixes(const char *s)
 void sk_subject_norm(struct sk_strbuf *out, const char *subject)
 {
 	const char *s = skip_prefixes(subject);
+	size_t len = 0;
 	int blank = 0;
+	char *d;
 
+	/* never longer than the subject: written in place */
 	sk_strbuf_reset(out);
+	sk_strbuf_grow(out, strlen(s) + 1);
+	d = out->buf;
 	for (; *s; s++) {
 		if (isspace((unsigned char)*s)) {
-			blank = out->len > 0;
+			blank = len > 0;
 			continue;
 		}
 		if (blank)
-			sk_strbuf_addch(out, ' ');
+			d[len++] = ' ';
 		blank = 0;
-		sk_strbuf_addch(out, tolower((unsigned char)*s));
+		d[len++] = tolower((unsigned char)*s);
 	}
-	if (out->len && out->buf[out->len - 1] == '.')
-		sk_strbuf_setlen(out, out->len - 1);
+	if (len && d[len - 1] == '.')
+		len--;
+	sk_strbuf_setlen(out, len);
 }
 
 char *sk_author_email(const char *author)

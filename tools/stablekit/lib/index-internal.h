@@ -133,6 +133,7 @@ struct sk_index {
 	struct members *members;	/* ranges read whole, on first use */
 	size_t nr_members, alloc_members;
 	char *warning;		/* the file was rebuilt: why */
+	char *path;		/* for messages */
 };
 
 /* index.c: the prepared statements; a commit's row */

@@ -64,6 +64,12 @@ void sk_index__runs_release(struct sk_index *idx)
 	sk_index__members_forget(idx);
 }
 
+static int damaged(struct sk_index *idx)
+{
+	return sk_error_set(SK_ERROR, "index '%s': a sorted run is damaged; "
+			    "delete the file to rebuild it", idx->path);
+}
+
 static int runs_load(struct sk_index *idx)
 {
 	sqlite3_stmt *s;
@@ -85,8 +91,7 @@ static int runs_load(struct sk_index *idx)
 		r->nr_chunks = bytes / 8;
 		if (r->nr_chunks != (r->nr + RUN_CHUNK - 1) / RUN_CHUNK) {
 			sk_index__runs_release(idx);
-			return sk_error_set(SK_ERROR, "index: a sorted run "
-					    "is damaged; delete the index");
+			return damaged(idx);
 		}
 		r->first = sk_xmalloc((r->nr_chunks ? r->nr_chunks : 1) *
 				      sizeof(*r->first));
@@ -114,8 +119,7 @@ static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
 	sqlite3_bind_int64(s, 1, r->id << 32 | (long long)seq);
 	if (sqlite3_step(s) != SQLITE_ROW ||
 	    (size_t)sqlite3_column_bytes(s, 0) != want * REC_SIZE)
-		return sk_error_set(SK_ERROR, "index: a sorted run is "
-				    "damaged; delete the index");
+		return damaged(idx);
 	data = sqlite3_column_blob(s, 0);
 	for (i = 0; i < want; i++, data += REC_SIZE) {
 		r->cache[i].key = get_le(data, 8);

@@ -254,6 +254,7 @@ int sk_index_open(struct sk_index **out, const char *path)
 	sk_strbuf_init(&idx->summary);
 	sk_strbuf_init(&idx->msg);
 	sk_strbuf_init(&idx->email);
+	idx->path = sk_xstrdup(path);
 	ret = open_db(idx, path);
 	if (ret)
 		goto fail;
@@ -367,6 +368,7 @@ void sk_index_close(struct sk_index *idx)
 	sk_strbuf_release(&idx->msg);
 	sk_strbuf_release(&idx->email);
 	free(idx->warning);
+	free(idx->path);
 	free(idx);
 }
 

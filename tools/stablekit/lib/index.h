@@ -15,7 +15,9 @@
  * forward is walked from the old tip only; a range whose base changed or
  * whose tip was rewound is walked again (the facts of commits already seen
  * are kept).  Filling an empty index is done in bulk (see
- * sk_index_finish).  The file is a cache: deleting it loses nothing.
+ * sk_index_finish), and a range walked whole keeps its members as a
+ * sorted run (index-run.c).  The file is a cache: deleting it loses
+ * nothing.
  */
 
 struct sk_index;

@@ -228,4 +228,24 @@ test_expect_success 'the same answers from a pack (commits first, read ahead), f
 	test_cmp packed.json deltified.json
 '
 
+test_expect_success 'an index filled in steps answers as one filled at once' '
+	idx=linux/.git/stablekit-index.sqlite &&
+	rm -f $idx* && (cd p && stablekit status --json >../once.json) &&
+	main=$(git -C linux rev-parse master) &&
+	stable=$(git -C linux rev-parse linux-1.0.y) &&
+	n=$(git -C linux rev-list --count v1.0..linux-1.0.y) &&
+	test $n -gt 4 &&
+	m=$(git -C linux rev-list --count master~2500..master) &&
+	s=$(git -C linux rev-list --count linux-1.0.y~$((n / 2))..linux-1.0.y) &&
+	git -C linux update-ref refs/heads/master master~2500 &&
+	git -C linux update-ref refs/heads/linux-1.0.y linux-1.0.y~$((n / 2)) &&
+	rm -f $idx* && (cd p && stablekit status --json >/dev/null) &&
+	git -C linux update-ref refs/heads/master $main &&
+	git -C linux update-ref refs/heads/linux-1.0.y $stable &&
+	(cd p && stablekit status --json --stats >../steps.json 2>../stats) &&
+	grep "^  mainline: walked $m, new $m$" stats &&
+	grep "^  linux-1.0.y: walked $s, new $s$" stats &&
+	test_cmp once.json steps.json
+'
+
 test_done

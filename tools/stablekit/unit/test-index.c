@@ -131,6 +131,33 @@ static void test_runs_drop(void **state)
 	sk_index_close(idx);
 }
 
+static void test_run_damaged(void **state)
+{
+	struct sk_index *idx = open_index("damaged.sqlite");
+	struct sk_run_recs rs = { 0 }, out = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 1; i <= 2 * CHUNK; i++)
+		assert_int_equal(sk_index__run_push(&rs, i, i, 0), 0);
+	assert_int_equal(sk_index__run_write(idx, RUN_EMAILS, 0, &rs), 0);
+	assert_int_equal(sqlite3_exec(idx->db, "DELETE FROM run_chunks WHERE"
+				      " id = (SELECT max(id) FROM run_chunks)",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sk_index__runs_release(idx);
+	assert_int_equal(sk_index__runs_find(&out, idx, RUN_EMAILS, 0, 1, 1),
+			 0);
+	assert_int_equal(out.nr, 1);
+	assert_int_equal(sk_index__runs_find(&out, idx, RUN_EMAILS, 0,
+					     2 * CHUNK, 2 * CHUNK), SK_ERROR);
+	assert_non_null(strstr(sk_error_last(), "damaged.sqlite': a sorted "
+			       "run is damaged"));
+	sk_error_clear();
+	sk_index__run_recs_release(&rs);
+	sk_index__run_recs_release(&out);
+	sk_index_close(idx);
+}
+
 /* ---- the lookups, on a repository ---- */
 
 static git_repository *repo;
@@ -288,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_run_sort),
 		cmocka_unit_test(test_run_find_across_chunks),
 		cmocka_unit_test(test_runs_drop),
+		cmocka_unit_test(test_run_damaged),
 		cmocka_unit_test(test_lookups_cold_then_warm),
 	};
 	int ret;
