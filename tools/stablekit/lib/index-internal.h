@@ -37,7 +37,7 @@ enum stmt {
 /* The lookup tables (see the schema in index.c and side_tables). */
 enum side {
 	SIDE_OIDS, SIDE_SUBJECTS, SIDE_EMAILS, SIDE_UPREFS, SIDE_MSGIDS,
-	SIDE_FIXES, SIDE_NR
+	SIDE_NR
 };
 
 /* The lookups a sorted run can hold (see index-run.c). */

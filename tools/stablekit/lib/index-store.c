@@ -1,6 +1,6 @@
 /*
  * The rows a commit gives the index: its row in commits and its lookup
- * rows (subject, author, upstream references, Message-Ids, Fixes:).  On a
+ * rows (subject, author, upstream references, Message-Ids).  On a
  * warm index they are written as the walk meets each commit.  A cold fill
  * (an empty index) is where the time goes, so there the commit rows are
  * written by a thread of their own while the walk reads on, and the lookup
@@ -22,8 +22,8 @@
  * The lookup tables.  Subjects (normalised), authors and Message-Ids are
  * keyed by a 64-bit hash of the text, the match checked on the commit
  * row; commit ids by the id.  In a cold fill those rows go to sorted runs
- * (index-run.c); the rows of the two tables keyed by text (upstream
- * references, Fixes:) are kept back and appended in key order.
+ * (index-run.c); the rows of the table keyed by text (upstream
+ * references) are kept back and appended in key order.
  */
 enum side_key {
 	KEY_BLOB,		/* a commit id */
@@ -35,17 +35,14 @@ static const struct side_table {
 	const char *name, *cols;
 	int nr_cols;
 	enum side_key key;
-	int int_extra;		/* the third column: kind, else subject */
 	enum run_kind run;	/* where a cold fill puts the rows */
 } side_tables[SIDE_NR] = {
-	[SIDE_OIDS] = { "oids", "oid, id", 2, KEY_BLOB, 0, RUN_OIDS },
-	[SIDE_SUBJECTS] = { "subjects", "h, id", 2, KEY_HASH, 0, RUN_SUBJECTS },
-	[SIDE_EMAILS] = { "emails", "h, id", 2, KEY_HASH, 0, RUN_EMAILS },
-	[SIDE_UPREFS] = { "uprefs", "upstream, id, kind", 3, KEY_TEXT, 1,
+	[SIDE_OIDS] = { "oids", "oid, id", 2, KEY_BLOB, RUN_OIDS },
+	[SIDE_SUBJECTS] = { "subjects", "h, id", 2, KEY_HASH, RUN_SUBJECTS },
+	[SIDE_EMAILS] = { "emails", "h, id", 2, KEY_HASH, RUN_EMAILS },
+	[SIDE_UPREFS] = { "uprefs", "upstream, id, kind", 3, KEY_TEXT,
 			  RUN_NONE },
-	[SIDE_MSGIDS] = { "msgids", "h, id", 2, KEY_HASH, 0, RUN_MSGIDS },
-	[SIDE_FIXES] = { "fixes", "sha, id, subject", 3, KEY_TEXT, 0,
-			 RUN_NONE },
+	[SIDE_MSGIDS] = { "msgids", "h, id", 2, KEY_HASH, RUN_MSGIDS },
 };
 
 /* Rows per INSERT when the kept-back rows go in. */
@@ -55,10 +52,7 @@ static const struct side_table {
 struct side_row {
 	char *key;
 	long long id;
-	union {
-		char *subject;	/* SIDE_FIXES */
-		long long kind;	/* SIDE_UPREFS */
-	};
+	int kind;
 };
 
 /*
@@ -178,7 +172,7 @@ uint64_t sk_index__oid_key(const git_oid *oid)
 
 /* A row kept back: a record for a run, or a row of a text table. */
 static int side_add(struct sk_index *idx, enum side which, const char *key,
-		    long long id, int kind, const char *subject)
+		    long long id, int kind)
 {
 	const struct side_table *t = &side_tables[which];
 	struct side_rows *sr = &idx->side[which];
@@ -191,19 +185,13 @@ static int side_add(struct sk_index *idx, enum side which, const char *key,
 	r = SK_ARRAY_PUSH(sr->rows, sr->nr, sr->alloc);
 	r->key = sk_index__arena_strdup(&idx->side_text, key);
 	r->id = id;
-	if (which == SIDE_FIXES)
-		r->subject = subject ?
-			sk_index__arena_strdup(&idx->side_text, subject) :
-			NULL;
-	else
-		r->kind = kind;
+	r->kind = kind;
 	return 0;
 }
 
 /* Binds a row of a lookup table from parameter i + 1 on. */
 static void side_bind(sqlite3_stmt *s, int i, enum side which,
-		      const char *key, long long h, long long id, int kind,
-		      const char *subject)
+		      const char *key, long long h, long long id, int kind)
 {
 	const struct side_table *t = &side_tables[which];
 
@@ -219,10 +207,8 @@ static void side_bind(sqlite3_stmt *s, int i, enum side which,
 		break;
 	}
 	sqlite3_bind_int64(s, i + 2, id);
-	if (t->nr_cols == 3 && t->int_extra)
+	if (t->nr_cols == 3)
 		sqlite3_bind_int(s, i + 3, kind);
-	else if (t->nr_cols == 3)
-		sk_index__bind_static(s, i + 3, subject);
 }
 
 static int side_step(struct sk_index *idx, sqlite3_stmt *s, enum side which)
@@ -240,16 +226,16 @@ static int side_step(struct sk_index *idx, sqlite3_stmt *s, enum side which)
  * text (hashed where the table is keyed by the hash), or the raw commit id.
  */
 static int insert_side(struct sk_index *idx, enum side which, const char *key,
-		       long long id, int kind, const char *subject)
+		       long long id, int kind)
 {
 	const struct side_table *t = &side_tables[which];
 	long long h = 0;
 
 	if (idx->bulk)
-		return side_add(idx, which, key, id, kind, subject);
+		return side_add(idx, which, key, id, kind);
 	if (t->key == KEY_HASH)
 		h = sk_index__text_hash(key);
-	side_bind(idx->side_one[which], 0, which, key, h, id, kind, subject);
+	side_bind(idx->side_one[which], 0, which, key, h, id, kind);
 	return side_step(idx, idx->side_one[which], which);
 }
 
@@ -261,12 +247,9 @@ static int store_facts(struct sk_index *idx, long long id,
 
 	for (i = 0; i < f->nr_uprefs && !ret; i++)
 		ret = insert_side(idx, SIDE_UPREFS, f->uprefs[i].sha, id,
-				  f->uprefs[i].kind, NULL);
+				  f->uprefs[i].kind);
 	for (i = 0; i < f->nr_msgids && !ret; i++)
-		ret = insert_side(idx, SIDE_MSGIDS, f->msgids[i], id, 0, NULL);
-	for (i = 0; i < f->nr_fixes && !ret; i++)
-		ret = insert_side(idx, SIDE_FIXES, f->fixes[i].sha, id, 0,
-				  f->fixes[i].subject);
+		ret = insert_side(idx, SIDE_MSGIDS, f->msgids[i], id, 0);
 	return ret;
 }
 
@@ -313,13 +296,11 @@ int sk_index__store_commit(struct sk_index *idx, struct node *n,
 	/* In a cold fill, the oids rows come from the graph at the end. */
 	if (!idx->bulk)
 		ret = insert_side(idx, SIDE_OIDS, (const char *)n->oid.id,
-				  n->id, 0, NULL);
+				  n->id, 0);
 	if (!ret)
-		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, n->id, 0,
-				  NULL);
+		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, n->id, 0);
 	if (!ret)
-		ret = insert_side(idx, SIDE_EMAILS, idx->email.buf, n->id, 0,
-				  NULL);
+		ret = insert_side(idx, SIDE_EMAILS, idx->email.buf, n->id, 0);
 	if (!ret)
 		ret = store_facts(idx, n->id, &f);
 out:
@@ -381,11 +362,10 @@ static int store_job(struct sk_index *idx, struct store *st,
 	msgids_text(&r->msgids, &f);
 	ret = st->nr_rows == COMMIT_BATCH ? store_rows_flush(idx, st) : 0;
 	if (!ret)
-		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, job->id, 0,
-				  NULL);
+		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, job->id, 0);
 	if (!ret)
 		ret = insert_side(idx, SIDE_EMAILS, job->text + job->email,
-				  job->id, 0, NULL);
+				  job->id, 0);
 	if (!ret)
 		ret = store_facts(idx, job->id, &f);
 	sk_commit_facts_release(&f);
@@ -617,8 +597,7 @@ static int side_flush(struct sk_index *idx, enum side which)
 			struct side_row *r = &sr->rows[i + j];
 
 			side_bind(many, j * t->nr_cols, which, r->key, 0,
-				  r->id, r->kind, which == SIDE_FIXES ?
-				  r->subject : NULL);
+				  r->id, r->kind);
 		}
 		ret = side_step(idx, many, which);
 	}
@@ -626,7 +605,7 @@ static int side_flush(struct sk_index *idx, enum side which)
 		struct side_row *r = &sr->rows[i];
 
 		side_bind(idx->side_one[which], 0, which, r->key, 0, r->id,
-			  r->kind, which == SIDE_FIXES ? r->subject : NULL);
+			  r->kind);
 		ret = side_step(idx, idx->side_one[which], which);
 	}
 	sqlite3_finalize(many);

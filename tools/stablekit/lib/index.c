@@ -15,12 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 8
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup
- * (by id, subject, author, Message-Id, upstream reference, Fixes:) is a
- * table keyed by what is looked up, without rowid.  A cold fill (an empty
+ * (by id, subject, author, Message-Id, upstream reference) is a table
+ * keyed by what is looked up, without rowid.  A cold fill (an empty
  * index) puts the lookups by id, subject, author and Message-Id, and the
  * members of a range walked whole, in sorted runs instead (index-run.c):
  * far cheaper than keeping B-trees up to date row by row.  A lookup reads
@@ -45,9 +45,6 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS msgids ("
 	" h INTEGER NOT NULL, id INTEGER NOT NULL,"
 	" PRIMARY KEY (h, id)) WITHOUT ROWID;"
-	"CREATE TABLE IF NOT EXISTS fixes ("
-	" sha TEXT NOT NULL, id INTEGER NOT NULL, subject TEXT,"
-	" PRIMARY KEY (sha, id)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS ranges ("
 	" id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, base TEXT,"
 	" tip TEXT, next_pos INTEGER NOT NULL DEFAULT 1,"

@@ -8,8 +8,8 @@
  * The tracking index: per-commit facts cached in sqlite, keyed by commit
  * id, and the ranges (base..tip of each tracked branch) already walked.
  *
- * A commit's message facts (subject, author, upstream references, Link:
- * and Message-Id:, Fixes:) are stored when a range walk first meets it,
+ * A commit's message facts (subject, author, upstream references and
+ * reverts, Link: and Message-Id:) are stored when a range walk first meets it,
  * from the one read of the commit object the walk makes; its touched paths
  * and patch-id only when a lookup asks for them.  A range whose tip moved
  * forward is walked from the old tip only; a range whose base changed or
