@@ -189,6 +189,12 @@ int sk_index__run_write(struct sk_index *idx, enum run_kind kind,
 int sk_index__runs_find(struct sk_run_recs *out, struct sk_index *idx,
 			enum run_kind kind, long long range, uint64_t lo,
 			uint64_t hi);
+typedef void (*sk_index__run_each_fn)(void *data,
+				      const struct sk_run_rec *recs, size_t nr);
+/* Calls each on those records, as many at a time as a chunk holds. */
+int sk_index__runs_scan(struct sk_index *idx, enum run_kind kind,
+			long long range, uint64_t lo, uint64_t hi,
+			sk_index__run_each_fn each, void *data);
 /* Drops the runs of range (members), or with range 0 every run. */
 int sk_index__runs_drop(struct sk_index *idx, long long range);
 /* Forgets the runs read, to be read again. */

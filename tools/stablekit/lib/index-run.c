@@ -131,9 +131,9 @@ static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
 	return 0;
 }
 
-/* The records of r with lo <= key <= hi, appended to out. */
-static int run_find(struct sk_run_recs *out, struct sk_index *idx,
-		    struct run *r, uint64_t lo, uint64_t hi)
+/* Calls each on the records of r with lo <= key <= hi, a chunk's at a time. */
+static int run_scan(struct sk_index *idx, struct run *r, uint64_t lo,
+		    uint64_t hi, sk_index__run_each_fn each, void *data)
 {
 	size_t a = 0, b = r->nr_chunks, seq, i;
 	int ret;
@@ -165,17 +165,17 @@ static int run_find(struct sk_run_recs *out, struct sk_index *idx,
 				b = m;
 		}
 		for (i = a; i < r->cache_nr && r->cache[i].key <= hi; i++)
-			*SK_ARRAY_PUSH(out->recs, out->nr, out->alloc) =
-				r->cache[i];
+			;
+		each(data, r->cache + a, i - a);
 		if (i < r->cache_nr)
 			break;
 	}
 	return 0;
 }
 
-int sk_index__runs_find(struct sk_run_recs *out, struct sk_index *idx,
-			enum run_kind kind, long long range, uint64_t lo,
-			uint64_t hi)
+int sk_index__runs_scan(struct sk_index *idx, enum run_kind kind,
+			long long range, uint64_t lo, uint64_t hi,
+			sk_index__run_each_fn each, void *data)
 {
 	size_t i;
 	int ret = runs_load(idx);
@@ -183,8 +183,31 @@ int sk_index__runs_find(struct sk_run_recs *out, struct sk_index *idx,
 	for (i = 0; !ret && i < idx->nr_runs; i++)
 		if (idx->runs[i]->kind == (int)kind &&
 		    idx->runs[i]->range == range)
-			ret = run_find(out, idx, idx->runs[i], lo, hi);
+			ret = run_scan(idx, idx->runs[i], lo, hi, each, data);
 	return ret;
+}
+
+static void append(void *data, const struct sk_run_rec *recs, size_t nr)
+{
+	struct sk_run_recs *out = data;
+
+	if (!nr)
+		return;
+	if (out->nr + nr > out->alloc) {
+		out->alloc = out->nr + nr > 2 * out->alloc ? out->nr + nr :
+			2 * out->alloc;
+		out->recs = sk_xrealloc(out->recs,
+					out->alloc * sizeof(*out->recs));
+	}
+	memcpy(out->recs + out->nr, recs, nr * sizeof(*recs));
+	out->nr += nr;
+}
+
+int sk_index__runs_find(struct sk_run_recs *out, struct sk_index *idx,
+			enum run_kind kind, long long range, uint64_t lo,
+			uint64_t hi)
+{
+	return sk_index__runs_scan(idx, kind, range, lo, hi, append, out);
 }
 
 int sk_index__run_push(struct sk_run_recs *rs, uint64_t key, long long id,

@@ -500,10 +500,18 @@ static void members_set(struct members *m, long long id, long long pos)
 	m->pos[id] = (uint32_t)pos;
 }
 
+static void members_add(void *data, const struct sk_run_rec *recs,
+			size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		members_set(data, recs[i].id, recs[i].val);
+}
+
 static int members_get(struct members **out, struct sk_index *idx,
 		       long long range)
 {
-	struct sk_run_recs rs = { 0 };
 	struct members *m;
 	sqlite3_stmt *s;
 	size_t i;
@@ -517,10 +525,8 @@ static int members_get(struct members **out, struct sk_index *idx,
 	m = SK_ARRAY_PUSH(idx->members, idx->nr_members, idx->alloc_members);
 	memset(m, 0, sizeof(*m));
 	m->range = range;
-	ret = sk_index__runs_find(&rs, idx, RUN_MEMBERS, range, 0, UINT64_MAX);
-	for (i = 0; !ret && i < rs.nr; i++)
-		members_set(m, rs.recs[i].id, rs.recs[i].val);
-	sk_index__run_recs_release(&rs);
+	ret = sk_index__runs_scan(idx, RUN_MEMBERS, range, 0, UINT64_MAX,
+				  members_add, m);
 	s = sk_index__stmt(idx, ST_MEMBERS);
 	sqlite3_bind_int64(s, 1, range);
 	while (!ret && (rc = sqlite3_step(s)) == SQLITE_ROW)
