@@ -49,6 +49,45 @@ static uint64_t get_le(const unsigned char *p, int bytes)
 	return v;
 }
 
+_Static_assert(sizeof(struct sk_run_rec) == REC_SIZE, "a record is 16 bytes");
+
+/* Records as stored; on a little-endian machine that is their layout. */
+static void recs_encode(unsigned char *out, const struct sk_run_rec *r,
+			size_t nr)
+{
+	size_t i;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (nr) {
+		memcpy(out, r, nr * REC_SIZE);
+		return;
+	}
+#endif
+	for (i = 0; i < nr; i++, out += REC_SIZE) {
+		put_le(out, r[i].key, 8);
+		put_le(out + 8, r[i].id, 4);
+		put_le(out + 12, r[i].val, 4);
+	}
+}
+
+static void recs_decode(struct sk_run_rec *r, const unsigned char *in,
+			size_t nr)
+{
+	size_t i;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (nr) {
+		memcpy(r, in, nr * REC_SIZE);
+		return;
+	}
+#endif
+	for (i = 0; i < nr; i++, in += REC_SIZE) {
+		r[i].key = get_le(in, 8);
+		r[i].id = (uint32_t)get_le(in + 8, 4);
+		r[i].val = (uint32_t)get_le(in + 12, 4);
+	}
+}
+
 void sk_index__runs_release(struct sk_index *idx)
 {
 	size_t i;
@@ -110,7 +149,7 @@ static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
 {
 	sqlite3_stmt *s;
 	const unsigned char *data;
-	size_t i, want = seq + 1 < r->nr_chunks ? RUN_CHUNK :
+	size_t want = seq + 1 < r->nr_chunks ? RUN_CHUNK :
 		r->nr - seq * RUN_CHUNK;
 
 	if (r->cached == (long long)seq + 1)
@@ -121,11 +160,7 @@ static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
 	    (size_t)sqlite3_column_bytes(s, 0) != want * REC_SIZE)
 		return damaged(idx);
 	data = sqlite3_column_blob(s, 0);
-	for (i = 0; i < want; i++, data += REC_SIZE) {
-		r->cache[i].key = get_le(data, 8);
-		r->cache[i].id = (uint32_t)get_le(data + 8, 4);
-		r->cache[i].val = (uint32_t)get_le(data + 12, 4);
-	}
+	recs_decode(r->cache, data, want);
 	r->cache_nr = want;
 	r->cached = (long long)seq + 1;
 	return 0;
@@ -308,7 +343,7 @@ void sk_index__run_sort(struct sk_run_recs *rs)
 int sk_index__run_write(struct sk_index *idx, enum run_kind kind,
 			long long range, const struct sk_run_recs *rs)
 {
-	size_t nr_chunks = (rs->nr + RUN_CHUNK - 1) / RUN_CHUNK, seq, i;
+	size_t nr_chunks = (rs->nr + RUN_CHUNK - 1) / RUN_CHUNK, seq;
 	unsigned char *dir = sk_xmalloc(nr_chunks ? 8 * nr_chunks : 1);
 	unsigned char chunk[RUN_CHUNK * REC_SIZE];
 	long long run;
@@ -333,11 +368,7 @@ int sk_index__run_write(struct sk_index *idx, enum run_kind kind,
 			rs->nr - seq * RUN_CHUNK;
 		const struct sk_run_rec *r = rs->recs + seq * RUN_CHUNK;
 
-		for (i = 0; i < n; i++) {
-			put_le(chunk + REC_SIZE * i, r[i].key, 8);
-			put_le(chunk + REC_SIZE * i + 8, r[i].id, 4);
-			put_le(chunk + REC_SIZE * i + 12, r[i].val, 4);
-		}
+		recs_encode(chunk, r, n);
 		s = sk_index__stmt(idx, ST_RUN_CHUNK_INSERT);
 		sqlite3_bind_int64(s, 1, run << 32 | (long long)seq);
 		sqlite3_bind_blob(s, 2, chunk, (int)(n * REC_SIZE),
