@@ -94,8 +94,8 @@ static void save_partial(const struct gate *g)
 	free(p);
 }
 
-static json_t *stage(struct gate *g, const char *name, const char *status,
-		     const char *reason, double seconds)
+static void stage(struct gate *g, const char *name, const char *status,
+		  const char *reason, double seconds)
 {
 	char *full = g->parent ? sk_xstrfmt("%s-%s", name, g->arch) : NULL;
 	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:s}", "name",
@@ -105,14 +105,13 @@ static json_t *stage(struct gate *g, const char *name, const char *status,
 	if (full)
 		name = json_string_value(json_object_get(o, "name"));
 	free(full);
-	json_array_append(g->stages, o);
+	json_array_append_new(g->stages, o);
 	save_partial(g->parent ? g->parent : g);
 	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
 		sk_progressf("gate: %-10s %s (%.0f s)", name, reason, seconds);
 	else if (g->progress)
 		sk_progressf("gate: %-10s %s%s%s (%.0f s)", name, status,
 			     reason ? ": " : "", reason ? reason : "", seconds);
-	return o;
 }
 
 static void save(const struct gate *g, const char *file, json_t *o)
