@@ -688,24 +688,36 @@ static int cands_collect(struct sk_index_list *out, struct sk_index *idx,
  * A lookup by the hash of a text: the runs of kind and the table (its
  * statement), checked on the commit row; oldest first.
  */
+/*
+ * The candidates of a lookup by the hash of a text: from the runs of kind
+ * and from the table (its statement), in order (see cands_order).
+ */
+static int hash_cands(struct cands *c, struct sk_index *idx,
+		      enum run_kind kind, enum stmt which, long long range,
+		      const char *text)
+{
+	uint64_t h = (uint64_t)sk_index__text_hash(text);
+	sqlite3_stmt *s;
+	int ret = sk_index_finish(idx);
+
+	if (!ret)
+		ret = cands_runs(c, idx, kind, h, h);
+	if (!ret) {
+		s = sk_index__stmt(idx, which);
+		sqlite3_bind_int64(s, 1, (long long)h);
+		ret = cands_sql(c, idx, s);
+	}
+	return ret ? ret : cands_order(c, idx, range);
+}
+
+/* A lookup by the hash of a text, checked on the commit row; oldest first. */
 static int by_hash(struct sk_index_list *out, struct sk_index *idx,
 		   enum run_kind kind, enum stmt which, enum check check,
 		   long long range, const char *text)
 {
 	struct cands c = { 0 };
-	uint64_t h = (uint64_t)sk_index__text_hash(text ? text : "");
-	sqlite3_stmt *s;
-	int ret = sk_index_finish(idx);
+	int ret = hash_cands(&c, idx, kind, which, range, text ? text : "");
 
-	if (!ret)
-		ret = cands_runs(&c, idx, kind, h, h);
-	if (!ret) {
-		s = sk_index__stmt(idx, which);
-		sqlite3_bind_int64(s, 1, (long long)h);
-		ret = cands_sql(&c, idx, s);
-	}
-	if (!ret)
-		ret = cands_order(&c, idx, range);
 	if (!ret)
 		ret = cands_collect(out, idx, &c, check, text ? text : "", 0);
 	free(c.items);
@@ -826,20 +838,9 @@ int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
 			     long long range, const char *email, size_t cap)
 {
 	struct cands c = { 0 };
-	uint64_t h = (uint64_t)sk_index__text_hash(email);
-	sqlite3_stmt *s;
 	size_t i;
-	int ret = sk_index_finish(idx);
+	int ret = hash_cands(&c, idx, RUN_EMAILS, ST_BY_EMAIL, range, email);
 
-	if (!ret)
-		ret = cands_runs(&c, idx, RUN_EMAILS, h, h);
-	if (!ret) {
-		s = sk_index__stmt(idx, ST_BY_EMAIL);
-		sqlite3_bind_int64(s, 1, (long long)h);
-		ret = cands_sql(&c, idx, s);
-	}
-	if (!ret)
-		ret = cands_order(&c, idx, range);
 	for (i = 0; !ret && i < c.nr / 2; i++) {
 		struct cand t = c.items[i];
 
