@@ -20,6 +20,12 @@ reused, as a user'"'"'s second gate would.
 G="$SK_WORK/t7200"
 rm -rf "$G"
 
+# The stored baseline ($SK_WORK/results/linux-6.12.y/gate-baseline) is
+# shared with t9000's gate, which may run beside this file and store its
+# own: the last test needs the one the first stored, so this file holds
+# the store to itself.
+exec 9>"$SK_WORK/gate-baseline.lock" && flock 9
+
 # x86_64 alone: arm64's kernels, boot and kselftests are t7020 (through
 # stablekit test) and t7100 (the gate's stages per arch); both here would
 # add two cold arm64 kernels and their TCG guests to CI
