@@ -14,7 +14,7 @@
 static const char usage[] =
 	"stablekit gate --branch <b> [--arch <a>] [--runs <n>] [--skip <stage>]...\n"
 	"               [--config <gate.conf>] [--out <dir>] [--jobs <n>] [--no-reuse]\n"
-	"               [--runner local|lava [--lava-config <file>]] [--json]";
+	"               [--no-confirm] [--runner local|lava [--lava-config <file>]] [--json]";
 
 static int check_args(const struct sk_strlist *skip, const char *arch)
 {
@@ -76,6 +76,8 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 			      "make jobs of the kernel builds"),
 		SK_OPT_BOOL_(0, "no-reuse", &o.no_reuse,
 			     "run the baseline even when a stored one matches"),
+		SK_OPT_BOOL_(0, "no-confirm", &o.no_confirm,
+			     "no confirm boot of a kselftest regression"),
 		SK_OPT_STRING_(0, "runner", &runner, "r",
 			       "where the guests run: local (default) or lava"),
 		SK_OPT_STRING_(0, "lava-config", &lava_config, "file",

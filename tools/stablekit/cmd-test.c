@@ -19,7 +19,8 @@
 
 static const char usage[] =
 	"stablekit test [--branch <b>] [--kernel <image>|none] [--arch <a>]\n"
-	"               [--suite <s>]... [--src <tree>] [--out <dir>] [--boot-only]\n"
+	"               [--suite <s>]... [--only <suite>/<binary>]... [--src <tree>]\n"
+	"               [--out <dir>] [--boot-only]\n"
 	"               [--timeout <s>] [--test-timeout <s>] [--retries <n>]\n"
 	"               [--accel auto|tcg|kvm] [--append <cmdline>] [--json]\n"
 	"   or: stablekit test --bench <runs> --kernel <image> [--mglru] [--out <dir>]\n"
@@ -178,6 +179,36 @@ static void print_summary(json_t *res)
 		printf("log: %s\n", json_string_value(json_object_get(res, "log")));
 }
 
+/*
+ * --only names "<suite>/<binary>": its suite is built, added to --suite
+ * when not there already.
+ */
+static int only_suites(struct sk_strlist *suites, struct sk_strlist *added,
+		       const struct sk_strlist *only)
+{
+	size_t i, j, n;
+
+	for (i = 0; i < only->nr; i++) {
+		const char *w = only->items[i], *slash = strchr(w, '/');
+
+		if (!slash || slash == w || !slash[1] || strchr(slash + 1, '/'))
+			return sk_error_set(SK_EINVALID, "--only '%s': name a "
+					    "binary as <suite>/<binary>", w);
+		n = (size_t)(slash - w);
+		for (j = 0; j < suites->nr; j++)
+			if (strlen(suites->items[j]) == n &&
+			    !strncmp(suites->items[j], w, n))
+				break;
+		if (j < suites->nr)
+			continue;
+		*SK_ARRAY_PUSH(added->items, added->nr, added->alloc) =
+			sk_xstrndup(w, n);
+		*SK_ARRAY_PUSH(suites->items, suites->nr, suites->alloc) =
+			added->items[added->nr - 1];
+	}
+	return 0;
+}
+
 int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *kernel = NULL, *arch = "x86_64";
@@ -185,19 +216,23 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	const char *append = NULL, *runner = NULL, *lava_config = NULL;
 	struct sk_lava lava = { 0 };
 	int use_lava = 0;
-	struct sk_strlist suites = { 0 };
+	struct sk_strlist suites = { 0 }, only = { 0 }, added = { 0 };
 	int bench = 0, mglru = 0;
 	int boot_only = 0, timeout = 900, test_timeout = 300, retries = 1;
 	int json = ctx->json, ret;
 	struct sk_test_opts to = { 0 };
-	char *work, *outdir, *srcdir, *not_run = NULL, *built = NULL;
-	const char **suite_v = NULL;
+	char *work = NULL, *outdir = NULL, *srcdir = NULL, *not_run = NULL;
+	char *built = NULL;
+	size_t i;
+	const char **suite_v = NULL, **only_v = NULL;
 	json_t *res = NULL;
 	const struct sk_option opts[] = {
 		SK_OPT_STRING_(0, "branch", &branch, "b", "the branch (results directory)"),
 		SK_OPT_STRING_(0, "kernel", &kernel, "image", "boot this image; 'none': firmware only"),
 		SK_OPT_STRING_(0, "arch", &arch, "a", "x86_64 (default), i386, arm64"),
 		SK_OPT_LIST_(0, "suite", &suites, "s", "kselftest suite (default cgroup)"),
+		SK_OPT_LIST_(0, "only", &only, "suite/binary",
+			     "run this kselftest binary alone (its suite built)"),
 		SK_OPT_STRING_(0, "src", &src, "tree", "kernel tree for the kselftests"),
 		SK_OPT_STRING_(0, "out", &out, "dir", "results directory"),
 		SK_OPT_BOOL_(0, "boot-only", &boot_only, "boot, run no tests"),
@@ -231,9 +266,11 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	}
 	if (scan)
 		return scan_log(scan);
-	if (sk_lava_check_runner(runner, lava_config) < 0) {
+	if (sk_lava_check_runner(runner, lava_config) < 0 ||
+	    only_suites(&suites, &added, &only) < 0) {
 		fprintf(stderr, "error: %s\n", sk_error_last());
-		return SK_EXIT_USAGE;
+		ret = SK_EXIT_USAGE;
+		goto out;
 	}
 	if (!sk_qemu_binary(arch)) {
 		fprintf(stderr, "error: unknown arch '%s'\n", arch);
@@ -272,6 +309,10 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	if (suites.nr) {
 		suite_v = sk_xcalloc(suites.nr + 1, sizeof(*suite_v));
 		memcpy(suite_v, suites.items, suites.nr * sizeof(*suite_v));
+	}
+	if (only.nr) {
+		only_v = sk_xcalloc(only.nr + 1, sizeof(*only_v));
+		memcpy(only_v, only.items, only.nr * sizeof(*only_v));
 	}
 	if (!kernel) {
 		if (ctx->progress) {
@@ -313,6 +354,7 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	to.guest.name = "stablekit test";
 	to.src = boot_only ? NULL : srcdir;
 	to.suites = suite_v;
+	to.only = only_v;
 	to.test_timeout_s = (unsigned int)test_timeout;
 	to.retries = (unsigned int)retries;
 	if (ctx->progress)
@@ -328,13 +370,19 @@ print:
 		print_summary(res);
 	}
 	json_decref(res);
+out:
 	sk_lava_release(&lava);
 	free(not_run);
 	free(built);
 	free(suite_v);
+	free(only_v);
 	free(work);
 	free(outdir);
 	free(srcdir);
 	sk_strlist_release(&suites);
+	sk_strlist_release(&only);
+	for (i = 0; i < added.nr; i++)
+		free((char *)added.items[i]);
+	sk_strlist_release(&added);
 	return ret;
 }

@@ -745,11 +745,20 @@ static char *no_results(const char *side, json_t *results)
 	return NULL;
 }
 
+const char *sk_kselftest_tally(json_t *cmp, char **why)
+{
+	size_t nreg = json_array_size(json_object_get(cmp, "regressions"));
+
+	*why = sk_xstrfmt("%zu regressions, %zu known failures, %zu flaky, %zu fixed",
+		nreg, json_array_size(json_object_get(cmp, "known_failures")),
+		json_array_size(json_object_get(cmp, "flaky")),
+		json_array_size(json_object_get(cmp, "fixed")));
+	return nreg ? "fail" : "pass";
+}
+
 const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
 				 char **why)
 {
-	size_t nreg;
-
 	*cmp = NULL;
 	*why = no_results("baseline", base);
 	if (!*why)
@@ -757,12 +766,95 @@ const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
 	if (*why)
 		return "not run";
 	*cmp = sk_kselftest_compare(base, patched);
-	nreg = json_array_size(json_object_get(*cmp, "regressions"));
-	*why = sk_xstrfmt("%zu regressions, %zu known failures, %zu flaky, %zu fixed",
-		nreg, json_array_size(json_object_get(*cmp, "known_failures")),
-		json_array_size(json_object_get(*cmp, "flaky")),
-		json_array_size(json_object_get(*cmp, "fixed")));
-	return nreg ? "fail" : "pass";
+	return sk_kselftest_tally(*cmp, why);
+}
+
+/* "cgroup/test_kmem" of "cgroup/test_kmem/test_kmem_basic"; NULL: no '/'. */
+static char *binary_of(const char *name)
+{
+	const char *slash = strchr(name, '/');
+
+	if (!slash || slash == name || !slash[1] || slash[1] == '/')
+		return NULL;
+	slash = strchr(slash + 1, '/');
+	return slash ? sk_xstrndup(name, (size_t)(slash - name)) :
+		       sk_xstrdup(name);
+}
+
+void sk_kselftest_regressed(struct sk_strlist *out, json_t *cmp)
+{
+	json_t *o;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(cmp, "regressions"), i, o) {
+		char *bin = binary_of(json_string_value(
+				json_object_get(o, "name")));
+
+		for (j = 0; bin && j < out->nr; j++)
+			if (!strcmp(out->items[j], bin))
+				break;
+		if (!bin || j < out->nr) {
+			free(bin);
+			continue;
+		}
+		*SK_ARRAY_PUSH(out->items, out->nr, out->alloc) = bin;
+	}
+}
+
+/*
+ * What a confirm boot says of a regression: NULL when it stands (failed
+ * again with the queue, and the baseline, where it ran, passed again),
+ * else why it is only flaky.
+ */
+static const char *unconfirmed(const char *key, json_t *bm, json_t *pm)
+{
+	const char *ps = json_string_value(json_object_get(pm, key));
+	const char *bs = json_string_value(json_object_get(bm, key));
+
+	if (ps && !failed_status(ps))
+		return "failed with the queue, passed with it in a confirm boot";
+	if (bs && failed_status(bs))
+		return "failed on the baseline too, in a confirm boot";
+	return NULL;
+}
+
+/* A test's status in a confirm boot, "absent"; NULL: the boot never ran. */
+static json_t *confirm_status(json_t *results, json_t *st)
+{
+	if (!json_is_array(results))
+		return NULL;
+	return st ? json_incref(st) : json_string("absent");
+}
+
+void sk_kselftest_confirm(json_t *cmp, json_t *base, json_t *patched)
+{
+	json_t *regs = json_object_get(cmp, "regressions");
+	json_t *flaky = json_object_get(cmp, "flaky");
+	json_t *bm = status_map(base), *pm = status_map(patched);
+	size_t i = 0;
+
+	while (i < json_array_size(regs)) {
+		json_t *o = json_array_get(regs, i);
+		char *key = match_name(json_string_value(json_object_get(o,
+								      "name")));
+		json_t *cb = json_object_get(bm, key), *cp = json_object_get(pm, key);
+		const char *why;
+
+		json_object_set_new(o, "confirm", json_pack("{s:o*, s:o*}",
+			"baseline", confirm_status(base, cb),
+			"patched", confirm_status(patched, cp)));
+		why = json_is_array(patched) ? unconfirmed(key, bm, pm) : NULL;
+		free(key);
+		if (!why) {
+			i++;
+			continue;
+		}
+		json_object_set_new(o, "reason", json_string(why));
+		json_array_append(flaky, o);
+		json_array_remove(regs, i);
+	}
+	json_decref(bm);
+	json_decref(pm);
 }
 
 const char *sk_test_status(const struct sk_qemu_result *boot, json_t *results,
@@ -885,6 +977,74 @@ static int build_suites(json_t *res, struct sk_strlist *bins,
 	return err;
 }
 
+/* "cgroup/test_kmem" of ".../kselftest/cgroup/test_kmem". */
+static char *bin_name(const char *bin)
+{
+	char *suite = suite_of(bin, "cgroup");
+	char *name = sk_xstrfmt("%s/%s", suite, base_name(bin));
+
+	free(suite);
+	return name;
+}
+
+/* Keep the binaries named in only ("suite/binary"); one unknown is an error. */
+static int keep_only(struct sk_strlist *bins, const char *const *only)
+{
+	struct sk_strlist kept = { 0 };
+	const char *const *w;
+	size_t i;
+	int err = 0;
+
+	for (w = only; *w && !err; w++) {
+		size_t found = 0;
+
+		for (i = 0; i < bins->nr; i++) {
+			char *name = bin_name(bins->items[i]);
+
+			found += !strcmp(name, *w);
+			free(name);
+		}
+		if (!found)
+			err = sk_error_set(SK_EINVALID, "no kselftest binary '%s' "
+					   "built (names are <suite>/<binary>)",
+					   *w);
+	}
+	for (i = 0; i < bins->nr; i++) {
+		char *name = bin_name(bins->items[i]);
+
+		for (w = only; *w && strcmp(name, *w); w++)
+			;
+		free(name);
+		if (*w && !err)
+			*SK_ARRAY_PUSH(kept.items, kept.nr, kept.alloc) =
+				bins->items[i];
+		else
+			free((char *)bins->items[i]);
+	}
+	free(bins->items);
+	*bins = kept;
+	return err;
+}
+
+/* The binaries not built ("suite/binary: why") that only asked for. */
+static void only_not_built(json_t *not_built, const char *const *only)
+{
+	const char *const *w;
+	size_t i = 0;
+
+	while (i < json_array_size(not_built)) {
+		const char *nb = json_string_value(json_array_get(not_built, i));
+
+		for (w = only; nb && *w; w++)
+			if (!strncmp(nb, *w, strlen(*w)) && nb[strlen(*w)] == ':')
+				break;
+		if (nb && *w)
+			i++;
+		else
+			json_array_remove(not_built, i);
+	}
+}
+
 /* The job of --boot-only: the guest reaching it is the test. */
 static const char boot_only_job[] =
 	"#!/bin/sh\n# stablekit test --boot-only: reaching this is the test\nexit 0\n";
@@ -912,6 +1072,13 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 				"not run: kselftest build: %s", sk_error_last()));
 			goto done;
 		}
+		if (o->only && keep_only(&bins, o->only) < 0) {
+			json_object_set_new(res, "reason", json_sprintf(
+				"not run: %s", sk_error_last()));
+			goto done;
+		}
+		if (o->only)
+			only_not_built(json_object_get(ks, "not_built"), o->only);
 		if (!bins.nr) {
 			/* nothing to run is no pass */
 			json_object_set_new(res, "reason", json_string(

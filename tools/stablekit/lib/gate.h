@@ -118,6 +118,23 @@ const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
 				 char **why);
 
 /*
+ * The tally of a comparison: "fail" with a regression, else "pass";
+ * *why (caller frees) counts each list.
+ */
+const char *sk_kselftest_tally(json_t *cmp, char **why);
+
+/* The binaries ("suite/binary") of cmp's regressions, appended to out. */
+void sk_kselftest_regressed(struct sk_strlist *out, json_t *cmp);
+
+/*
+ * A confirm boot's results (NULL: that side did not run) weighed against
+ * cmp's regressions: one that passes with the queue this time, or fails
+ * on the baseline too, moves to "flaky" with its reason.  Each keeps what
+ * the confirm boots said ("confirm": {baseline, patched}).
+ */
+void sk_kselftest_confirm(json_t *cmp, json_t *base, json_t *patched);
+
+/*
  * The status of one `stablekit test` run: "pass" only with an ok boot and,
  * when tests ran (results not NULL), at least one result that is not a
  * skip, none failed and every binary built; "not run" when tests were
@@ -148,6 +165,7 @@ struct sk_test_opts {
 	const char *const *suites;	/* NULL-terminated; NULL: cgroup */
 	unsigned int test_timeout_s;	/* per binary; 0: 300 */
 	unsigned int retries;	/* of a failed binary */
+	const char *const *only;	/* "suite/binary" names; NULL: all */
 };
 
 /*

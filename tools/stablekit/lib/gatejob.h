@@ -30,6 +30,7 @@ struct sk_gatejob_opts {
 	int runs;		/* benchmark runs a side; 0: the config's */
 	int jobs;		/* make -j of the kernels; 0: the CPUs */
 	int no_reuse, progress;
+	int no_confirm;		/* no confirm boot of a kselftest regression */
 	const struct sk_lava *lava;	/* NULL: guests in QEMU here */
 };
 

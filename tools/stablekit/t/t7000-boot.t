@@ -86,6 +86,40 @@ test_expect_success 'a real boot reaches the done marker' '
 	grep "^stablekit-guest: done rc=0" boot/console.log
 '
 
+# The gate's confirm boot of a regressed binary is this: its suite built,
+# the one binary run.  kbuild takes no white space in O=, and trash
+# directories have some.
+O="$SK_WORK/t7000"
+rm -rf "$O"
+
+test_expect_success '--only runs the named kselftest binary alone' '
+	test -f "$kernel" &&
+	(cd "$SK_TOP" && stablekit test --json --kernel "$kernel" \
+		--src "$SK_WORK/linux" --only cgroup/test_core --timeout 300 \
+		--out "$O/only") >only.json &&
+	jq -e ".status == \"pass\"" only.json &&
+	jq -r ".kselftest.results[].name" only.json >names &&
+	grep "^cgroup/test_core/test_cgcore_destroy$" names &&
+	! grep -v "^cgroup/test_core" names &&
+	grep "^# selftests: cgroup: test_core.\?$" "$O"/only/console.log &&
+	! grep "^# selftests: cgroup: test_memcontrol" "$O"/only/console.log
+'
+
+test_expect_success '--only a binary that is not built: not run, named' '
+	test -f "$kernel" &&
+	(cd "$SK_TOP" && test_expect_code 1 stablekit test --json \
+		--kernel "$kernel" --src "$SK_WORK/linux" \
+		--only cgroup/test_nothing \
+		--out "$O/nothing") >nothing.json &&
+	jq -e ".status == \"not run\"" nothing.json &&
+	jq -r .reason nothing.json >reason &&
+	grep "no kselftest binary .cgroup/test_nothing. built" reason &&
+	! test -e "$O"/nothing/console.log &&
+	test_expect_code 129 stablekit test --kernel "$kernel" --only test_core \
+		2>err &&
+	grep "only .test_core.: name a binary as <suite>/<binary>" err
+'
+
 # The same initramfs with /stablekit/job replaced by a dangling symlink (a
 # second archive appended; the kernel unpacks both, the later entry wins):
 # ci/guest/init must say rc=127, never rc=0, for a guest that ran nothing.

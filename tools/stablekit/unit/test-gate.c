@@ -321,6 +321,106 @@ static void test_compare_sizes_in_names(void **state)
 	json_decref(patched);
 }
 
+static const char *name_in(json_t *cmp, const char *list, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(
+		json_object_get(cmp, list), i), "name"));
+}
+
+/*
+ * Three regressions in the first boots; a confirm boot of their binaries
+ * keeps the one that fails again with the queue and passes without.
+ */
+static void test_confirm_boot(void **state)
+{
+	static const char first_base[] =
+		"# selftests: cgroup: test_memcontrol\n"
+		"# ok 1 test_memcg_reclaim\n# ok 2 test_memcg_low\n"
+		"ok 1 selftests: cgroup: test_memcontrol\n"
+		"# selftests: cgroup: test_kmem\n"
+		"# ok 1 test_kmem_dead_cgroups\n"
+		"ok 2 selftests: cgroup: test_kmem\n";
+	static const char first_patched[] =
+		"# selftests: cgroup: test_memcontrol\n"
+		"# not ok 1 test_memcg_reclaim\n# not ok 2 test_memcg_low\n"
+		"not ok 1 selftests: cgroup: test_memcontrol # exit=1\n"
+		"# selftests: cgroup: test_kmem\n"
+		"# not ok 1 test_kmem_dead_cgroups\n"
+		"not ok 2 selftests: cgroup: test_kmem # exit=1\n";
+	json_t *base = results_of(first_base), *patched = results_of(first_patched);
+	json_t *cbase, *cpatched, *cmp;
+	struct sk_strlist bins = { 0 };
+	char *why;
+	size_t i;
+
+	(void)state;
+	cmp = sk_kselftest_compare(base, patched);
+	assert_int_equal(json_array_size(json_object_get(cmp, "regressions")), 3);
+	sk_kselftest_regressed(&bins, cmp);
+	assert_int_equal(bins.nr, 2);
+	assert_string_equal(bins.items[0], "cgroup/test_memcontrol");
+	assert_string_equal(bins.items[1], "cgroup/test_kmem");
+	cbase = results_of(
+		"# selftests: cgroup: test_memcontrol\n"
+		"# ok 1 test_memcg_reclaim\n# ok 2 test_memcg_low\n"
+		"ok 1 selftests: cgroup: test_memcontrol\n"
+		"# selftests: cgroup: test_kmem\n"
+		"# not ok 1 test_kmem_dead_cgroups\n"
+		"not ok 2 selftests: cgroup: test_kmem # exit=1\n");
+	cpatched = results_of(
+		"# selftests: cgroup: test_memcontrol\n"
+		"# not ok 1 test_memcg_reclaim\n# ok 2 test_memcg_low\n"
+		"not ok 1 selftests: cgroup: test_memcontrol # exit=1\n"
+		"# selftests: cgroup: test_kmem\n"
+		"# not ok 1 test_kmem_dead_cgroups\n"
+		"not ok 2 selftests: cgroup: test_kmem # exit=1\n");
+	sk_kselftest_confirm(cmp, cbase, cpatched);
+	assert_int_equal(json_array_size(json_object_get(cmp, "regressions")), 1);
+	assert_string_equal(name_in(cmp, "regressions", 0),
+			    "cgroup/test_memcontrol/test_memcg_reclaim");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(cmp, "regressions"), 0),
+		"confirm"), "baseline")), "pass");
+	assert_int_equal(json_array_size(json_object_get(cmp, "flaky")), 2);
+	assert_string_equal(name_in(cmp, "flaky", 0),
+			    "cgroup/test_memcontrol/test_memcg_low");
+	assert_string_equal(name_in(cmp, "flaky", 1),
+			    "cgroup/test_kmem/test_kmem_dead_cgroups");
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(
+		json_object_get(cmp, "flaky"), 1), "reason")), "baseline too"));
+	assert_string_equal(sk_kselftest_tally(cmp, &why), "fail");
+	assert_string_equal(why, "1 regressions, 0 known failures, 2 flaky, 0 fixed");
+	free(why);
+	json_decref(cmp);
+
+	/* the baseline reused (no confirm boot of it), the queue passes now */
+	cmp = sk_kselftest_compare(base, patched);
+	json_decref(cpatched);
+	cpatched = results_of(first_base);
+	sk_kselftest_confirm(cmp, NULL, cpatched);
+	assert_int_equal(json_array_size(json_object_get(cmp, "regressions")), 0);
+	assert_null(json_object_get(json_object_get(json_array_get(
+		json_object_get(cmp, "flaky"), 0), "confirm"), "baseline"));
+	assert_string_equal(sk_kselftest_tally(cmp, &why), "pass");
+	free(why);
+	json_decref(cmp);
+
+	/* no confirm boot of the queue came back: every regression stands */
+	cmp = sk_kselftest_compare(base, patched);
+	sk_kselftest_confirm(cmp, cbase, NULL);
+	assert_int_equal(json_array_size(json_object_get(cmp, "regressions")), 3);
+	assert_int_equal(json_array_size(json_object_get(cmp, "flaky")), 0);
+	json_decref(cmp);
+
+	for (i = 0; i < bins.nr; i++)
+		free((char *)bins.items[i]);
+	sk_strlist_release(&bins);
+	json_decref(base);
+	json_decref(patched);
+	json_decref(cbase);
+	json_decref(cpatched);
+}
+
 static void test_job_script(void **state)
 {
 	const char *items[] = { "/x/kselftest/cgroup/test_memcontrol",
@@ -515,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_gate_config),
 		cmocka_unit_test(test_flaky_and_compare),
 		cmocka_unit_test(test_compare_sizes_in_names),
+		cmocka_unit_test(test_confirm_boot),
 		cmocka_unit_test(test_job_script),
 	};
 
