@@ -103,8 +103,10 @@ PROVE_FLAGS ?= -j2 --timer
 
 cli-test: all
 	SK_WORK=$${SK_WORK:-$(CURDIR)/work/tests} $(BUILD)/stablekit -C $(CURDIR) workspace init
+	rm -rf $(BUILD)/test-logs
 	cd $(SK)/t && SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) \
-		prove $(PROVE_FLAGS) ./t[0-9]*.t
+		prove $(PROVE_FLAGS) ./t[0-9]*.t || \
+		{ $(CURDIR)/ci/test-failures $(CURDIR)/$(BUILD)/test-logs; exit 1; }
 
 bench: all
 	SK_BUILD=$(CURDIR)/$(BUILD) SK_TOP=$(CURDIR) ci/bench

@@ -42,6 +42,24 @@ fi
 
 . /usr/share/sharness/sharness.sh
 
+# Without -v, what the tests print is kept in $SK_BUILD/test-logs/<test>.log
+# and not thrown away: CI shows the lines before each failure at the end
+# of the run (ci/test-failures), so a failure in a clean checkout can be
+# read without running it again.
+if test "$verbose" != t; then
+	mkdir -p "$SK_BUILD/test-logs" &&
+	exec 3>"$SK_BUILD/test-logs/$this_test.log" 4>&3
+	# sharness's own, with the mark ci/test-failures looks for
+	test_failure_() {
+		echo "### not ok $test_count - $1" >&3
+		test_failure=$(($test_failure + 1))
+		say_color error "not ok $test_count - $1"
+		shift
+		echo "$@" | sed -e 's/^/#	/'
+		test "$immediate" = "" || { EXIT_OK=t; exit 1; }
+	}
+fi
+
 git config --global init.defaultBranch master
 git config --global user.name "$GIT_AUTHOR_NAME"
 git config --global user.email "$GIT_AUTHOR_EMAIL"

@@ -56,4 +56,31 @@ test_expect_success 'a bad global option is a usage error before any work' '
 	grep "unknown option" err
 '
 
+# make check prints ci/test-failures after a failed prove: CI shows only
+# the end of its log, and sharness throws a test's output away without -v
+test_expect_success 'a failed test leaves its output for ci/test-failures' '
+	cat >t9990-inner.t <<-\EOF &&
+	#!/bin/sh
+	test_description="inner"
+	. "$SK_TOP/tools/stablekit/t/lib-stablekit.sh"
+	test_expect_success "quiet pass" "echo passing output"
+	test_expect_success "a failure" "
+		echo what went wrong &&
+		echo on stderr too >&2 &&
+		false
+	"
+	test_done
+	EOF
+	chmod +x t9990-inner.t &&
+	(SK_BUILD="$PWD/inner-build" && export SK_BUILD &&
+	 test_expect_code 1 ./t9990-inner.t >tap) &&
+	grep "^not ok 2 - a failure" tap &&
+	! grep "^what went wrong" tap &&
+	"$SK_TOP/ci/test-failures" inner-build/test-logs >failures &&
+	grep "^=== t9990-inner.log: not ok 2 - a failure$" failures &&
+	grep "^    what went wrong$" failures &&
+	grep "^    on stderr too$" failures &&
+	! grep "passing output" failures
+'
+
 test_done
