@@ -37,6 +37,7 @@ gate() {
 test_expect_success 'the gate runs every stage asked for, and says incomplete' '
 	test_expect_code 1 gate --out "$G/g" >gate.json &&
 	jq -r ".stages[] | \"\(.name) \(.status)\"" gate.json >stages &&
+	jq -r ".reasons[]" gate.json &&
 	cat >expect <<-\EOF &&
 	queue not run
 	build not run
@@ -56,6 +57,7 @@ test_expect_success 'one run a side is too few to gate on, never a pass' '
 '
 
 test_expect_success 'series A brings no kselftest regression' '
+	jq -c ".regressions[], .flaky[]" "$G"/g/kselftest-compare.json &&
 	jq -e ".regressions == []" "$G"/g/kselftest-compare.json &&
 	jq -e ".status != \"not run\"" "$G"/g/kselftest-patched/results.json
 '
