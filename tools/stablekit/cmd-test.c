@@ -175,6 +175,15 @@ static void print_summary(json_t *res)
 	}
 	json_array_foreach(json_object_get(ks, "not_built"), i, o)
 		printf("  not built: %s\n", json_string_value(o));
+	if ((o = json_object_get(ks, "parse_errors"))) {
+		json_t *e;
+
+		printf("  console: %lld KTAP lines not read (results may be "
+		       "missing)\n",
+		       (long long)json_integer_value(json_object_get(o, "count")));
+		json_array_foreach(json_object_get(o, "first"), i, e)
+			printf("    %s\n", json_string_value(e));
+	}
 	if (json_object_get(res, "log"))
 		printf("log: %s\n", json_string_value(json_object_get(res, "log")));
 }

@@ -565,6 +565,20 @@ json_t *sk_kselftest_results(const struct sk_ktap *k)
 	return arr;
 }
 
+json_t *sk_ktap_errors_json(const struct sk_ktap *k)
+{
+	json_t *first;
+	size_t i;
+
+	if (!k->nr_errors)
+		return NULL;
+	first = json_array();
+	for (i = 0; i < k->nr_errors && i < SK_KTAP_MAX_ERRORS; i++)
+		json_array_append_new(first, json_string(k->errors[i]));
+	return json_pack("{s:I, s:o}", "count", (json_int_t)k->nr_errors,
+			 "first", first);
+}
+
 static int failed_status(const char *st)
 {
 	return st && (!strcmp(st, "fail") || !strcmp(st, "timeout") ||
@@ -1109,6 +1123,9 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 		sk_read_file(&log, logpath);
 		sk_ktap_parse(&k, log.buf, log.len);
 		results = sk_kselftest_results(&k);
+		if (k.nr_errors)
+			json_object_set_new(ks, "parse_errors",
+					    sk_ktap_errors_json(&k));
 		json_object_set_new(ks, "counts", count_json(results));
 		json_object_set_new(ks, "results", results);
 		if (k.nr_totals)

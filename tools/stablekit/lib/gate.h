@@ -102,6 +102,13 @@ char *sk_kselftest_job(const char *dir, const struct sk_strlist *bins,
 json_t *sk_kselftest_results(const struct sk_ktap *k);
 
 /*
+ * The console's KTAP parse errors (lines past the parser's limits, whose
+ * results were dropped): { count, first: ["line N: ...", ...] }, or NULL
+ * when there were none.
+ */
+json_t *sk_ktap_errors_json(const struct sk_ktap *k);
+
+/*
  * Compare baseline and patched result arrays: { regressions: [...],
  * known_failures: [...], fixed: [...], flaky: [...], new_tests: [...] }.
  * A regression fails only with the queue; a known failure fails in both.

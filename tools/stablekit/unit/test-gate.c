@@ -421,6 +421,36 @@ static void test_confirm_boot(void **state)
 	json_decref(cpatched);
 }
 
+/* A console line past the parser's limit is counted and named, not lost. */
+static void test_ktap_errors_json(void **state)
+{
+	struct sk_strbuf log = SK_STRBUF_INIT;
+	struct sk_ktap k;
+	json_t *e;
+	int i;
+
+	(void)state;
+	sk_strbuf_adds(&log, "TAP version 13\nok 1 selftests: cgroup: test_core\n");
+	sk_ktap_parse(&k, log.buf, log.len);
+	assert_null(sk_ktap_errors_json(&k));
+	sk_ktap_release(&k);
+	for (i = 0; i < 20; i++) {
+		sk_strbuf_adds(&log, "# ");
+		sk_strbuf_addf(&log, "%0*d\n", SK_KTAP_LINE_MAX + 10, i);
+	}
+	sk_ktap_parse(&k, log.buf, log.len);
+	e = sk_ktap_errors_json(&k);
+	assert_non_null(e);
+	assert_int_equal(json_integer_value(json_object_get(e, "count")), 20);
+	assert_int_equal(json_array_size(json_object_get(e, "first")),
+			 SK_KTAP_MAX_ERRORS);
+	assert_non_null(strstr(json_string_value(json_array_get(
+		json_object_get(e, "first"), 0)), "line 3"));
+	json_decref(e);
+	sk_ktap_release(&k);
+	sk_strbuf_release(&log);
+}
+
 static void test_job_script(void **state)
 {
 	const char *items[] = { "/x/kselftest/cgroup/test_memcontrol",
@@ -616,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_flaky_and_compare),
 		cmocka_unit_test(test_compare_sizes_in_names),
 		cmocka_unit_test(test_confirm_boot),
+		cmocka_unit_test(test_ktap_errors_json),
 		cmocka_unit_test(test_job_script),
 	};
 
