@@ -192,10 +192,24 @@ static void test_list(struct sk_strbuf *sb, json_t *t, const char *key,
 		sk_strbuf_adds(sb, "<li>");
 		esc(sb, json_is_string(x) ? json_string_value(x) : STR(x, "name"));
 		if (!json_is_string(x)) {
+			json_t *c = json_object_get(x, "confirm");
+
 			sk_strbuf_adds(sb, ": ");
 			esc(sb, STR(x, "baseline"));
 			sk_strbuf_adds(sb, " &rarr; ");
 			esc(sb, STR(x, "patched"));
+			if (c) {
+				sk_strbuf_adds(sb, "; confirm boot: baseline ");
+				esc(sb, *STR(c, "baseline") ? STR(c, "baseline") :
+				    "not run");
+				sk_strbuf_adds(sb, ", patched ");
+				esc(sb, *STR(c, "patched") ? STR(c, "patched") :
+				    "not run");
+			}
+			if (*STR(x, "reason")) {
+				sk_strbuf_adds(sb, "; ");
+				esc(sb, STR(x, "reason"));
+			}
 		}
 		sk_strbuf_adds(sb, "</li>\n");
 	}
@@ -271,7 +285,8 @@ static void tests(struct sk_strbuf *sb, json_t *r)
 	test_list(sb, t, "regressions", "Regressions (fail only with the queue)");
 	test_list(sb, t, "fixed", "Fixes");
 	test_list(sb, t, "known_failures", "Known failures (fail in both)");
-	test_list(sb, t, "flaky", "Flaky (failed, then passed on retry)");
+	test_list(sb, t, "flaky",
+		  "Flaky (failed, then passed on retry or in a confirm boot)");
 }
 
 /*

@@ -11,6 +11,20 @@
 #define STR sk_report_str
 #define NUM sk_report_num
 
+/* "; confirm boot: baseline pass, patched fail; <reason>" of a compared test. */
+static void confirm_words(struct sk_strbuf *sb, json_t *t)
+{
+	json_t *c = json_object_get(t, "confirm");
+	const char *reason = json_string_value(json_object_get(t, "reason"));
+
+	if (c)
+		sk_strbuf_addf(sb, "; confirm boot: baseline %s, patched %s",
+			       *STR(c, "baseline") ? STR(c, "baseline") : "not run",
+			       *STR(c, "patched") ? STR(c, "patched") : "not run");
+	if (reason)
+		sk_strbuf_addf(sb, "; %s", reason);
+}
+
 static void list_names(struct sk_strbuf *sb, json_t *arr, const char *none)
 {
 	json_t *t;
@@ -21,11 +35,14 @@ static void list_names(struct sk_strbuf *sb, json_t *arr, const char *none)
 		return;
 	}
 	json_array_foreach(arr, i, t) {
-		if (json_is_string(t))
+		if (json_is_string(t)) {
 			sk_strbuf_addf(sb, "* %s\n", json_string_value(t));
-		else
-			sk_strbuf_addf(sb, "* %s: %s -> %s\n", STR(t, "name"),
-				       STR(t, "baseline"), STR(t, "patched"));
+			continue;
+		}
+		sk_strbuf_addf(sb, "* %s: %s -> %s", STR(t, "name"),
+			       STR(t, "baseline"), STR(t, "patched"));
+		confirm_words(sb, t);
+		sk_strbuf_addch(sb, '\n');
 	}
 }
 
@@ -213,7 +230,7 @@ static void tests_sections(struct sk_strbuf *sb, json_t *r)
 		list_names(sb, json_object_get(t, "known_failures"), "");
 	}
 	if (json_array_size(json_object_get(t, "flaky"))) {
-		sk_strbuf_adds(sb, "\nFlaky (failed, then passed on retry):\n");
+		sk_strbuf_adds(sb, "\nFlaky (failed, then passed on retry or in a confirm boot):\n");
 		list_names(sb, json_object_get(t, "flaky"), "");
 	}
 	sk_strbuf_adds(sb, "\n## Test result summary\n");

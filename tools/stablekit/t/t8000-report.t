@@ -111,6 +111,23 @@ test_expect_success 'test summary and known failures come from the kselftest res
 	grep -A1 "^Flaky" out | grep "test_memcg_low: pass -> flaky"
 '
 
+test_expect_success 'what the confirm boot said of a regression and of a flaky test' '
+	fresh_results &&
+	edit gate/kselftest-compare.json ".regressions = [{
+		name: \"cgroup:test_memcontrol:test_memcg_reclaim\",
+		baseline: \"pass\", patched: \"fail\",
+		confirm: {baseline: \"pass\", patched: \"fail\"}}] |
+	  .flaky += [{name: \"cgroup:test_kmem:test_kmem_dead_cgroups\",
+		baseline: \"pass\", patched: \"fail\", confirm: {patched: \"pass\"},
+		reason: \"failed with the queue, passed with it in a confirm boot\"}]" &&
+	{ report --branch linux-6.12.y >out || :; } &&
+	grep "^\* cgroup:test_memcontrol:test_memcg_reclaim: pass -> fail; confirm boot: baseline pass, patched fail$" out &&
+	grep "^\* cgroup:test_kmem:test_kmem_dead_cgroups: pass -> fail; confirm boot: baseline not run, patched pass; failed with the queue, passed with it in a confirm boot$" out &&
+	grep "test_memcg_low: pass -> flaky$" out &&
+	grep "test_memcg_reclaim: pass &rarr; fail; confirm boot: baseline pass, patched fail<" "$REP/report.html" &&
+	fresh_results && report --branch linux-6.12.y >out
+'
+
 test_expect_success 'recipients: author, MAINTAINERS at the branch tip, trailers' '
 	jq -r ".recipients.to[]" "$REP/report.json" >to &&
 	grep -x "Usama Arif <usama.arif@linux.dev>" to &&
