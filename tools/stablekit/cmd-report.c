@@ -465,13 +465,8 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 		return ret == SK_EXIT_USAGE ? ret : sk_die_lib(ret);
 	}
 	ret = run(&a, ctx, &branches);
-	if (branches.items != a.branches.items) {
-		size_t i;
-
-		for (i = 0; i < branches.nr; i++)
-			free((char *)branches.items[i]);
-		free(branches.items);
-	}
+	if (branches.items != a.branches.items)
+		sk_strlist_clear(&branches);
 	sk_strlist_release(&a.branches);
 	sk_strlist_release(&a.include);
 	return ret;

@@ -232,7 +232,6 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	struct sk_test_opts to = { 0 };
 	char *work = NULL, *outdir = NULL, *srcdir = NULL, *not_run = NULL;
 	char *built = NULL;
-	size_t i;
 	const char **suite_v = NULL, **only_v = NULL;
 	json_t *res = NULL;
 	const struct sk_option opts[] = {
@@ -390,8 +389,6 @@ out:
 	free(srcdir);
 	sk_strlist_release(&suites);
 	sk_strlist_release(&only);
-	for (i = 0; i < added.nr; i++)
-		free((char *)added.items[i]);
-	sk_strlist_release(&added);
+	sk_strlist_clear(&added);
 	return ret;
 }

@@ -943,7 +943,7 @@ static json_t *count_json(json_t *results)
 	return c;
 }
 
-static json_t *strlist_json(const struct sk_strlist *l)
+json_t *sk_strlist_json(const struct sk_strlist *l)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -951,16 +951,6 @@ static json_t *strlist_json(const struct sk_strlist *l)
 	for (i = 0; i < l->nr; i++)
 		json_array_append_new(a, json_string(l->items[i]));
 	return a;
-}
-
-static void strlist_free(struct sk_strlist *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free((char *)l->items[i]);
-	free(l->items);
-	memset(l, 0, sizeof(*l));
 }
 
 static int build_suites(json_t *res, struct sk_strlist *bins,
@@ -985,8 +975,8 @@ static int build_suites(json_t *res, struct sk_strlist *bins,
 					 o->guest.arch, sdir);
 		free(sdir);
 	}
-	json_object_set_new(res, "not_built", strlist_json(&skipped));
-	strlist_free(&skipped);
+	json_object_set_new(res, "not_built", sk_strlist_json(&skipped));
+	sk_strlist_clear(&skipped);
 	free(outdir);
 	return err;
 }
@@ -1148,7 +1138,7 @@ done:
 	path = sk_path_join(g.workdir, "results.json");
 	sk_results_save(path, res);
 	*out = res;
-	strlist_free(&bins);
+	sk_strlist_clear(&bins);
 	sk_strbuf_release(&log);
 	free(job);
 	free(why);

@@ -130,6 +130,9 @@ const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
  */
 const char *sk_kselftest_tally(json_t *cmp, char **why);
 
+/* A JSON array of the list's strings. */
+json_t *sk_strlist_json(const struct sk_strlist *l);
+
 /* The binaries ("suite/binary") of cmp's regressions, appended to out. */
 void sk_kselftest_regressed(struct sk_strlist *out, json_t *cmp);
 

@@ -219,7 +219,6 @@ static void add_job_oid(struct sk_strbuf *sb)
 	char hex[GIT_OID_HEXSZ + 1], *job;
 	const char *const *s, *const *t;
 	git_oid oid;
-	size_t i;
 
 	for (s = gate_suites; *s; s++) {
 		const struct sk_kselftest_suite *suite = sk_kselftest_suite(*s);
@@ -237,9 +236,7 @@ static void add_job_oid(struct sk_strbuf *sb)
 	else
 		git_oid_tostr(hex, sizeof(hex), &oid);
 	sk_strbuf_addf(sb, "kselftest-job %s\n", hex);
-	for (i = 0; i < bins.nr; i++)
-		free((char *)bins.items[i]);
-	free(bins.items);
+	sk_strlist_clear(&bins);
 	free(job);
 }
 
@@ -687,16 +684,6 @@ static json_t *side_summary(json_t *res)
 			 "reason", json_object_get(res, "reason"));
 }
 
-static json_t *binaries_json(const struct sk_strlist *l)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		json_array_append_new(a, json_string(l->items[i]));
-	return a;
-}
-
 /*
  * A regression seen in one boot may be the guest's load, not the queue
  * (TCG beside other work: reclaim and OOM tests time out or get killed):
@@ -725,16 +712,14 @@ static const char *confirm(struct gate *g, const struct kselftest_batch *kb,
 	sk_kselftest_confirm(cmp, kselftest_results(again.res[0]),
 			     kselftest_results(again.res[1]));
 	json_object_set_new(cmp, "confirm", json_pack("{s:o, s:o*, s:o*}",
-		"binaries", binaries_json(&bins),
+		"binaries", sk_strlist_json(&bins),
 		"baseline", side_summary(again.res[0]),
 		"patched", side_summary(again.res[1])));
 	st = sk_kselftest_tally(cmp, why);
 	json_decref(again.res[0]);
 	json_decref(again.res[1]);
 	free(only);
-	for (i = 0; i < bins.nr; i++)
-		free((char *)bins.items[i]);
-	sk_strlist_release(&bins);
+	sk_strlist_clear(&bins);
 	return st;
 }
 

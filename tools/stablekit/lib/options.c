@@ -138,3 +138,12 @@ void sk_strlist_release(struct sk_strlist *l)
 	l->items = NULL;
 	l->nr = l->alloc = 0;
 }
+
+void sk_strlist_clear(struct sk_strlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free((char *)l->items[i]);
+	sk_strlist_release(l);
+}

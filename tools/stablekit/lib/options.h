@@ -54,5 +54,7 @@ int sk_parse_options(int argc, const char **argv, const struct sk_option *opts,
 		     const char *usage);
 void sk_usage(const char *usage, const struct sk_option *opts);
 void sk_strlist_release(struct sk_strlist *l);
+/* The same for a list that owns its strings: each is freed too. */
+void sk_strlist_clear(struct sk_strlist *l);
 
 #endif

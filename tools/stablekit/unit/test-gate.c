@@ -351,7 +351,6 @@ static void test_confirm_boot(void **state)
 	json_t *cbase, *cpatched, *cmp;
 	struct sk_strlist bins = { 0 };
 	char *why;
-	size_t i;
 
 	(void)state;
 	cmp = sk_kselftest_compare(base, patched);
@@ -412,9 +411,7 @@ static void test_confirm_boot(void **state)
 	assert_int_equal(json_array_size(json_object_get(cmp, "flaky")), 0);
 	json_decref(cmp);
 
-	for (i = 0; i < bins.nr; i++)
-		free((char *)bins.items[i]);
-	sk_strlist_release(&bins);
+	sk_strlist_clear(&bins);
 	json_decref(base);
 	json_decref(patched);
 	json_decref(cbase);
