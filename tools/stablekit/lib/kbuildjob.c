@@ -451,7 +451,15 @@ static void make_argv(struct argv_buf *a, struct job_ctx *c,
 	if (*ar->cross)
 		av_push(a, sk_xstrfmt("CROSS_COMPILE=%s", ar->cross));
 	av_push(a, sk_xstrfmt("CC=%s%s", wrap, ar->cc));
-	if (ccache)
+	/*
+	 * Host tools stay here: sent out, some fail (tools/lib/subcmd's
+	 * parse-options.c does, on a distccd with this very gcc), and distcc
+	 * then backs off the host for a minute, and the kernel's own
+	 * compiles with it.
+	 */
+	if (ccache && c->o->distcc_hosts)
+		av_push(a, sk_xstrdup("HOSTCC=env -u CCACHE_PREFIX ccache gcc"));
+	else if (ccache)
 		av_push(a, sk_xstrdup("HOSTCC=ccache gcc"));
 	if (jobs > 0)
 		av_push(a, sk_xstrfmt("-j%d", jobs));
