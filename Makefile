@@ -27,13 +27,14 @@ CFLAGS ?= -O2 -g
 # Quiet before `make deps` has installed them; the build itself then fails
 # on the missing headers, naming them.
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-Werror=implicit-function-declaration \
 	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
 	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"'
 BASE_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SK_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 SK_LDLIBS := $(BASE_LDLIBS) $(SAN_FLAGS)
 
-LIB_SRC := $(sort $(wildcard $(SK)/lib/*.c))
+LIB_SRC := $(sort $(wildcard $(SK)/lib/*/*.c))
 CMD_SRC := $(sort $(wildcard $(SK)/cmd-*.c)) $(SK)/stablekit.c
 UNIT_SRC := $(sort $(wildcard $(SK)/unit/test-*.c))
 HELPER_SRC := $(sort $(wildcard $(SK)/helpers/*.c))
@@ -60,7 +61,7 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openss
 
 all: $(BUILD)/stablekit $(HELPER_BIN)
 
-$(BUILD)/%.o: %.c $(wildcard $(SK)/lib/*.h)
+$(BUILD)/%.o: %.c $(wildcard $(SK)/lib/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SK_CFLAGS) -c -o $@ $<
 
@@ -130,7 +131,7 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz-%)
 REPLAY_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay-%)
 
-$(FUZZ_BUILD)/%.o: %.c $(wildcard $(SK)/lib/*.h)
+$(FUZZ_BUILD)/%.o: %.c $(wildcard $(SK)/lib/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -O1 -g $(BASE_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) \
 		-c -o $@ $<

@@ -1,14 +1,14 @@
 #include "builtin.h"
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "kbuild.h"
-#include "kbuildjob.h"
-#include "options.h"
-#include "progress.h"
-#include "results.h"
-#include "repo.h"
-#include "strbuf.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "build/kbuild.h"
+#include "build/build.h"
+#include "core/options.h"
+#include "core/progress.h"
+#include "core/results.h"
+#include "project/repo.h"
+#include "core/strbuf.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -54,12 +54,12 @@ static char *absolute(const char *path)
 	return abs;
 }
 
-static const char *short_status(const struct sk_kbuild_variant *v)
+static const char *short_status(const struct sk_build_variant *v)
 {
 	return v->status ? v->status : "skipped";
 }
 
-static void print_table(const struct sk_kbuildjob *job)
+static void print_table(const struct sk_build *job)
 {
 	size_t i, j;
 
@@ -81,14 +81,14 @@ static void print_table(const struct sk_kbuildjob *job)
 	printf("  %-8s %-18s %-18s %-13s %s\n", "arch", "baseline", "patched",
 	       "new-warnings", "time");
 	for (i = 0; i < job->nr_arches; i++) {
-		const struct sk_kbuild_archres *ar = &job->arches[i];
+		const struct sk_build_archres *ar = &job->arches[i];
 
 		printf("  %-8s %-18s %-18s %-13zu %.1fs\n", ar->arch->name,
 		       short_status(&ar->base), short_status(&ar->patched),
 		       ar->new_warnings.nr, ar->base.duration + ar->patched.duration);
 	}
 	for (i = 0; i < job->nr_arches; i++) {
-		const struct sk_kbuild_archres *ar = &job->arches[i];
+		const struct sk_build_archres *ar = &job->arches[i];
 
 		if (ar->base.note && !strcmp(short_status(&ar->base), "toolchain-missing"))
 			printf("  %s: toolchain problem, not the queue: %s\n",
@@ -131,21 +131,21 @@ static int check_arches(const struct sk_strlist *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		if (!sk_kbuild_arch_find(l->items[i])) {
-			fprintf(stderr, "error: unknown arch '%s' (x86_64, arm64, i386)\n",
-				l->items[i]);
+		if (!sk_arch_find(l->items[i])) {
+			fprintf(stderr, "error: unknown arch '%s' (%s)\n",
+				l->items[i], sk_arch_list());
 			return -1;
 		}
 	return 0;
 }
 
 /* One branch: the arches of --arch, else of branches.conf, else all. */
-static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
+static int build_branch(struct sk_build *job, git_repository *repo,
 			const struct sk_branch *br, const struct build_args *a,
-			enum sk_kbuild_mode mode, struct sk_context *ctx,
+			enum sk_build_mode mode, struct sk_context *ctx,
 			char **results_out, char **staging_out)
 {
-	struct sk_kbuildjob_opts o = { 0 };
+	struct sk_build_opts o = { 0 };
 	char *root = sk_work_dir(ctx->top);
 	char *work, *results, *tmp, *parent, *staging = NULL;
 	char **arches = NULL;
@@ -157,20 +157,22 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 			*SK_ARRAY_PUSH(arches, nr, alloc) = (char *)a->arches.items[i];
 	else if (br->nr_arches)
 		for (i = 0; i < br->nr_arches; i++) {
-			if (sk_kbuild_arch_find(br->arches[i]))
+			if (sk_arch_find(br->arches[i]))
 				*SK_ARRAY_PUSH(arches, nr, alloc) = br->arches[i];
 		}
 	else
-		for (i = 0; sk_kbuild_arch_names[i]; i++)
-			*SK_ARRAY_PUSH(arches, nr, alloc) = (char *)sk_kbuild_arch_names[i];
+		for (i = 0; sk_arch_at(i); i++)
+			if (sk_arch_at(i)->by_default)
+				*SK_ARRAY_PUSH(arches, nr, alloc) =
+					(char *)sk_arch_at(i)->name;
 	tmp = a->work ? sk_path_join(a->work, br->name) :
 	      sk_xstrfmt("%s/build/%s", root, br->name);
 	work = absolute(tmp);
 	free(tmp);
 	tmp = a->results ? sk_xstrfmt("%s/%s/build/%s", a->results, br->name,
-				      sk_kbuild_mode_name(mode)) :
+				      sk_build_mode_name(mode)) :
 	      sk_xstrfmt("%s/results/%s/build/%s", root, br->name,
-			 sk_kbuild_mode_name(mode));
+			 sk_build_mode_name(mode));
 	results = absolute(tmp);
 	free(tmp);
 	/*
@@ -181,7 +183,7 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 	parent = sk_xstrndup(results, (size_t)(strrchr(results, '/') - results));
 	ret = sk_mkdir_p(parent, 0755);
 	if (!ret)
-		ret = sk_mkdtemp_in(&staging, parent, sk_kbuild_mode_name(mode));
+		ret = sk_mkdtemp_in(&staging, parent, sk_build_mode_name(mode));
 	free(parent);
 	if (ret) {
 		memset(job, 0, sizeof(*job));
@@ -215,7 +217,7 @@ static int build_branch(struct sk_kbuildjob *job, git_repository *repo,
 		o.progress = progress;
 		o.progress_data = br->name;
 	}
-	ret = sk_kbuildjob_run(job, &o);
+	ret = sk_build_run(job, &o);
 	free(arches);
 	free(work);
 	free(root);
@@ -279,7 +281,7 @@ static void rebase_file(const char *path, const char *from, const char *to)
 }
 
 /* The staging directory, complete, replaces the results in one step. */
-static int publish(const struct sk_kbuildjob *job, const char *staging,
+static int publish(const struct sk_build *job, const char *staging,
 		   const char *results)
 {
 	size_t i;
@@ -308,7 +310,7 @@ static int publish(const struct sk_kbuildjob *job, const char *staging,
 	return ret;
 }
 
-static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
+static int run_all(struct build_args *a, enum sk_build_mode mode,
 		   struct sk_branches *branches, git_repository *repo,
 		   struct sk_context *ctx)
 {
@@ -319,7 +321,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 	a->distcc_hosts = branches->distcc_hosts;
 	for (i = 0; i < branches->nr; i++) {
 		struct sk_branch *br = &branches->items[i];
-		struct sk_kbuildjob job;
+		struct sk_build job;
 		char *results = NULL, *staging = NULL, *path;
 		json_t *o;
 		int ret;
@@ -336,7 +338,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 		if (ret) {
 			fprintf(stderr, "error: build %s: %s\n", br->name,
 				sk_error_last());
-			sk_kbuildjob_release(&job);
+			sk_build_release(&job);
 			if (staging)
 				sk_rmrf(staging);
 			free(staging);
@@ -344,7 +346,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 			worst = SK_EXIT_FAIL;
 			continue;
 		}
-		o = sk_kbuildjob_json(&job);
+		o = sk_build_json(&job);
 		rebase_paths(o, staging, results);
 		/* the report says "not buildable" from this, never a pass */
 		json_object_set_new(o, "results", json_string(results));
@@ -373,7 +375,7 @@ static int run_all(struct build_args *a, enum sk_kbuild_mode mode,
 			worst = SK_EXIT_CHECK;
 		}
 		json_array_append_new(all, o);
-		sk_kbuildjob_release(&job);
+		sk_build_release(&job);
 		free(results);
 	}
 	if (a->json) {
@@ -393,7 +395,7 @@ int cmd_build(int argc, const char **argv, struct sk_context *ctx)
 	struct build_args a = { 0 };
 	struct sk_branches branches = { 0 };
 	struct sk_repo_choice choice = { 0 };
-	enum sk_kbuild_mode mode = SK_KBUILD_OBJECTS;
+	enum sk_build_mode mode = SK_BUILD_OBJECTS;
 	git_repository *repo = NULL;
 	const char *how = NULL;
 	char *conf = NULL, *repo_path = NULL;
@@ -443,8 +445,8 @@ int cmd_build(int argc, const char **argv, struct sk_context *ctx)
 		goto out;
 	}
 	if (argc || check_arches(&a.arches) ||
-	    (a.mode && sk_kbuild_mode_parse(&mode, a.mode))) {
-		if (a.mode && sk_kbuild_mode_parse(&mode, a.mode))
+	    (a.mode && sk_build_mode_parse(&mode, a.mode))) {
+		if (a.mode && sk_build_mode_parse(&mode, a.mode))
 			fprintf(stderr, "error: %s\n", sk_error_last());
 		sk_usage(usage, opts);
 		ret = SK_EXIT_USAGE;

@@ -1,10 +1,10 @@
 #include "builtin.h"
-#include "error.h"
-#include "interdiff.h"
-#include "options.h"
-#include "revcompare.h"
-#include "series.h"
-#include "seriesjson.h"
+#include "core/error.h"
+#include "mail/interdiff.h"
+#include "core/options.h"
+#include "mail/revcompare.h"
+#include "mail/series.h"
+#include "mail/seriesjson.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -119,7 +119,7 @@ static int load_texts(struct texts *t, const struct sk_series *s,
 	if (!ret)
 		ret = sk_series_patch_mail(&mail, s, r, nr);
 	if (!ret) {
-		sk_diff_normalise(&t->diff, raw.buf);
+		sk_interdiff_normalise(&t->diff, raw.buf);
 		message_part(&t->msg, mail.buf);
 	}
 	sk_strbuf_release(&raw);

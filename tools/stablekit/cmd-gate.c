@@ -1,10 +1,10 @@
 #include "builtin.h"
-#include "error.h"
-#include "gatejob.h"
-#include "lava.h"
-#include "options.h"
-#include "qemu.h"
-#include "results.h"
+#include "core/error.h"
+#include "gate/gate.h"
+#include "gate/lava.h"
+#include "core/options.h"
+#include "gate/qemu.h"
+#include "core/results.h"
 
 #include <jansson.h>
 #include <stdio.h>

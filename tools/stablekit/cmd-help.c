@@ -1,7 +1,7 @@
 #include "builtin.h"
-#include "error.h"
-#include "fsutil.h"
-#include "strbuf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

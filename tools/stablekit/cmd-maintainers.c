@@ -1,11 +1,11 @@
 #include "builtin.h"
-#include "error.h"
-#include "fsutil.h"
-#include "maintainers.h"
-#include "options.h"
-#include "repo.h"
-#include "branches.h"
-#include "seriesjson.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/maintainers.h"
+#include "core/options.h"
+#include "project/repo.h"
+#include "project/branches.h"
+#include "mail/seriesjson.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 #include "builtin.h"
-#include "error.h"
-#include "fsutil.h"
-#include "identity.h"
-#include "options.h"
-#include "port.h"
-#include "results.h"
-#include "series.h"
-#include "session.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/identity.h"
+#include "core/options.h"
+#include "port/port.h"
+#include "core/results.h"
+#include "mail/series.h"
+#include "track/session.h"
 
 #include <git2.h>
 #include <jansson.h>

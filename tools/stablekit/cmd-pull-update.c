@@ -1,11 +1,11 @@
 /* stablekit pull --update: what the list has that the series store lacks. */
 #include "builtin.h"
-#include "error.h"
-#include "interdiff.h"
-#include "lore.h"
-#include "pullupdate.h"
-#include "seriesjson.h"
-#include "stale.h"
+#include "core/error.h"
+#include "mail/interdiff.h"
+#include "mail/lore.h"
+#include "mail/pull-update.h"
+#include "mail/seriesjson.h"
+#include "track/stale.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -340,7 +340,7 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 		print_stale(ctx, &res, NULL);
 	}
 	ret = res.failed ? SK_EXIT_FAIL : SK_EXIT_OK;
-	sk_update_result_release(&res);
+	sk_pull_update_result_release(&res);
 	free(lore);
 	return ret;
 }

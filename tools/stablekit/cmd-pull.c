@@ -1,10 +1,10 @@
 #include "builtin.h"
-#include "error.h"
-#include "fsutil.h"
-#include "lore.h"
-#include "options.h"
-#include "pull.h"
-#include "seriesjson.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/lore.h"
+#include "core/options.h"
+#include "mail/pull.h"
+#include "mail/seriesjson.h"
 
 #include <jansson.h>
 #include <stdio.h>

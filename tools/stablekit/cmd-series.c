@@ -1,8 +1,8 @@
 #include "builtin.h"
-#include "error.h"
-#include "options.h"
-#include "series.h"
-#include "seriesjson.h"
+#include "core/error.h"
+#include "core/options.h"
+#include "mail/series.h"
+#include "mail/seriesjson.h"
 
 #include <jansson.h>
 #include <stdio.h>

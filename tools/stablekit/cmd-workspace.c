@@ -1,9 +1,9 @@
 #include "builtin.h"
-#include "error.h"
-#include "options.h"
-#include "progress.h"
-#include "strbuf.h"
-#include "workspace.h"
+#include "core/error.h"
+#include "core/options.h"
+#include "core/progress.h"
+#include "core/strbuf.h"
+#include "project/workspace.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 #include "builtin.h"
-#include "series.h"
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "progress.h"
-#include "run.h"
-#include "strbuf.h"
+#include "mail/series.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/progress.h"
+#include "core/run.h"
+#include "core/strbuf.h"
 
 #include <git2.h>
 #include <stdio.h>

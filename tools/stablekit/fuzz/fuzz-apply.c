@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply.h"
-#include "strbuf.h"
+#include "port/apply.h"
+#include "core/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

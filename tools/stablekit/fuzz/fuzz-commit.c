@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commitfacts.h"
-#include "series.h"
-#include "strbuf.h"
-#include "trailers.h"
+#include "track/commitfacts.h"
+#include "mail/series.h"
+#include "core/strbuf.h"
+#include "mail/trailers.h"
 
 static void trailers(const char *msg, size_t len)
 {

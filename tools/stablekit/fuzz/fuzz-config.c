@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <git2.h>
 
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "series.h"
-#include "strbuf.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/series.h"
+#include "core/strbuf.h"
 
 static char *dir_a, *dir_b, *conf_a, *conf_b;
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cocci.h"
-#include "diff.h"
-#include "interdiff.h"
-#include "strbuf.h"
+#include "port/cocci.h"
+#include "core/diff.h"
+#include "mail/interdiff.h"
+#include "core/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,9 +34,9 @@ static void readers(const char *text, const struct sk_diff *d)
 				abort();
 	sk_diff_to_git(&sb, text, d);
 	sk_strbuf_reset(&sb);
-	sk_diff_normalise(&sb, text);
+	sk_interdiff_normalise(&sb, text);
 	sk_strbuf_reset(&sb);
-	sk_diff_drop_hunks(&sb, text, drops, 2);
+	sk_cocci_drop_hunks(&sb, text, drops, 2);
 	sk_strbuf_release(&sb);
 	(void)sk_diff_find(text);
 }

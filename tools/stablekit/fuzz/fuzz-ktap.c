@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktap.h"
+#include "gate/ktap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

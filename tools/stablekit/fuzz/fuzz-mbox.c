@@ -11,10 +11,10 @@
 #include <string.h>
 #include <git2.h>
 
-#include "error.h"
-#include "mbox.h"
-#include "patch.h"
-#include "strbuf.h"
+#include "core/error.h"
+#include "mail/mbox.h"
+#include "mail/patch.h"
+#include "core/strbuf.h"
 
 static void check_headers(const struct sk_mbox *mb)
 {

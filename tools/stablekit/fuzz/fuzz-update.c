@@ -1,18 +1,18 @@
 /*
  * pull --update's reading of search results: an mbox a public-inbox server
  * answered, every mail asked whether it is a new revision of a stored series
- * (lib/pullupdate.h), and the series' search built from the mail's fields.
+ * (lib/mail/pull-update.h), and the series' search built from the mail's fields.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "mbox.h"
-#include "pullupdate.h"
-#include "series.h"
-#include "strbuf.h"
+#include "core/error.h"
+#include "mail/mbox.h"
+#include "mail/pull-update.h"
+#include "mail/series.h"
+#include "core/strbuf.h"
 
 static struct sk_series *stored(void)
 {
@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct sk_mail *m = &mb.mails[i];
 			char *q;
 
-			sk_update_is_revision(s, &mb, i);
+			sk_pull_update_is_revision(s, &mb, i);
 			/* the search of a series whose fields came off the list */
 			free(s->subject);
 			free(s->author);
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s->subject = sk_xstrdup(m->subject);
 			s->author = sk_xstrdup(m->from);
 			s->revs[0].date = sk_xstrdup(m->date);
-			q = sk_update_query(s);
+			q = sk_pull_update_query(s);
 			free(q);
 		}
 	}

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "apply.h"
-#include "error.h"
+#include "port/apply.h"
+#include "core/error.h"
 
 /* The shape of the kernel code the seed's hunks meet: two enums, a function. */
 static const char base[] =

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "batch.h"
+#include "gate/batch.h"
 
 #define MAX_ITEMS 16
 

@@ -10,15 +10,15 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "apply.h"
-#include "cocci.h"
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
-#include "interdiff.h"
-#include "kbuild.h"
-#include "mbox.h"
-#include "patch.h"
+#include "port/apply.h"
+#include "port/cocci.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/interdiff.h"
+#include "build/kbuild.h"
+#include "mail/mbox.h"
+#include "mail/patch.h"
 
 static const char gitdiff[] =
 	"diff --git a/mm/a.c b/mm/a.c\n"
@@ -277,7 +277,7 @@ static void test_paths_and_check(void **state)
 	assert_int_equal(nr, 5);
 	sk_strv_free(paths, nr);
 	sk_diff_release(&d);
-	assert_int_equal(sk_diff_check(quilt_diff, "q", 1, &files, &nf), 0);
+	assert_int_equal(sk_patch_diff_check(quilt_diff, "q", 1, &files, &nf), 0);
 	assert_int_equal(nf, 3);
 	assert_string_equal(files[2], "mm/created.c");
 	sk_strv_free(files, nf);
@@ -442,13 +442,13 @@ static void test_drop_hunks_and_normalise(void **state)
 	struct sk_strbuf out = SK_STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(sk_diff_drop_hunks(&out, gitdiff, drops, 1), 0);
+	assert_int_equal(sk_cocci_drop_hunks(&out, gitdiff, drops, 1), 0);
 	assert_null(strstr(out.buf, "+TWO"));
 	assert_non_null(strstr(out.buf, "@@ -40 +41 @@\n-x\n\\ No newline"));
 	assert_non_null(strstr(out.buf, "rename to new.c\n"));
 	assert_non_null(strstr(out.buf, "+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n"));
 	sk_strbuf_reset(&out);
-	sk_diff_normalise(&out, gitdiff);
+	sk_interdiff_normalise(&out, gitdiff);
 	assert_null(strstr(out.buf, "\nindex "));
 	assert_non_null(strstr(out.buf, "+++ b/mm/a.c\n@@ static int f(void)\n one\n"));
 	assert_non_null(strstr(out.buf, "@@\n-x\n"));

@@ -10,11 +10,11 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "bench.h"
-#include "fsutil.h"
-#include "gate.h"
-#include "ktap.h"
-#include "strbuf.h"
+#include "gate/bench.h"
+#include "core/fsutil.h"
+#include "gate/kselftest.h"
+#include "gate/ktap.h"
+#include "core/strbuf.h"
 
 static const char *const counters[] = {
 	"pgrotate_anon", "pgreclaim_pageout_anon", NULL

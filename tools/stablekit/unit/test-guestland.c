@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fsutil.h"
-#include "guestland.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "gate/guestland.h"
 
 static void test_check_elf(void **state)
 {

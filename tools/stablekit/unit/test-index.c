@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commitfacts.h"
-#include "error.h"
-#include "fsutil.h"
-#include "index-internal.h"
+#include "track/commitfacts.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "track/index-internal.h"
 
 /* Records per chunk in index-run.c: runs here span several. */
 #define CHUNK 250

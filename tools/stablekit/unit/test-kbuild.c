@@ -6,9 +6,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "kbuild.h"
-#include "kbuildjob.h"
+#include "core/error.h"
+#include "build/kbuild.h"
+#include "build/build.h"
 
 static const char *const strip[] = { "/w/src/", "/w/x86_64-objects-patched/", NULL };
 
@@ -170,7 +170,7 @@ static void test_patch_files_and_objects(void **state)
 	assert_int_equal(nr, 7);
 	assert_string_equal(files[0], "mm/vmscan.c");
 	assert_string_equal(files[3], "mm/new.c");
-	sk_kbuild_objects(&objs, &nobj, &aobj, sk_kbuild_arch_find("i386"),
+	sk_kbuild_objects(&objs, &nobj, &aobj, sk_arch_find("i386"),
 			  files, nr);
 	assert_int_equal(nobj, 4);
 	assert_string_equal(objs[0], "mm/vmscan.o");
@@ -180,7 +180,7 @@ static void test_patch_files_and_objects(void **state)
 	sk_kbuild_strv_free(objs, nobj);
 	objs = NULL;
 	nobj = aobj = 0;
-	sk_kbuild_objects(&objs, &nobj, &aobj, sk_kbuild_arch_find("arm64"),
+	sk_kbuild_objects(&objs, &nobj, &aobj, sk_arch_find("arm64"),
 			  files, nr);
 	assert_int_equal(nobj, 3);
 	assert_string_equal(objs[1], "arch/arm64/mm/fault.o");
@@ -204,16 +204,16 @@ static void test_series(void **state)
 
 static void test_arches_and_modes(void **state)
 {
-	enum sk_kbuild_mode m;
+	enum sk_build_mode m;
 
 	(void)state;
-	assert_string_equal(sk_kbuild_arch_find("arm64")->cross, "aarch64-linux-gnu-");
-	assert_string_equal(sk_kbuild_arch_find("i386")->image_path,
+	assert_string_equal(sk_arch_find("arm64")->cross, "aarch64-linux-gnu-");
+	assert_string_equal(sk_arch_find("i386")->image_path,
 			    "arch/x86/boot/bzImage");
-	assert_null(sk_kbuild_arch_find("riscv"));
-	assert_int_equal(sk_kbuild_mode_parse(&m, "kernel"), 0);
-	assert_int_equal(m, SK_KBUILD_KERNEL);
-	assert_int_equal(sk_kbuild_mode_parse(&m, "modules"), SK_EINVALID);
+	assert_null(sk_arch_find("riscv"));
+	assert_int_equal(sk_build_mode_parse(&m, "kernel"), 0);
+	assert_int_equal(m, SK_BUILD_KERNEL);
+	assert_int_equal(sk_build_mode_parse(&m, "modules"), SK_EINVALID);
 }
 
 static void test_check_path(void **state)
@@ -228,9 +228,9 @@ static void test_check_path(void **state)
 
 static void test_metadata(void **state)
 {
-	struct sk_kbuildjob job = { 0 };
-	struct sk_kbuild_archres ar = { 0 };
-	struct sk_kbuild_variant *v = &ar.patched;
+	struct sk_build job = { 0 };
+	struct sk_build_archres ar = { 0 };
+	struct sk_build_variant *v = &ar.patched;
 	struct sk_kbuild_target t = { "objects", "pass", 1.5 };
 	char *patches[] = { "a.patch" };
 	json_t *m;
@@ -244,7 +244,7 @@ static void test_metadata(void **state)
 	job.patches = patches;
 	job.nr_patches = 1;
 	job.jobs_per_make = 1;
-	ar.arch = sk_kbuild_arch_find("i386");
+	ar.arch = sk_arch_find("i386");
 	ar.cross = "i686-linux-gnu-";
 	ar.cc = "i686-linux-gnu-gcc";
 	v->name = "patched";
@@ -253,7 +253,7 @@ static void test_metadata(void **state)
 	v->nr_targets = 1;
 	v->reproducer = "export KBUILD_BUILD_USER=stablekit; make";
 	sk_kbuild_parse_log(&v->diags, patched_log, strip);
-	m = sk_kbuild_variant_metadata(&job, &ar, v);
+	m = sk_build_variant_metadata(&job, &ar, v);
 	assert_string_equal(json_string_value(json_object_get(
 		json_object_get(m, "build"), "target_arch")), "i386");
 	assert_int_equal(json_integer_value(json_object_get(

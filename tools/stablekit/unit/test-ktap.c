@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ktap.h"
-#include "strbuf.h"
+#include "gate/ktap.h"
+#include "core/strbuf.h"
 
 static void parse(struct sk_ktap *k, const char *text)
 {

@@ -9,10 +9,10 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "error.h"
-#include "fsutil.h"
-#include "lava.h"
-#include "strbuf.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "gate/lava.h"
+#include "core/strbuf.h"
 
 static char *write_config(const char *text)
 {

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "listmail.h"
-#include "strbuf.h"
+#include "mail/listmail.h"
+#include "core/strbuf.h"
 
 static void parse(struct sk_mbox *mb, const char *text)
 {
@@ -37,9 +37,9 @@ static void test_threads(void **state)
 	assert_int_equal(t.of[1], 1);
 	assert_int_equal(t.of[2], 0);
 	assert_int_equal(t.of[3], 1);
-	assert_int_equal(sk_mbox_find(&mb, "<a2@x>"), 2);
-	assert_int_equal(sk_mbox_find(&mb, "r@x"), 3);
-	assert_int_equal(sk_mbox_find(&mb, "a0@x"), -1);
+	assert_int_equal(sk_listmail_find(&mb, "<a2@x>"), 2);
+	assert_int_equal(sk_listmail_find(&mb, "r@x"), 3);
+	assert_int_equal(sk_listmail_find(&mb, "a0@x"), -1);
 	sk_threads_release(&t);
 	sk_mbox_release(&mb);
 }

@@ -8,12 +8,12 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "error.h"
-#include "fsutil.h"
-#include "lore.h"
-#include "mbox.h"
-#include "pullupdate.h"
-#include "series.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/lore.h"
+#include "mail/mbox.h"
+#include "mail/pull-update.h"
+#include "mail/series.h"
 
 static char *project(const char *conf)
 {
@@ -132,7 +132,7 @@ static struct sk_series *series_v2(const char *change_id)
 static void test_query(void **state)
 {
 	struct sk_series *s = series_v2(NULL);
-	char *q = sk_update_query(s);
+	char *q = sk_pull_update_query(s);
 
 	(void)state;
 	assert_string_equal(q, "((s:mm AND s:vmscan AND s:reduce AND s:lru_lock AND "
@@ -140,7 +140,7 @@ static void test_query(void **state)
 	free(q);
 	free(s->change_id);
 	s->change_id = sk_xstrdup("20260701-vmstat-cost-\"x");
-	q = sk_update_query(s);
+	q = sk_pull_update_query(s);
 	assert_string_equal(q, "(nq:\"change-id: 20260701-vmstat-cost-x\" OR (s:mm AND "
 			    "s:vmscan AND s:reduce AND s:lru_lock AND s:contention AND "
 			    "f:\"usama.arif@linux.dev\")) AND d:20260712..");
@@ -182,10 +182,10 @@ static void test_is_revision(void **state)
 	assert_int_equal(sk_mbox_parse_buf(&mb, "hits", mbox, strlen(mbox)), 0);
 	assert_int_equal(mb.nr, 10);
 	for (i = 0; i < mb.nr; i++)
-		assert_int_equal(sk_update_is_revision(s, &mb, i), want_plain[i]);
+		assert_int_equal(sk_pull_update_is_revision(s, &mb, i), want_plain[i]);
 	s->change_id = sk_xstrdup("20260701-vmstat-cost");
 	for (i = 0; i < mb.nr; i++)
-		assert_int_equal(sk_update_is_revision(s, &mb, i), want_cid[i]);
+		assert_int_equal(sk_pull_update_is_revision(s, &mb, i), want_cid[i]);
 	sk_series_free(s);
 	sk_mbox_release(&mb);
 }

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "maintainers.h"
+#include "core/error.h"
+#include "mail/maintainers.h"
 
 static const char text[] =
 	"Preamble text\n"

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "mbox.h"
+#include "core/error.h"
+#include "mail/mbox.h"
 
 static void test_qp_soft_breaks_and_escapes(void **state)
 {

@@ -9,10 +9,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "names.h"
-#include "shquote.h"
-#include "strbuf.h"
+#include "core/error.h"
+#include "core/names.h"
+#include "core/shquote.h"
+#include "core/strbuf.h"
 
 static void test_names_accepted(void **state)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "options.h"
+#include "core/options.h"
 
 /* parse "--<name> <value>" against one int option; the value or -1 */
 static int parse_int(const struct sk_option *opt, const char *value, int *out)

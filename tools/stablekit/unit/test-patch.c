@@ -7,9 +7,9 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "error.h"
-#include "patch.h"
-#include "pull.h"
+#include "core/error.h"
+#include "mail/patch.h"
+#include "mail/pull.h"
 
 static void check_subject(const char *in, int version, int nr, int total,
 			  unsigned int flags, const char *title)
@@ -58,7 +58,7 @@ static void test_diff_check_lists_files(void **state)
 	size_t nr = 0;
 
 	(void)state;
-	assert_int_equal(sk_diff_check(good_diff, "x", 10, &files, &nr), 0);
+	assert_int_equal(sk_patch_diff_check(good_diff, "x", 10, &files, &nr), 0);
 	assert_int_equal(nr, 1);
 	assert_string_equal(files[0], "mm/a.c");
 	free(files[0]);
@@ -72,7 +72,7 @@ static void test_diff_check_truncated(void **state)
 	char *cut = sk_xstrndup(good_diff, strlen(good_diff) - strlen(" three\n"));
 
 	(void)state;
-	assert_int_equal(sk_diff_check(cut, "x.mbox", 10, &files, &nr), SK_EINVALID);
+	assert_int_equal(sk_patch_diff_check(cut, "x.mbox", 10, &files, &nr), SK_EINVALID);
 	assert_non_null(strstr(sk_error_last(), "x.mbox:18: truncated patch: the hunk at line 14"));
 	free(cut);
 	while (nr--)
@@ -96,7 +96,7 @@ static void test_diff_check_unsafe_paths(void **state)
 		char **files = NULL;
 		size_t nr = 0;
 
-		assert_int_equal(sk_diff_check(bad[i], "y", 1, &files, &nr), SK_EINVALID);
+		assert_int_equal(sk_patch_diff_check(bad[i], "y", 1, &files, &nr), SK_EINVALID);
 		assert_non_null(strstr(sk_error_last(), "y:1: unsafe path"));
 		free(files);
 	}
@@ -123,9 +123,9 @@ static void test_diff_check_rename_and_symlink(void **state)
 	size_t nr = 0;
 
 	(void)state;
-	assert_int_equal(sk_diff_check(rename, "r.mbox", 40, &files, &nr), SK_EINVALID);
+	assert_int_equal(sk_patch_diff_check(rename, "r.mbox", 40, &files, &nr), SK_EINVALID);
 	assert_non_null(strstr(sk_error_last(), "r.mbox:42: unsafe path '/etc/passwd'"));
-	assert_int_equal(sk_diff_check(link, "l.mbox", 10, &files, &nr), SK_EINVALID);
+	assert_int_equal(sk_patch_diff_check(link, "l.mbox", 10, &files, &nr), SK_EINVALID);
 	assert_non_null(strstr(sk_error_last(),
 			       "l.mbox:11: 'mm/l' is a symbolic link (mode 120000)"));
 	sk_strv_free(files, nr);

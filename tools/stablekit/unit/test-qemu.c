@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "initramfs.h"
-#include "qemu.h"
+#include "gate/initramfs.h"
+#include "gate/qemu.h"
 
 static int scan(struct sk_qemu_splat *s, const char *log)
 {

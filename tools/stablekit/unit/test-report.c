@@ -6,10 +6,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fsutil.h"
-#include "report.h"
-#include "results.h"
-#include "strbuf.h"
+#include "core/fsutil.h"
+#include "report/report.h"
+#include "core/results.h"
+#include "core/strbuf.h"
 
 /* A results root in a fresh temporary directory. */
 static int setup(void **state)

@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fsutil.h"
-#include "run.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/run.h"
 
 /*
  * Every close() of the library goes through here: a close of a descriptor

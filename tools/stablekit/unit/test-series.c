@@ -7,9 +7,9 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "error.h"
-#include "fsutil.h"
-#include "series.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/series.h"
 
 static char *top, *dir;
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "stats.h"
+#include "core/error.h"
+#include "gate/stats.h"
 
 #define assert_near(a, b, eps) \
 	assert_true((a) - (b) <= (eps) && (b) - (a) <= (eps))

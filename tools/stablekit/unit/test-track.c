@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "branches.h"
-#include "commitfacts.h"
-#include "strbuf.h"
-#include "track.h"
-#include "track-lines.h"
-#include "workspace.h"
+#include "project/branches.h"
+#include "track/commitfacts.h"
+#include "core/strbuf.h"
+#include "track/track.h"
+#include "track/track-lines.h"
+#include "project/workspace.h"
 
 static struct sk_track_facts stable(int major, int minor)
 {

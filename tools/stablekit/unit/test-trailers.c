@@ -6,10 +6,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "series.h"
-#include "trailers.h"
-#include "strbuf.h"
+#include "core/error.h"
+#include "mail/series.h"
+#include "mail/trailers.h"
+#include "core/strbuf.h"
 
 static void test_fixes_well_formed(void **state)
 {

@@ -1,16 +1,16 @@
-#include "kbuildjob.h"
-#include "distcc.h"
-#include "branches.h"
-#include "results.h"
-#include "sandbox.h"
-#include "seriesjson.h"
-#include "error.h"
-#include "diff.h"
-#include "fsutil.h"
-#include "names.h"
-#include "run.h"
-#include "shquote.h"
-#include "strbuf.h"
+#include "build/build.h"
+#include "project/distcc.h"
+#include "project/branches.h"
+#include "core/results.h"
+#include "core/sandbox.h"
+#include "mail/seriesjson.h"
+#include "core/error.h"
+#include "core/diff.h"
+#include "core/fsutil.h"
+#include "core/names.h"
+#include "core/run.h"
+#include "core/shquote.h"
+#include "core/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,17 +25,17 @@
 
 #define DEFAULT_TIMEOUT_S (2 * 3600)
 
-const char *sk_kbuild_mode_name(enum sk_kbuild_mode m)
+const char *sk_build_mode_name(enum sk_build_mode m)
 {
-	return m == SK_KBUILD_KERNEL ? "kernel" : "objects";
+	return m == SK_BUILD_KERNEL ? "kernel" : "objects";
 }
 
-int sk_kbuild_mode_parse(enum sk_kbuild_mode *out, const char *s)
+int sk_build_mode_parse(enum sk_build_mode *out, const char *s)
 {
 	if (!strcmp(s, "objects"))
-		*out = SK_KBUILD_OBJECTS;
+		*out = SK_BUILD_OBJECTS;
 	else if (!strcmp(s, "kernel"))
-		*out = SK_KBUILD_KERNEL;
+		*out = SK_BUILD_KERNEL;
 	else
 		return sk_error_set(SK_EINVALID, "unknown mode '%s'", s);
 	return 0;
@@ -48,8 +48,8 @@ static void push_str(char ***v, size_t *nr, size_t *alloc, char *s)
 
 /* Shared, read-only while the arches build. */
 struct job_ctx {
-	const struct sk_kbuildjob_opts *o;
-	struct sk_kbuildjob *job;
+	const struct sk_build_opts *o;
+	struct sk_build *job;
 	char *src;
 	long long commit_time;
 	int jobs_per_make;
@@ -106,7 +106,7 @@ static void port_failures(struct sk_strbuf *out, const char *slug, json_t *o)
  * results/<branch>/port/<series>.json; a downstream branch takes the
  * series it selects, a stable branch every series ported to it.
  */
-static void check_ported(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o)
+static void check_ported(struct sk_build *job, const struct sk_build_opts *o)
 {
 	char *res = sk_results_dir(o->top);
 	char *dir = sk_xstrfmt("%s/%s/port", res, o->branch->name);
@@ -146,7 +146,7 @@ static void check_ported(struct sk_kbuildjob *job, const struct sk_kbuildjob_opt
 	free(res);
 }
 
-int sk_kbuild_kernel_tree(git_tree *tree, const char **missing)
+int sk_build_kernel_tree(git_tree *tree, const char **missing)
 {
 	static const char *const needed[] = {
 		"Makefile", "scripts/kconfig/merge_config.sh", "arch/x86/Kconfig",
@@ -170,7 +170,7 @@ int sk_kbuild_kernel_tree(git_tree *tree, const char **missing)
 static int resolve_tip(struct job_ctx *c, git_commit **commit, git_tree **tree)
 {
 	const struct sk_branch *br = c->o->branch;
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	git_object *obj = NULL;
 
 	if (git_revparse_single(&obj, c->o->repo, br->ref) ||
@@ -191,7 +191,7 @@ static int check_kernel_tree(struct job_ctx *c, git_tree *tree)
 {
 	const char *missing = NULL;
 
-	if (sk_kbuild_kernel_tree(tree, &missing))
+	if (sk_build_kernel_tree(tree, &missing))
 		return 0;
 	c->job->why = sk_xstrfmt("the tree at '%s' has no '%s' "
 				 "(a model repository, not a kernel)",
@@ -199,7 +199,7 @@ static int check_kernel_tree(struct job_ctx *c, git_tree *tree)
 	return 1;
 }
 
-static void describe(struct sk_kbuildjob *job, git_commit *commit)
+static void describe(struct sk_build *job, git_commit *commit)
 {
 	git_describe_options dopts;
 	git_describe_format_options fopts;
@@ -230,7 +230,7 @@ static char *queue_dir(const struct job_ctx *c)
 /* stable/<branch>/series and its patches: the files they touch. */
 static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	struct sk_strbuf series = SK_STRBUF_INIT, patch = SK_STRBUF_INIT;
 	char *dir = queue_dir(c);
 	char *path = sk_path_join(dir, "series");
@@ -321,7 +321,7 @@ static int write_text(const char *path, const char *text)
  */
 static int prepare_worktree(struct job_ctx *c, git_tree *tree)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	char *stamp = sk_xstrfmt("%s/src.stamp", c->o->work);
 	char want[GIT_OID_HEXSZ + 1];
 	struct sk_strbuf have = SK_STRBUF_INIT;
@@ -436,7 +436,7 @@ static void av_release(struct argv_buf *a)
 }
 
 static void make_argv(struct argv_buf *a, struct job_ctx *c,
-		      const struct sk_kbuild_archres *ar, const char *outdir,
+		      const struct sk_build_archres *ar, const char *outdir,
 		      int jobs)
 {
 	int ccache = !c->o->no_ccache && sk_run_have("ccache");
@@ -474,14 +474,14 @@ static void add_command(struct sk_strbuf *repro, char *const *argv, size_t nr)
 
 struct build {
 	struct job_ctx *c;
-	struct sk_kbuild_archres *ar;
-	struct sk_kbuild_variant *v;
+	struct sk_build_archres *ar;
+	struct sk_build_variant *v;
 	struct sk_strbuf log;
 	struct sk_strbuf repro;
 	struct make_env env;
 };
 
-static void add_target(struct sk_kbuild_variant *v, const char *name, int ok,
+static void add_target(struct sk_build_variant *v, const char *name, int ok,
 		       double s)
 {
 	struct sk_kbuild_target *t =
@@ -559,7 +559,7 @@ static char *config_key(struct build *b)
 /* Which lines of the fragments did not make it into .config. */
 static void check_config(struct build *b, const char *config)
 {
-	struct sk_kbuildjob *job = b->c->job;
+	struct sk_build *job = b->c->job;
 	struct sk_strbuf cfg = SK_STRBUF_INIT, frag = SK_STRBUF_INIT;
 	size_t i;
 
@@ -604,7 +604,7 @@ static void check_config(struct build *b, const char *config)
 
 static void repro_merge(struct build *b, const char *outdir)
 {
-	struct sk_kbuildjob *job = b->c->job;
+	struct sk_build *job = b->c->job;
 	size_t i;
 
 	sk_strbuf_adds(&b->repro, " && (cd ");
@@ -623,7 +623,7 @@ static void repro_merge(struct build *b, const char *outdir)
  */
 static int copy_fragments(struct argv_buf *m, struct build *b, const char *outdir)
 {
-	struct sk_kbuildjob *job = b->c->job;
+	struct sk_build *job = b->c->job;
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -666,7 +666,7 @@ static int no_werror(struct build *b, const char *outdir, double *secs)
 /* defconfig (or tinyconfig), the fragments merged, WERROR off, olddefconfig. */
 static int configure(struct build *b, const char *outdir, double *secs)
 {
-	struct sk_kbuildjob *job = b->c->job;
+	struct sk_build *job = b->c->job;
 	char *base[1] = { job->kconfig_base };
 	char *old[1] = { "olddefconfig" };
 	struct argv_buf m = { 0 };
@@ -720,7 +720,7 @@ static int setup_outdir(struct build *b, int patched)
 	double s = 0, t0 = sk_now();
 	int reuse = 0, ret = 0;
 
-	if (c->o->mode == SK_KBUILD_OBJECTS && !sk_read_file(&have, stamp))
+	if (c->o->mode == SK_BUILD_OBJECTS && !sk_read_file(&have, stamp))
 		reuse = !strcmp(have.buf, key);
 	if (!reuse)
 		ret = sk_rmrf(outdir);
@@ -774,7 +774,7 @@ static int setup_outdir(struct build *b, int patched)
 static int save_results(struct build *b)
 {
 	struct job_ctx *c = b->c;
-	struct sk_kbuild_variant *v = b->v;
+	struct sk_build_variant *v = b->v;
 	char *log = sk_path_join(v->resdir, "build.log");
 	char *cfg = sk_path_join(v->outdir, ".config");
 	char *cfg_out = sk_path_join(v->resdir, "config");
@@ -783,7 +783,7 @@ static int save_results(struct build *b)
 
 	if (!ret && !sk_read_file(&sb, cfg))
 		ret = sk_write_file_atomic(cfg_out, sb.buf, sb.len);
-	if (!ret && c->o->mode == SK_KBUILD_KERNEL && !strcmp(v->status, "pass")) {
+	if (!ret && c->o->mode == SK_BUILD_KERNEL && !strcmp(v->status, "pass")) {
 		char *img = sk_path_join(v->outdir, b->ar->arch->image_path);
 		char *dst = sk_path_join(v->resdir, b->ar->arch->image);
 
@@ -807,7 +807,7 @@ static int save_results(struct build *b)
 /* prepare, then the objects, removed first so that they compile again */
 static int build_objects(struct build *b)
 {
-	struct sk_kbuild_archres *ar = b->ar;
+	struct sk_build_archres *ar = b->ar;
 	char *goal[1] = { "prepare" };
 	double s = 0;
 	size_t i;
@@ -879,8 +879,8 @@ static char *relative_path(const char *to, const char *from)
 	return sk_strbuf_detach(&sb);
 }
 
-static void run_variant(struct job_ctx *c, struct sk_kbuild_archres *ar,
-			struct sk_kbuild_variant *v, int patched)
+static void run_variant(struct job_ctx *c, struct sk_build_archres *ar,
+			struct sk_build_variant *v, int patched)
 {
 	struct build b = { c, ar, v, SK_STRBUF_INIT, SK_STRBUF_INIT, { NULL, 0, 0 } };
 	const char *strip[4];
@@ -893,7 +893,7 @@ static void run_variant(struct job_ctx *c, struct sk_kbuild_archres *ar,
 	env_init(&b.env, c);
 	progress(c, ar->arch->name, v->name, "config");
 	ret = setup_outdir(&b, patched);
-	if (!ret && c->o->mode == SK_KBUILD_OBJECTS)
+	if (!ret && c->o->mode == SK_BUILD_OBJECTS)
 		ret = build_objects(&b);
 	else if (!ret)
 		ret = build_kernel(&b);
@@ -920,7 +920,7 @@ static void run_variant(struct job_ctx *c, struct sk_kbuild_archres *ar,
 /* --- the scheduler: arches side by side, a fixed number at once --- */
 
 struct task {
-	struct sk_kbuild_archres *ar;
+	struct sk_build_archres *ar;
 	int patched;
 };
 
@@ -950,15 +950,15 @@ static void *worker(void *data)
 
 static void run_phase(struct job_ctx *c, int patched)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	struct pool p = { c, NULL, 0, 0, PTHREAD_MUTEX_INITIALIZER };
 	pthread_t th[8];
 	size_t i, n;
 
 	p.tasks = sk_xcalloc(job->nr_arches + 1, sizeof(*p.tasks));
 	for (i = 0; i < job->nr_arches; i++) {
-		struct sk_kbuild_archres *ar = &job->arches[i];
-		struct sk_kbuild_variant *v = patched ? &ar->patched : &ar->base;
+		struct sk_build_archres *ar = &job->arches[i];
+		struct sk_build_variant *v = patched ? &ar->patched : &ar->base;
 
 		if (v->status)
 			continue;	/* decided already: toolchain, skipped */
@@ -983,7 +983,7 @@ static void run_phase(struct job_ctx *c, int patched)
 
 static int quilt_push(struct job_ctx *c)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	char *qdir = queue_dir(c);
 	char *abs = realpath(qdir, NULL);
 	char *qenv = sk_xstrfmt("QUILT_PATCHES=%s", abs ? abs : qdir);
@@ -1031,7 +1031,7 @@ static int cmp_str(const void *a, const void *b)
 /* ci/kconfig: objects mode takes every fragment but gate-*.config. */
 static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	char *dir = sk_path_join(c->o->top, "ci/kconfig");
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	DIR *d;
@@ -1039,7 +1039,7 @@ static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 	size_t i, first = job->nr_fragments;
 	int ret = 0;
 
-	if (c->o->mode == SK_KBUILD_KERNEL) {
+	if (c->o->mode == SK_BUILD_KERNEL) {
 		char *p = sk_path_join(dir, "gate-kernel.config");
 
 		if (!sk_path_exists(p)) {
@@ -1105,14 +1105,14 @@ static char *cc_version(const char *cc)
 	return v;
 }
 
-static void setup_arch(struct job_ctx *c, struct sk_kbuild_archres *ar,
+static void setup_arch(struct job_ctx *c, struct sk_build_archres *ar,
 		       const char *name)
 {
-	const struct sk_kbuildjob_opts *o = c->o;
-	const char *mode = sk_kbuild_mode_name(o->mode);
+	const struct sk_build_opts *o = c->o;
+	const char *mode = sk_build_mode_name(o->mode);
 	size_t i, n = strlen(name);
 
-	ar->arch = sk_kbuild_arch_find(name);
+	ar->arch = sk_arch_find(name);
 	ar->cross = sk_xstrdup(ar->arch->cross);
 	for (i = 0; i < o->nr_cross; i++)
 		if (!strncmp(o->cross[i], name, n) && o->cross[i][n] == '=') {
@@ -1123,9 +1123,9 @@ static void setup_arch(struct job_ctx *c, struct sk_kbuild_archres *ar,
 	ar->cc_version = cc_version(ar->cc);
 	ar->base.name = "baseline";
 	ar->patched.name = "patched";
-	ar->base.outdir = sk_xstrfmt(o->mode == SK_KBUILD_OBJECTS ? "%s/%s-%s" :
+	ar->base.outdir = sk_xstrfmt(o->mode == SK_BUILD_OBJECTS ? "%s/%s-%s" :
 				     "%s/%s-%s-baseline", o->work, name, mode);
-	if (o->mode == SK_KBUILD_OBJECTS)
+	if (o->mode == SK_BUILD_OBJECTS)
 		ar->patched.outdir = sk_xstrdup(ar->base.outdir);
 	else
 		ar->patched.outdir = sk_xstrfmt("%s/%s-%s-patched", o->work,
@@ -1150,7 +1150,7 @@ static void setup_arch(struct job_ctx *c, struct sk_kbuild_archres *ar,
 	}
 }
 
-static void judge_arch(struct job_ctx *c, struct sk_kbuild_archres *ar,
+static void judge_arch(struct job_ctx *c, struct sk_build_archres *ar,
 		       const struct sk_kbuild_allowlist *allow)
 {
 	const char *b = ar->base.status, *p = ar->patched.status;
@@ -1180,15 +1180,15 @@ static void judge_arch(struct job_ctx *c, struct sk_kbuild_archres *ar,
 	(void)c;
 }
 
-static void write_metadata(struct job_ctx *c, struct sk_kbuild_archres *ar,
-			   struct sk_kbuild_variant *v)
+static void write_metadata(struct job_ctx *c, struct sk_build_archres *ar,
+			   struct sk_build_variant *v)
 {
 	json_t *m;
 	char *path;
 
 	if (sk_mkdir_p(v->resdir, 0755))
 		return;
-	m = sk_kbuild_variant_metadata(c->job, ar, v);
+	m = sk_build_variant_metadata(c->job, ar, v);
 	path = sk_path_join(v->resdir, "metadata.json");
 	{
 		char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -1216,7 +1216,7 @@ static int online_cpus(void)
 
 static void scheduling(struct job_ctx *c)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	int jobs = c->o->jobs > 0 ? c->o->jobs : online_cpus();
 	int par = c->o->parallel > 0 ? c->o->parallel : (int)job->nr_arches;
 	int slots;
@@ -1267,7 +1267,7 @@ static int lock_work(struct job_ctx *c, int *fd)
 
 static int run_builds(struct job_ctx *c, git_tree *tree)
 {
-	struct sk_kbuildjob *job = c->job;
+	struct sk_build *job = c->job;
 	struct sk_kbuild_allowlist allow = { 0 };
 	char *allow_path = sk_path_join(c->o->top, "ci/build-allowlist");
 	size_t i;
@@ -1307,7 +1307,7 @@ static int run_builds(struct job_ctx *c, git_tree *tree)
 			goto out;
 	}
 	for (i = 0; i < job->nr_arches; i++) {
-		struct sk_kbuild_variant *v = &job->arches[i].patched;
+		struct sk_build_variant *v = &job->arches[i].patched;
 
 		if (v->status)
 			continue;
@@ -1327,7 +1327,7 @@ static int run_builds(struct job_ctx *c, git_tree *tree)
 	if (job->queue_status && !strcmp(job->queue_status, "apply-failed"))
 		job->gate_failed = 1;
 	for (i = 0; i < job->nr_arches; i++) {
-		struct sk_kbuild_archres *ar = &job->arches[i];
+		struct sk_build_archres *ar = &job->arches[i];
 
 		judge_arch(c, ar, &allow);
 		job->gate_failed |= ar->gate_failed;
@@ -1339,7 +1339,7 @@ out:
 	return ret;
 }
 
-int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o)
+int sk_build_run(struct sk_build *job, const struct sk_build_opts *o)
 {
 	struct job_ctx c = { o, job, NULL, 0, 1, 0, NULL, PTHREAD_MUTEX_INITIALIZER };
 	struct sk_strbuf hash_input = SK_STRBUF_INIT, key = SK_STRBUF_INIT;
@@ -1351,8 +1351,8 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 
 	memset(job, 0, sizeof(*job));
 	job->branch = sk_xstrdup(o->branch->name);
-	job->mode = sk_xstrdup(sk_kbuild_mode_name(o->mode));
-	job->kconfig_base = sk_xstrdup(o->mode == SK_KBUILD_KERNEL ?
+	job->mode = sk_xstrdup(sk_build_mode_name(o->mode));
+	job->kconfig_base = sk_xstrdup(o->mode == SK_BUILD_KERNEL ?
 				       "tinyconfig" : "defconfig");
 	job->worktree = sk_path_join(o->work, "src");
 	c.src = job->worktree;
@@ -1395,7 +1395,7 @@ int sk_kbuildjob_run(struct sk_kbuildjob *job, const struct sk_kbuildjob_opts *o
 	job->arches = sk_xcalloc(o->nr_arches + 1, sizeof(*job->arches));
 	job->nr_arches = o->nr_arches;
 	for (i = 0; i < o->nr_arches; i++) {
-		if (!sk_kbuild_arch_find(o->arches[i])) {
+		if (!sk_arch_find(o->arches[i])) {
 			ret = sk_error_set(SK_EINVALID, "unknown arch '%s'",
 					   o->arches[i]);
 			goto out;
@@ -1417,7 +1417,7 @@ out:
 	return ret;
 }
 
-static void variant_release(struct sk_kbuild_variant *v)
+static void variant_release(struct sk_build_variant *v)
 {
 	size_t i;
 
@@ -1436,14 +1436,14 @@ static void variant_release(struct sk_kbuild_variant *v)
 	free(v->reproducer);
 }
 
-void sk_kbuildjob_release(struct sk_kbuildjob *job)
+void sk_build_release(struct sk_build *job)
 {
 	size_t i;
 
 	if (!job)
 		return;
 	for (i = 0; i < job->nr_arches; i++) {
-		struct sk_kbuild_archres *ar = &job->arches[i];
+		struct sk_build_archres *ar = &job->arches[i];
 
 		free(ar->cross);
 		free(ar->cc);
@@ -1479,9 +1479,9 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
-				   const struct sk_kbuild_archres *ar,
-				   const struct sk_kbuild_variant *v)
+json_t *sk_build_variant_metadata(const struct sk_build *job,
+				   const struct sk_build_archres *ar,
+				   const struct sk_build_variant *v)
 {
 	json_t *targets = json_object(), *durations = json_object();
 	json_t *build, *results, *source, *compiler;
@@ -1541,7 +1541,7 @@ json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
 			 str_or_null(v->reproducer));
 }
 
-static json_t *variant_summary(const struct sk_kbuild_variant *v)
+static json_t *variant_summary(const struct sk_build_variant *v)
 {
 	return json_pack("{s:s, s:f, s:i, s:i, s:o, s:o, s:o}",
 			 "status", v->status ? v->status : "skipped",
@@ -1553,7 +1553,7 @@ static json_t *variant_summary(const struct sk_kbuild_variant *v)
 			 "image", str_or_null(v->image));
 }
 
-json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job)
+json_t *sk_build_json(const struct sk_build *job)
 {
 	json_t *o, *arches;
 	size_t i, j;
@@ -1572,7 +1572,7 @@ json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job)
 	}
 	arches = json_array();
 	for (i = 0; i < job->nr_arches; i++) {
-		const struct sk_kbuild_archres *ar = &job->arches[i];
+		const struct sk_build_archres *ar = &job->arches[i];
 		json_t *nw = json_array(), *a;
 
 		for (j = 0; j < ar->new_warnings.nr; j++) {

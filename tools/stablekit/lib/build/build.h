@@ -1,10 +1,10 @@
-#ifndef SK_KBUILDJOB_H
-#define SK_KBUILDJOB_H
+#ifndef SK_BUILD_H
+#define SK_BUILD_H
 
 #include <git2.h>
 #include <jansson.h>
-#include "branches.h"
-#include "kbuild.h"
+#include "project/branches.h"
+#include "build/kbuild.h"
 
 /*
  * One `stablekit build` of a branch: a private checkout of the branch tip
@@ -19,13 +19,13 @@
  *   <results>/build.json  the summary
  */
 
-enum sk_kbuild_mode {
-	SK_KBUILD_OBJECTS,	/* prepare, then the objects the queue touches */
-	SK_KBUILD_KERNEL,	/* tinyconfig + gate fragment, a bootable image */
+enum sk_build_mode {
+	SK_BUILD_OBJECTS,	/* prepare, then the objects the queue touches */
+	SK_BUILD_KERNEL,	/* tinyconfig + gate fragment, a bootable image */
 };
 
-const char *sk_kbuild_mode_name(enum sk_kbuild_mode m);
-int sk_kbuild_mode_parse(enum sk_kbuild_mode *out, const char *s);
+const char *sk_build_mode_name(enum sk_build_mode m);
+int sk_build_mode_parse(enum sk_build_mode *out, const char *s);
 
 struct sk_kbuild_target {
 	char *name;		/* config, prepare, objects, kernel */
@@ -33,7 +33,7 @@ struct sk_kbuild_target {
 	double duration;
 };
 
-struct sk_kbuild_variant {
+struct sk_build_variant {
 	const char *name;	/* "baseline" or "patched" */
 	char *status;		/* pass, fail, toolchain-missing, skipped */
 	char *note;		/* why skipped or failed early, or NULL */
@@ -49,14 +49,14 @@ struct sk_kbuild_variant {
 	char *reproducer;
 };
 
-struct sk_kbuild_archres {
-	const struct sk_kbuild_arch *arch;
+struct sk_build_archres {
+	const struct sk_arch *arch;
 	char *cross;		/* CROSS_COMPILE */
 	char *cc;		/* "<cross>gcc" */
 	char *cc_version;	/* first line of --version, or NULL: missing */
 	char **objects;
 	size_t nr_objects, alloc_objects;
-	struct sk_kbuild_variant base, patched;
+	struct sk_build_variant base, patched;
 	struct sk_kbuild_diags new_warnings;
 	int *allowed;		/* per new warning: allow-listed */
 	int gate_failed;
@@ -66,11 +66,11 @@ struct sk_kbuild_archres {
 typedef void (*sk_kbuild_progress_cb)(const char *arch, const char *variant,
 				      const char *what, void *data);
 
-struct sk_kbuildjob_opts {
+struct sk_build_opts {
 	git_repository *repo;
 	const char *top;		/* the project: stable/, ci/ */
 	const struct sk_branch *branch;
-	enum sk_kbuild_mode mode;
+	enum sk_build_mode mode;
 	char *const *arches;
 	size_t nr_arches;
 	const char *work;		/* checkout and O= directories */
@@ -97,7 +97,7 @@ struct sk_kbuildjob_opts {
 	void *progress_data;
 };
 
-struct sk_kbuildjob {
+struct sk_build {
 	char *branch;
 	char *mode;
 	int buildable;
@@ -123,7 +123,7 @@ struct sk_kbuildjob {
 	char **fragments;		/* kconfig fragments used (paths) */
 	size_t nr_fragments, alloc_fragments;
 	char *kconfig_base;		/* defconfig or tinyconfig */
-	struct sk_kbuild_archres *arches;
+	struct sk_build_archres *arches;
 	size_t nr_arches;
 	int jobs_per_make, parallel;
 	char *distcc_hosts;		/* compiled over distcc on these */
@@ -135,19 +135,19 @@ struct sk_kbuildjob {
  * 0 with out filled (a branch that cannot be built has buildable 0 and
  * why), negative on errors (checkout, quilt missing, results not writable).
  */
-int sk_kbuildjob_run(struct sk_kbuildjob *out, const struct sk_kbuildjob_opts *o);
+int sk_build_run(struct sk_build *out, const struct sk_build_opts *o);
 
 /*
  * Is tree a kernel tree kbuild can build (Makefile, merge_config.sh,
  * arch/x86/Kconfig, mm/Makefile)?  1 yes; 0 no, *missing the first path
  * it lacks (a model repository).
  */
-int sk_kbuild_kernel_tree(git_tree *tree, const char **missing);
-void sk_kbuildjob_release(struct sk_kbuildjob *job);
+int sk_build_kernel_tree(git_tree *tree, const char **missing);
+void sk_build_release(struct sk_build *job);
 
-json_t *sk_kbuildjob_json(const struct sk_kbuildjob *job);
-json_t *sk_kbuild_variant_metadata(const struct sk_kbuildjob *job,
-				   const struct sk_kbuild_archres *ar,
-				   const struct sk_kbuild_variant *v);
+json_t *sk_build_json(const struct sk_build *job);
+json_t *sk_build_variant_metadata(const struct sk_build *job,
+				   const struct sk_build_archres *ar,
+				   const struct sk_build_variant *v);
 
 #endif

@@ -1,7 +1,7 @@
-#include "kbuild.h"
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
+#include "build/kbuild.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,26 +13,6 @@ int sk_kbuild_check_path(const char *path)
 		return 0;
 	return sk_error_set(SK_EINVALID, "kbuild cannot take a path with "
 			    "white space: '%s'", path);
-}
-
-static const struct sk_kbuild_arch arches[] = {
-	{ "x86_64", "x86_64", "x86", "", "bzImage", "arch/x86/boot/bzImage" },
-	{ "arm64", "arm64", "arm64", "aarch64-linux-gnu-", "Image",
-	  "arch/arm64/boot/Image" },
-	{ "i386", "i386", "x86", "i686-linux-gnu-", "bzImage",
-	  "arch/x86/boot/bzImage" },
-};
-
-const char *const sk_kbuild_arch_names[] = { "x86_64", "arm64", "i386", NULL };
-
-const struct sk_kbuild_arch *sk_kbuild_arch_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (!strcmp(arches[i].name, name))
-			return &arches[i];
-	return NULL;
 }
 
 void sk_kbuild_strv_free(char **v, size_t nr)
@@ -472,7 +452,7 @@ static int has_prefix(const char *s, const char *prefix)
 }
 
 void sk_kbuild_objects(char ***objs, size_t *nr, size_t *alloc,
-		       const struct sk_kbuild_arch *arch, char *const *files,
+		       const struct sk_arch *arch, char *const *files,
 		       size_t nr_files)
 {
 	static const char *const no_kernel[] = {

@@ -3,28 +3,16 @@
 
 #include <stddef.h>
 #include <jansson.h>
-#include "strbuf.h"
+#include "core/arch.h"
+#include "core/strbuf.h"
 
 /*
  * The pure parts of `stablekit build`: the arches it knows, the files and
  * objects a quilt queue touches, compiler diagnostics read from a kbuild
  * log, their comparison between a baseline and a patched build, the
  * allow-list of ci/build-allowlist and the TuxMake-like metadata.json.
- * Running make lives in kbuildjob.[ch].
+ * Running make lives in build.[ch].
  */
-
-struct sk_kbuild_arch {
-	const char *name;	/* x86_64, arm64, i386 */
-	const char *karch;	/* ARCH= */
-	const char *srcarch;	/* arch/<srcarch>/ */
-	const char *cross;	/* default CROSS_COMPILE on an x86_64 host */
-	const char *image;	/* kernel mode target */
-	const char *image_path;	/* relative to O= */
-};
-
-/* NULL for an arch stablekit cannot build. */
-const struct sk_kbuild_arch *sk_kbuild_arch_find(const char *name);
-extern const char *const sk_kbuild_arch_names[];	/* NULL-terminated */
 
 /* One compiler diagnostic. */
 struct sk_kbuild_diag {
@@ -101,7 +89,7 @@ int sk_kbuild_patch_files(char ***files, size_t *nr, size_t *alloc,
  * tools/, Documentation/ or usr/ is no kernel object.
  */
 void sk_kbuild_objects(char ***objs, size_t *nr, size_t *alloc,
-		       const struct sk_kbuild_arch *arch, char *const *files,
+		       const struct sk_arch *arch, char *const *files,
 		       size_t nr_files);
 /* Series file lines: patch names, comments and blank lines skipped. */
 void sk_kbuild_series_patches(char ***names, size_t *nr, size_t *alloc,

@@ -1,5 +1,5 @@
-#include "confwriter.h"
-#include "fsutil.h"
+#include "core/confwriter.h"
+#include "core/fsutil.h"
 
 #include <ctype.h>
 #include <stdlib.h>

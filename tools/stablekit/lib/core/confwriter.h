@@ -1,7 +1,7 @@
 #ifndef SK_CONFWRITER_H
 #define SK_CONFWRITER_H
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Writes git-config text in one pass, in the order given; libgit2 reads it

@@ -1,7 +1,7 @@
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
-#include "strbuf.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/strbuf.h"
 
 #include <errno.h>
 #include <stdlib.h>

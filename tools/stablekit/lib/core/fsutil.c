@@ -1,5 +1,5 @@
-#include "fsutil.h"
-#include "error.h"
+#include "core/fsutil.h"
+#include "core/error.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 #define SK_FSUTIL_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /* Nothing half-written: write beside the target, fsync, rename into place. */
 int sk_write_file_atomic(const char *path, const void *data, size_t len);

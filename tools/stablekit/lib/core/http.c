@@ -1,5 +1,5 @@
-#include "http.h"
-#include "error.h"
+#include "core/http.h"
+#include "core/error.h"
 
 #include <curl/curl.h>
 #include <pthread.h>

@@ -1,7 +1,7 @@
 #ifndef SK_HTTP_H
 #define SK_HTTP_H
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * One HTTP request by libcurl, the body read into memory: enough for a

@@ -1,5 +1,5 @@
-#include "identity.h"
-#include "strbuf.h"
+#include "core/identity.h"
+#include "core/strbuf.h"
 
 #include <git2.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-#include "names.h"
+#include "core/names.h"
 
 #include <string.h>
-#include "error.h"
+#include "core/error.h"
 
 #define SK_NAME_MAX 200
 

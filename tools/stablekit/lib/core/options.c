@@ -1,5 +1,5 @@
-#include "options.h"
-#include "strbuf.h"
+#include "core/options.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>

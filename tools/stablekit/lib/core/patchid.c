@@ -1,5 +1,5 @@
-#include "patchid.h"
-#include "error.h"
+#include "core/patchid.h"
+#include "core/error.h"
 
 int sk_patchid_diff(char out[41], git_diff *diff)
 {

@@ -1,7 +1,7 @@
-#include "results.h"
-#include "error.h"
-#include "fsutil.h"
-#include "strbuf.h"
+#include "core/results.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/strbuf.h"
 
 #include <libgen.h>
 #include <stdlib.h>

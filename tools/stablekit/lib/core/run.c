@@ -1,6 +1,6 @@
-#include "run.h"
-#include "error.h"
-#include "fsutil.h"
+#include "core/run.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #ifndef SK_RUN_H
 #define SK_RUN_H
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Run an external tool (b4, quilt, spatch, make, qemu, git) by argv with a

@@ -1,7 +1,7 @@
-#include "sandbox.h"
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
+#include "core/sandbox.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>

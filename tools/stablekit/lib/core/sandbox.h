@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 #include <git2.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * A scratch copy of a branch to port onto, that never touches the user's

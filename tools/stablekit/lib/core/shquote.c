@@ -1,4 +1,4 @@
-#include "shquote.h"
+#include "core/shquote.h"
 
 #include <string.h>
 

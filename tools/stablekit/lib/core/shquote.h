@@ -2,7 +2,7 @@
 #define SK_SHQUOTE_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Every command line we suggest to a human (FAILED mails, build

@@ -1,4 +1,4 @@
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "batch.h"
+#include "gate/batch.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-#include "bench.h"
-#include "error.h"
-#include "stats.h"
-#include "strbuf.h"
+#include "gate/bench.h"
+#include "core/error.h"
+#include "gate/stats.h"
+#include "core/strbuf.h"
 
 #include <git2.h>
 #include <math.h>

@@ -1,7 +1,7 @@
-#ifndef SK_GATEJOB_H
-#define SK_GATEJOB_H
+#ifndef SK_GATE_H
+#define SK_GATE_H
 
-#include "options.h"
+#include "core/options.h"
 
 #include <jansson.h>
 

@@ -1,7 +1,8 @@
-#include "guestland.h"
-#include "error.h"
-#include "fsutil.h"
-#include "run.h"
+#include "gate/guestland.h"
+#include "core/arch.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/run.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -12,36 +13,24 @@
 
 #define APT_TIMEOUT_MS (300 * 1000)
 
-static const struct guest_arch {
-	const char *arch, *debian;
-	unsigned int machine;	/* ELF e_machine */
-	int elf64;
-} guest_arches[] = {
-	{ "x86_64", "amd64", 62, 1 },
-	{ "arm64", "arm64", 183, 1 },
-	{ "i386", "i386", 3, 0 },
-};
-
-static const struct guest_arch *find_arch(const char *arch)
+/* An arch with a guest: one QEMU boots. */
+static const struct sk_arch *find_arch(const char *arch)
 {
-	size_t i;
+	const struct sk_arch *a = sk_arch_find(arch);
 
-	for (i = 0; arch && i < sizeof(guest_arches) / sizeof(*guest_arches); i++)
-		if (!strcmp(guest_arches[i].arch, arch))
-			return &guest_arches[i];
-	return NULL;
+	return a && a->qemu_binary ? a : NULL;
 }
 
 const char *sk_guestland_debian_arch(const char *arch)
 {
-	const struct guest_arch *a = find_arch(arch);
+	const struct sk_arch *a = find_arch(arch);
 
 	return a ? a->debian : NULL;
 }
 
 int sk_guestland_check_elf(const char *path, const char *arch)
 {
-	const struct guest_arch *a = find_arch(arch);
+	const struct sk_arch *a = find_arch(arch);
 	unsigned char h[20];
 	unsigned int machine;
 	ssize_t n;
@@ -58,7 +47,7 @@ int sk_guestland_check_elf(const char *path, const char *arch)
 	if (n != (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4))
 		return sk_error_set(SK_EINVALID, "%s: not an ELF file", path);
 	machine = h[18] | (unsigned int)h[19] << 8;
-	if (machine != a->machine || (h[4] == 2) != a->elf64)
+	if (machine != a->elf_machine || (h[4] == 2) != a->elf64)
 		return sk_error_set(SK_EINVALID, "%s: ELF for machine %u (%d-bit), "
 				    "not %s", path, machine, h[4] == 2 ? 64 : 32,
 				    arch);

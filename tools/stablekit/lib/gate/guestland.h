@@ -1,7 +1,7 @@
 #ifndef SK_GUESTLAND_H
 #define SK_GUESTLAND_H
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * The static userland a guest of another architecture boots into: Debian's

@@ -1,6 +1,6 @@
-#include "initramfs.h"
-#include "error.h"
-#include "fsutil.h"
+#include "gate/initramfs.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 #define SK_INITRAMFS_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * An initramfs written by our own code: a newc ("070701") cpio archive,

@@ -1,14 +1,15 @@
-#include "gate.h"
-#include "bench.h"
-#include "error.h"
-#include "fsutil.h"
-#include "guestland.h"
-#include "initramfs.h"
-#include "kbuild.h"
-#include "lava.h"
-#include "results.h"
-#include "run.h"
-#include "strbuf.h"
+#include "gate/kselftest.h"
+#include "gate/bench.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "gate/guestland.h"
+#include "gate/initramfs.h"
+#include "build/kbuild.h"
+#include "core/arch.h"
+#include "gate/lava.h"
+#include "core/results.h"
+#include "core/run.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -52,14 +53,12 @@ int sk_guest_userland(char **out, const char *work, const char *arch)
 	return sk_guestland_busybox(out, work, arch);
 }
 
+/* An arch the gate can boot: it has a QEMU machine. */
 static const char *known_arch(const char *name)
 {
-	const char *const *a;
+	const struct sk_arch *a = sk_arch_find(name);
 
-	for (a = sk_kbuild_arch_names; *a; a++)
-		if (!strcmp(*a, name))
-			return *a;
-	return NULL;
+	return a && a->qemu_binary ? a->name : NULL;
 }
 
 static int add_arch(struct sk_gate_arches *out, const char *name)

@@ -1,11 +1,11 @@
-#ifndef SK_GATE_H
-#define SK_GATE_H
+#ifndef SK_KSELFTEST_H
+#define SK_KSELFTEST_H
 
 #include <stddef.h>
 #include <jansson.h>
-#include "ktap.h"
-#include "options.h"
-#include "qemu.h"
+#include "gate/ktap.h"
+#include "core/options.h"
+#include "gate/qemu.h"
 
 /*
  * The guest side of `stablekit test` and `stablekit gate`: an initramfs of
@@ -40,9 +40,9 @@ const char *sk_guest_busybox(const char *arch);
  * benchmark): [gate] arch lines of the gate config, then those of
  * [gate "<branch>"]; x86_64 and arm64 when the config names none.
  */
-#define SK_GATE_MAX_ARCHES 3
+#define SK_GATE_MAX_ARCHES 8
 struct sk_gate_arches {
-	const char *v[SK_GATE_MAX_ARCHES];	/* from sk_kbuild_arch_names */
+	const char *v[SK_GATE_MAX_ARCHES];	/* from the arch table */
 	size_t nr;
 };
 

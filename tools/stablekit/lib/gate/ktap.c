@@ -1,5 +1,5 @@
-#include "ktap.h"
-#include "strbuf.h"
+#include "gate/ktap.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <limits.h>

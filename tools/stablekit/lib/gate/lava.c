@@ -1,8 +1,9 @@
-#include "lava.h"
-#include "error.h"
-#include "fsutil.h"
-#include "http.h"
-#include "run.h"
+#include "gate/lava.h"
+#include "core/arch.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/http.h"
+#include "core/run.h"
 
 #include <git2.h>
 #include <stdio.h>
@@ -184,15 +185,6 @@ json_t *sk_lava_job_json(const struct sk_lava_job *j)
 
 /* --- the job definition --- */
 
-static const struct {
-	const char *arch, *lava_arch, *console;
-} lava_arches[] = {
-	{ "x86_64", "amd64", "ttyS0" },
-	{ "i386", "i386", "ttyS0" },
-	{ "arm64", "arm64", "ttyAMA0" },
-	{ "aarch64", "arm64", "ttyAMA0" },
-};
-
 /* The kernel command line travels in double quotes through a shell. */
 static int plain_append(const char *s)
 {
@@ -226,15 +218,13 @@ int sk_lava_job_definition(json_t **out, const struct sk_qemu_opts *o,
 {
 	unsigned int t = o->timeout_s ? o->timeout_s : 600;
 	const char *arch = o->arch ? o->arch : "x86_64";
+	const struct sk_arch *a;
 	json_t *context, *images, *actions;
 	char *append, *karg, *smp;
-	size_t i;
 
 	*out = NULL;
-	for (i = 0; i < sizeof(lava_arches) / sizeof(lava_arches[0]); i++)
-		if (!strcmp(lava_arches[i].arch, arch))
-			break;
-	if (i == sizeof(lava_arches) / sizeof(lava_arches[0]))
+	a = sk_arch_find(!strcmp(arch, "aarch64") ? "arm64" : arch);
+	if (!a || !a->qemu_binary)
 		return sk_error_set(SK_EINVALID, "lava: no qemu arch for '%s'",
 				    arch);
 	if (o->append && !plain_append(o->append))
@@ -247,12 +237,12 @@ int sk_lava_job_definition(json_t **out, const struct sk_qemu_opts *o,
 	 * an infrastructure error instead.
 	 */
 	append = sk_xstrfmt("console=%s panic=0 printk.time=1%s%s",
-			    lava_arches[i].console, o->append ? " " : "",
+			    a->console, o->append ? " " : "",
 			    o->append ? o->append : "");
 	karg = sk_xstrfmt("-kernel {kernel} -append \"%s\"", append);
 	smp = sk_xstrfmt("-smp %u", o->cpus ? o->cpus : 2);
 	context = json_pack("{s:s, s:b, s:i, s:[s]}", "arch",
-			    lava_arches[i].lava_arch, "no_kvm", 1, "memory",
+			    a->debian, "no_kvm", 1, "memory",
 			    (int)(o->memory_mb ? o->memory_mb : 1024),
 			    "extra_options", smp);
 	images = json_pack("{s:{s:s, s:s}}", "kernel", "image_arg", karg,

@@ -1,8 +1,8 @@
 #ifndef SK_LAVA_H
 #define SK_LAVA_H
 
-#include "qemu.h"
-#include "strbuf.h"
+#include "gate/qemu.h"
+#include "core/strbuf.h"
 
 #include <jansson.h>
 

@@ -1,9 +1,10 @@
-#include "qemu.h"
-#include "lava.h"
-#include "error.h"
-#include "fsutil.h"
-#include "run.h"
-#include "strbuf.h"
+#include "gate/qemu.h"
+#include "gate/lava.h"
+#include "core/arch.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/run.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -32,36 +33,24 @@ const char *sk_qemu_accel_name(enum sk_qemu_accel a)
 	return a == SK_QEMU_KVM ? "kvm" : a == SK_QEMU_TCG ? "tcg" : "auto";
 }
 
-struct arch_info {
-	const char *arch, *binary, *machine, *tcg_cpu, *console;
-};
-
-static const struct arch_info arches[] = {
-	{ "x86_64", "qemu-system-x86_64", "pc", NULL, "ttyS0" },
-	{ "i386", "qemu-system-i386", "pc", NULL, "ttyS0" },
-	{ "arm64", "qemu-system-aarch64", "virt", "cortex-a57", "ttyAMA0" },
-	{ NULL, NULL, NULL, NULL, NULL }
-};
-
-static const struct arch_info *find_arch(const char *arch)
+/* An arch QEMU boots: x86_64 when none is named; aarch64 is arm64. */
+static const struct sk_arch *find_arch(const char *arch)
 {
-	const struct arch_info *a;
+	const struct sk_arch *a;
 
 	if (!arch)
 		arch = "x86_64";
 	if (!strcmp(arch, "aarch64"))
 		arch = "arm64";
-	for (a = arches; a->arch; a++)
-		if (!strcmp(a->arch, arch))
-			return a;
-	return NULL;
+	a = sk_arch_find(arch);
+	return a && a->qemu_binary ? a : NULL;
 }
 
 const char *sk_qemu_binary(const char *arch)
 {
-	const struct arch_info *a = find_arch(arch);
+	const struct sk_arch *a = find_arch(arch);
 
-	return a ? a->binary : NULL;
+	return a ? a->qemu_binary : NULL;
 }
 
 /* Patterns at the start of a kernel line, after the "[ time] " stamp. */
@@ -196,11 +185,11 @@ void sk_qemu_result_release(struct sk_qemu_result *r)
 	r->lava = NULL;
 }
 
-static void make_argv(struct sk_argv *a, const struct arch_info *ai,
+static void make_argv(struct sk_argv *a, const struct sk_arch *ai,
 		      const struct sk_qemu_opts *o, enum sk_qemu_accel accel,
 		      const char *extra_append)
 {
-	sk_argv_pushv(a, (const char *const[]){ ai->binary, "-M", ai->machine,
+	sk_argv_pushv(a, (const char *const[]){ ai->qemu_binary, "-M", ai->qemu_machine,
 						"-m", NULL });
 	sk_argv_pushf(a, "%u", o->memory_mb ? o->memory_mb : 1024);
 	sk_argv_push(a, "-smp");
@@ -210,9 +199,9 @@ static void make_argv(struct sk_argv *a, const struct arch_info *ai,
 	if (accel == SK_QEMU_KVM) {
 		sk_argv_push(a, "-cpu");
 		sk_argv_push(a, "host");
-	} else if (ai->tcg_cpu) {
+	} else if (ai->qemu_tcg_cpu) {
 		sk_argv_push(a, "-cpu");
-		sk_argv_push(a, ai->tcg_cpu);
+		sk_argv_push(a, ai->qemu_tcg_cpu);
 	}
 	sk_argv_pushv(a, (const char *const[]){ "-display", "none", "-monitor",
 		      "none", "-serial", "stdio", "-no-reboot", "-nodefaults",
@@ -233,7 +222,7 @@ static void make_argv(struct sk_argv *a, const struct arch_info *ai,
 	}
 }
 
-static int run_qemu(struct sk_run_result *res, const struct arch_info *ai,
+static int run_qemu(struct sk_run_result *res, const struct sk_arch *ai,
 		    const struct sk_qemu_opts *o, enum sk_qemu_accel accel,
 		    const char *log_path, unsigned int timeout_s,
 		    const char *extra_append)
@@ -259,7 +248,7 @@ static pthread_mutex_t kvm_lock = PTHREAD_MUTEX_INITIALIZER;
 static int kvm_probe(const struct sk_qemu_opts *o)
 {
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
-	const struct arch_info *ai = find_arch(o->arch);
+	const struct sk_arch *ai = find_arch(o->arch);
 	struct sk_strbuf log = SK_STRBUF_INIT;
 	char *probe_log;
 	int fd;
@@ -269,7 +258,7 @@ static int kvm_probe(const struct sk_qemu_opts *o)
 	kvm_cache = 0;
 	if (getenv("SK_QEMU_NO_KVM") || !ai || !o->kernel)
 		return 0;
-	if (strcmp(ai->arch, "x86_64") && strcmp(ai->arch, "i386"))
+	if (strcmp(ai->name, "x86_64") && strcmp(ai->name, "i386"))
 		return 0;	/* only the host's own arch */
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -318,7 +307,7 @@ static int guest_rc(const char *log)
 int sk_qemu_boot(struct sk_qemu_result *out, const struct sk_qemu_opts *o)
 {
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
-	const struct arch_info *ai = find_arch(o->arch);
+	const struct sk_arch *ai = find_arch(o->arch);
 	struct sk_strbuf log = SK_STRBUF_INIT;
 	unsigned int timeout = o->timeout_s ? o->timeout_s : 600;
 	int err;
@@ -330,10 +319,10 @@ int sk_qemu_boot(struct sk_qemu_result *out, const struct sk_qemu_opts *o)
 		return sk_error_set(SK_EINVALID, "unknown arch '%s'", o->arch);
 	if (!o->log_path)
 		return sk_error_set(SK_EINVALID, "qemu: no console log path");
-	if (!sk_run_have(ai->binary)) {
-		out->reason = sk_xstrfmt("'%s' is not installed", ai->binary);
+	if (!sk_run_have(ai->qemu_binary)) {
+		out->reason = sk_xstrfmt("'%s' is not installed", ai->qemu_binary);
 		return sk_error_set(SK_ETOOL, "'%s' is not installed (make deps)",
-				    ai->binary);
+				    ai->qemu_binary);
 	}
 	out->accel = o->accel;
 	if (out->accel == SK_QEMU_AUTO)

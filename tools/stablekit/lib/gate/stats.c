@@ -1,6 +1,6 @@
-#include "stats.h"
-#include "error.h"
-#include "strbuf.h"
+#include "gate/stats.h"
+#include "core/error.h"
+#include "core/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

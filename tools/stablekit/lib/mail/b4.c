@@ -1,9 +1,9 @@
-#include "b4.h"
-#include "error.h"
-#include "fsutil.h"
-#include "lore.h"
-#include "run.h"
-#include "strbuf.h"
+#include "mail/b4.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/lore.h"
+#include "core/run.h"
+#include "core/strbuf.h"
 
 #include <dirent.h>
 #include <stdlib.h>

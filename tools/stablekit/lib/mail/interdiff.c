@@ -1,6 +1,6 @@
-#include "interdiff.h"
-#include "diff.h"
-#include "error.h"
+#include "mail/interdiff.h"
+#include "core/diff.h"
+#include "core/error.h"
 
 #include <git2.h>
 #include <string.h>
@@ -35,7 +35,7 @@ static void add_hunk(struct sk_strbuf *out, const struct sk_diff_hunk *h)
 	}
 }
 
-void sk_diff_normalise(struct sk_strbuf *out, const char *diff)
+void sk_interdiff_normalise(struct sk_strbuf *out, const char *diff)
 {
 	struct sk_diff d;
 	size_t i, k;

@@ -1,6 +1,6 @@
-#include "listmail.h"
-#include "patch.h"
-#include "strbuf.h"
+#include "mail/listmail.h"
+#include "mail/patch.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -120,7 +120,7 @@ void sk_threads_release(struct sk_threads *t)
 	t->nr = 0;
 }
 
-long sk_mbox_find(const struct sk_mbox *mb, const char *msgid)
+long sk_listmail_find(const struct sk_mbox *mb, const char *msgid)
 {
 	char *want = sk_msgid_strip(msgid);
 	long found = -1;

@@ -2,7 +2,7 @@
 #define SK_LISTMAIL_H
 
 #include <stddef.h>
-#include "mbox.h"
+#include "mail/mbox.h"
 
 /*
  * List traffic as an archive holds it: many threads, and mails of the
@@ -20,7 +20,7 @@ struct sk_threads {
 void sk_threads_build(struct sk_threads *out, const struct sk_mbox *mb);
 void sk_threads_release(struct sk_threads *t);
 /* The index of the (first) mail with this message-id ("<x>" or "x"), or -1. */
-long sk_mbox_find(const struct sk_mbox *mb, const char *msgid);
+long sk_listmail_find(const struct sk_mbox *mb, const char *msgid);
 
 /*
  * What a patch mail is.  A stable review patch: "[PATCH 6.12 041/120]"

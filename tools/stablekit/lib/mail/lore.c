@@ -1,9 +1,9 @@
-#include "lore.h"
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "run.h"
-#include "strbuf.h"
+#include "mail/lore.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/run.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <git2.h>

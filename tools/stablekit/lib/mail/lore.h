@@ -1,7 +1,7 @@
 #ifndef SK_LORE_H
 #define SK_LORE_H
 
-#include "mbox.h"
+#include "mail/mbox.h"
 
 /*
  * The public-inbox server stablekit reads mail from: "[stablekit] lore" in

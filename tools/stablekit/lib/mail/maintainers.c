@@ -1,7 +1,7 @@
-#include "maintainers.h"
-#include "error.h"
-#include "fsutil.h"
-#include "strbuf.h"
+#include "mail/maintainers.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <fnmatch.h>

@@ -1,6 +1,6 @@
-#include "mbox.h"
-#include "error.h"
-#include "fsutil.h"
+#include "mail/mbox.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
 #define SK_MBOX_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Mail as lore and b4 hand it to us: an mbox (mboxrd escaping undone) or a

@@ -1,8 +1,8 @@
-#include "patch.h"
-#include "diff.h"
-#include "error.h"
-#include "patchid.h"
-#include "trailers.h"
+#include "mail/patch.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/patchid.h"
+#include "mail/trailers.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -110,7 +110,7 @@ int sk_mail_has_diff(const struct sk_mail *m)
 	return sk_diff_find(m->body) != NULL;
 }
 
-int sk_diff_check(const char *diff, const char *src, size_t first_line,
+int sk_patch_diff_check(const char *diff, const char *src, size_t first_line,
 		  char ***files, size_t *nr)
 {
 	struct sk_diff d;

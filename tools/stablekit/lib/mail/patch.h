@@ -2,8 +2,8 @@
 #define SK_PATCH_H
 
 #include <stddef.h>
-#include "mbox.h"
-#include "series.h"
+#include "mail/mbox.h"
+#include "mail/trailers.h"
 
 /* "[PATCH RFC v2 3/7] mm: foo" as b4 reads it. */
 enum sk_subject_flags {
@@ -61,7 +61,7 @@ int sk_patch_parse_followup(struct sk_patch *out, const struct sk_mail *m);
  * no symbolic link, every hunk complete).  Appends the touched paths, both
  * sides, to *files unless already there.
  */
-int sk_diff_check(const char *diff, const char *source, size_t first_line,
+int sk_patch_diff_check(const char *diff, const char *source, size_t first_line,
 		  char ***files, size_t *nr);
 
 /* The patch as an am-ready mail: headers, message, trailers, notes, diff. */

@@ -1,12 +1,12 @@
-#include "pull.h"
-#include "b4.h"
-#include "error.h"
-#include "fsutil.h"
-#include "listmail.h"
-#include "mbox.h"
-#include "names.h"
-#include "patch.h"
-#include "trailers.h"
+#include "mail/pull.h"
+#include "mail/b4.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/listmail.h"
+#include "mail/mbox.h"
+#include "core/names.h"
+#include "mail/patch.h"
+#include "mail/trailers.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -352,7 +352,7 @@ static int select_thread(struct pull *pl)
 
 	if (pl->o->msgid) {
 		pl->want = wanted_id(pl->o->msgid);
-		at = sk_mbox_find(&pl->raw, pl->want);
+		at = sk_listmail_find(&pl->raw, pl->want);
 		if (at < 0)
 			return sk_error_set(SK_EINVALID,
 					    "%s: no mail with Message-Id <%s> in %zu message(s)",
@@ -1206,7 +1206,7 @@ static void merge_trailers(struct pull *pl, struct sk_patch *p,
 static int keep_fixlet(struct pull *pl, const struct sk_mbox *mb,
 		       const char *file, const struct sk_fixlet *f, int nr)
 {
-	long at = sk_mbox_find(mb, f->message_id);
+	long at = sk_listmail_find(mb, f->message_id);
 	struct sk_patch p;
 	int ret;
 

@@ -1,9 +1,9 @@
 #ifndef SK_PULL_H
 #define SK_PULL_H
 
-#include "revcompare.h"
-#include "series.h"
-#include "strbuf.h"
+#include "mail/revcompare.h"
+#include "mail/series.h"
+#include "core/strbuf.h"
 
 /*
  * Ingest one revision of a series into <top>/series/<slug>/.

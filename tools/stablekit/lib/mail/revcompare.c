@@ -1,5 +1,5 @@
-#include "revcompare.h"
-#include "strbuf.h"
+#include "mail/revcompare.h"
+#include "core/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #define SK_REVCOMPARE_H
 
 #include <stddef.h>
-#include "series.h"
+#include "mail/series.h"
 
 /*
  * What changed between two revisions of a series, patch by patch: matched

@@ -1,11 +1,11 @@
-#include "series.h"
-#include "confwriter.h"
-#include "error.h"
-#include "fsutil.h"
-#include "mbox.h"
-#include "names.h"
-#include "patch.h"
-#include "trailers.h"
+#include "mail/series.h"
+#include "core/confwriter.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/mbox.h"
+#include "core/names.h"
+#include "mail/patch.h"
+#include "mail/trailers.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -765,7 +765,7 @@ const struct sk_revision *sk_series_revision(const struct sk_series *s,
 	return NULL;
 }
 
-const char *sk_patch_trailer(const struct sk_series_patch *p, const char *key,
+const char *sk_series_patch_trailer(const struct sk_series_patch *p, const char *key,
 			     size_t nth)
 {
 	size_t i;

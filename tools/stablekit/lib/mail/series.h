@@ -2,7 +2,8 @@
 #define SK_SERIES_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
+#include "mail/trailers.h"
 
 /*
  * The series store: series/<slug>/series.conf (git-config syntax) beside the
@@ -24,11 +25,6 @@
  *   [fixlet "2.2.1"]      amends patch 2 of v2: subject, author, date,
  *                         message-id, in-reply-to, patch-id, file
  */
-
-struct sk_trailer {
-	char *key;		/* as written: "Fixes", "Acked-by" */
-	char *value;
-};
 
 struct sk_fixlet {
 	int nr;			/* 1.. within its patch */
@@ -125,7 +121,7 @@ int sk_series_fixlet_diff(struct sk_strbuf *out, const struct sk_series *s,
 			  const struct sk_revision *r, int nr, int fixlet);
 
 /* The nth (0-based) trailer with this key (case-insensitive), or NULL. */
-const char *sk_patch_trailer(const struct sk_series_patch *p, const char *key,
+const char *sk_series_patch_trailer(const struct sk_series_patch *p, const char *key,
 			     size_t nth);
 
 #endif

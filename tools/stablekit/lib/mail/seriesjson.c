@@ -1,4 +1,4 @@
-#include "seriesjson.h"
+#include "mail/seriesjson.h"
 
 #include <string.h>
 

@@ -2,8 +2,8 @@
 #define SK_SERIESJSON_H
 
 #include <jansson.h>
-#include "revcompare.h"
-#include "series.h"
+#include "mail/revcompare.h"
+#include "mail/series.h"
 
 /*
  * JSON shapes of the series store (schema "stablekit.series/1"):

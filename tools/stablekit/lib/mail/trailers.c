@@ -1,7 +1,6 @@
-#include "trailers.h"
-#include "series.h"
-#include "error.h"
-#include "strbuf.h"
+#include "mail/trailers.h"
+#include "core/error.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <stdlib.h>

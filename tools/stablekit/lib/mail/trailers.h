@@ -3,7 +3,10 @@
 
 #include <stddef.h>
 
-struct sk_trailer;
+struct sk_trailer {
+	char *key;		/* as written: "Fixes", "Acked-by" */
+	char *value;
+};
 
 /*
  * Trailers as the kernel writes them ("Key: value" lines at the end of the

@@ -1,7 +1,7 @@
-#include "apply.h"
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
+#include "port/apply.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 
 #include <ctype.h>
 #include <stdio.h>

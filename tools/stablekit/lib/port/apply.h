@@ -2,7 +2,7 @@
 #define SK_APPLY_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Apply a diff to files on disk, tolerating what stable backports meet:

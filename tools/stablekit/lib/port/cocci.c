@@ -1,11 +1,11 @@
-#include "cocci.h"
-#include "apply.h"
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
-#include "patch.h"
-#include "repo.h"
-#include "run.h"
+#include "port/cocci.h"
+#include "port/apply.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/patch.h"
+#include "project/repo.h"
+#include "core/run.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -333,7 +333,7 @@ static void keep_file(struct sk_strbuf *out, const char *diff,
 	sk_strbuf_release(&hunks);
 }
 
-int sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
+int sk_cocci_drop_hunks(struct sk_strbuf *out, const char *diff,
 		       char *const *drops, size_t nr)
 {
 	struct sk_diff d;
@@ -458,7 +458,7 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 	size_t i;
 	int ret = 0;
 
-	ret = sk_diff_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
+	ret = sk_cocci_drop_hunks(&kept, diff, spec->drops, spec->nr_drops);
 	if (!ret && kept.len)
 		ret = apply_file(sb, kept.buf, "the seed hunks the rules leave", rep,
 				 SK_APPLY_FUZZ);

@@ -3,9 +3,9 @@
 
 #include <stddef.h>
 #include <git2.h>
-#include "apply.h"
-#include "sandbox.h"
-#include "strbuf.h"
+#include "port/apply.h"
+#include "core/sandbox.h"
+#include "core/strbuf.h"
 
 /*
  * The semantic-patch stage of a port: semantic-patches/<slug>/manifest.conf
@@ -66,7 +66,7 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
  * a file whose hunks are all dropped goes whole.  SK_EINVALID when the
  * diff does not parse (lib/diff.h).
  */
-int sk_diff_drop_hunks(struct sk_strbuf *out, const char *diff,
+int sk_cocci_drop_hunks(struct sk_strbuf *out, const char *diff,
 		       char *const *drops, size_t nr);
 
 #endif

@@ -11,12 +11,12 @@
 #ifndef SK_PORT_INTERNAL_H
 #define SK_PORT_INTERNAL_H
 
-#include "apply.h"
-#include "cocci.h"
-#include "port.h"
-#include "sandbox.h"
-#include "series.h"
-#include "strbuf.h"
+#include "port/apply.h"
+#include "port/cocci.h"
+#include "port/port.h"
+#include "core/sandbox.h"
+#include "mail/series.h"
+#include "core/strbuf.h"
 
 /* Everything one port works on, released in one place. */
 struct port {
@@ -34,7 +34,7 @@ struct port {
 	char **other_files;
 	size_t nr_other;
 	const int *take;		/* per patch of rev: ported now */
-	int kernel_tree;		/* the tip can be compiled (kbuildjob.h) */
+	int kernel_tree;		/* the tip can be compiled (build/build.h) */
 	int compile_failed;		/* the last compile check refused the queue */
 };
 

@@ -1,10 +1,10 @@
-#include "port-internal.h"
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "maintainers.h"
-#include "repo.h"
-#include "shquote.h"
+#include "port/port-internal.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/maintainers.h"
+#include "project/repo.h"
+#include "core/shquote.h"
 
 #include <ctype.h>
 #include <git2.h>

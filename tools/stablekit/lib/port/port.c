@@ -1,17 +1,17 @@
-#include "port.h"
-#include "port-internal.h"
-#include "apply.h"
-#include "cocci.h"
-#include "diff.h"
-#include "error.h"
-#include "fsutil.h"
-#include "kbuildjob.h"
-#include "mbox.h"
-#include "patch.h"
-#include "quilt.h"
-#include "results.h"
-#include "sandbox.h"
-#include "series.h"
+#include "port/port.h"
+#include "port/port-internal.h"
+#include "port/apply.h"
+#include "port/cocci.h"
+#include "core/diff.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "build/build.h"
+#include "mail/mbox.h"
+#include "mail/patch.h"
+#include "port/quilt.h"
+#include "core/results.h"
+#include "core/sandbox.h"
+#include "mail/series.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +72,7 @@ static int files_of(char ***out, size_t *nr, const char *diff, const char *what)
 {
 	*out = NULL;
 	*nr = 0;
-	return sk_diff_check(diff, what, 1, out, nr);
+	return sk_patch_diff_check(diff, what, 1, out, nr);
 }
 
 /* The queue's patches of other series come first, as quilt will push them. */
@@ -877,7 +877,7 @@ static char *absolute_work(const char *top, const char *branch)
 }
 
 /* "mm/swap.c:12:3: error: ..." lines of the patched build, at most 20. */
-static void compiler_errors(struct sk_strbuf *out, const struct sk_kbuild_variant *v)
+static void compiler_errors(struct sk_strbuf *out, const struct sk_build_variant *v)
 {
 	size_t i, n = 0;
 
@@ -904,8 +904,8 @@ static void compiler_errors(struct sk_strbuf *out, const struct sk_kbuild_varian
  */
 static int compile_check(struct port *p, const char *queue)
 {
-	struct sk_kbuildjob job;
-	struct sk_kbuildjob_opts ko = { 0 };
+	struct sk_build job;
+	struct sk_build_opts ko = { 0 };
 	char *arches[] = { "x86_64" }, *results = NULL;
 	char *work = absolute_work(p->o->top, p->tb->br->name);
 	int ret = sk_mkdtemp_in(&results, sk_tmp_dir(), "port-compile");
@@ -913,7 +913,7 @@ static int compile_check(struct port *p, const char *queue)
 	ko.repo = p->o->repo;
 	ko.top = p->o->top;
 	ko.branch = p->tb->br;
-	ko.mode = SK_KBUILD_OBJECTS;
+	ko.mode = SK_BUILD_OBJECTS;
 	ko.arches = arches;
 	ko.nr_arches = 1;
 	ko.work = work;
@@ -924,11 +924,11 @@ static int compile_check(struct port *p, const char *queue)
 	memset(&job, 0, sizeof(job));
 	p->compile_failed = 0;
 	if (!ret)
-		ret = sk_kbuildjob_run(&job, &ko);
+		ret = sk_build_run(&job, &ko);
 	if (!ret && !job.buildable) {
 		p->res->compile = sk_xstrfmt("compile check: not a kernel tree (%s)", job.why);
 	} else if (!ret) {
-		const struct sk_kbuild_archres *ar = &job.arches[0];
+		const struct sk_build_archres *ar = &job.arches[0];
 		struct sk_strbuf sb = SK_STRBUF_INIT;
 		size_t i;
 
@@ -955,7 +955,7 @@ static int compile_check(struct port *p, const char *queue)
 		}
 		sk_strbuf_release(&sb);
 	}
-	sk_kbuildjob_release(&job);
+	sk_build_release(&job);
 	if (results)
 		sk_rmrf(results);
 	free(results);
@@ -1161,7 +1161,7 @@ static int setup(struct port *p)
 
 		git_oid_cpy(&p->tip_tree, git_commit_tree_id(tip));
 		if (!git_commit_tree(&tree, tip))
-			p->kernel_tree = sk_kbuild_kernel_tree(tree, &missing);
+			p->kernel_tree = sk_build_kernel_tree(tree, &missing);
 		git_tree_free(tree);
 	}
 	git_commit_free(tip);

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 #include <git2.h>
-#include "track.h"
+#include "track/track.h"
 
 /*
  * Turn the patches of a series that a branch needs into a stable queue,

@@ -1,7 +1,7 @@
-#include "quilt.h"
-#include "error.h"
-#include "fsutil.h"
-#include "run.h"
+#include "port/quilt.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/run.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 #ifndef SK_QUILT_H
 #define SK_QUILT_H
 
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Prove a quilt queue with real quilt: in workdir (the branch's files),

@@ -1,10 +1,10 @@
-#include "branches.h"
-#include "distcc.h"
-#include "error.h"
-#include "fsutil.h"
-#include "kbuild.h"
-#include "names.h"
-#include "strbuf.h"
+#include "project/branches.h"
+#include "project/distcc.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/arch.h"
+#include "core/names.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -280,16 +280,6 @@ static void push_str(char ***arr, size_t *nr, const char *v)
 	(*arr)[(*nr)++] = sk_xstrdup(v);
 }
 
-static int arch_known(const char *v)
-{
-	size_t i;
-
-	for (i = 0; sk_kbuild_arch_names[i]; i++)
-		if (!strcmp(sk_kbuild_arch_names[i], v))
-			return 1;
-	return 0;
-}
-
 static int set_key(struct sk_branch *br, const char *key, const char *v,
 		   const char *where)
 {
@@ -317,10 +307,10 @@ static int set_key(struct sk_branch *br, const char *key, const char *v,
 			return sk_error_prefix(SK_EINVALID, "%s: branch '%s'",
 					       where, br->name);
 	} else if (!strcmp(key, "arch")) {
-		if (!arch_known(v))
+		if (!sk_arch_find(v))
 			return sk_error_set(SK_EINVALID, "%s: branch '%s': "
-					    "unknown arch '%s' (x86_64, arm64, "
-					    "i386)", where, br->name, v);
+					    "unknown arch '%s' (%s)", where,
+					    br->name, v, sk_arch_list());
 		push_str(&br->arches, &br->nr_arches, v);
 	} else if (!strcmp(key, "select")) {
 		push_str(&br->selects, &br->nr_selects, v);

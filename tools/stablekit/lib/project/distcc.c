@@ -2,9 +2,9 @@
  * The distcc host list of [build] distcc-hosts, checked before it reaches
  * distcc through the environment.
  */
-#include "distcc.h"
-#include "error.h"
-#include "strbuf.h"
+#include "project/distcc.h"
+#include "core/error.h"
+#include "core/strbuf.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-#include "repo.h"
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "strbuf.h"
-#include "workspace.h"
+#include "project/repo.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/strbuf.h"
+#include "project/workspace.h"
 
 #include <stdlib.h>
 #include <string.h>

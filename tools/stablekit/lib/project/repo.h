@@ -2,7 +2,7 @@
 #define SK_REPO_H
 
 #include <git2.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * The user's kernel repository.  Chosen in this order: --repo, the

@@ -1,8 +1,8 @@
-#include "workspace.h"
-#include "error.h"
-#include "fsutil.h"
-#include "run.h"
-#include "strbuf.h"
+#include "project/workspace.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/run.h"
+#include "core/strbuf.h"
 
 #include <git2.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
-#include "report.h"
-#include "error.h"
-#include "fsutil.h"
-#include "maintainers.h"
-#include "results.h"
-#include "series.h"
-#include "stale.h"
-#include "strbuf.h"
+#include "report/report.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/maintainers.h"
+#include "core/results.h"
+#include "mail/series.h"
+#include "track/stale.h"
+#include "core/strbuf.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#include "report.h"
-#include "strbuf.h"
+#include "report/report.h"
+#include "core/strbuf.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "commitfacts.h"
+#include "track/commitfacts.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -2,7 +2,7 @@
 #define SK_COMMITFACTS_H
 
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * What the tracker needs from a commit message, read without a diff:

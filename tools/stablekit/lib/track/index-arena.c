@@ -4,7 +4,7 @@
  * lookup rows a cold fill keeps back: hundreds of thousands of each on a
  * kernel tree, none freed before the rest.
  */
-#include "index-internal.h"
+#include "track/index-internal.h"
 
 #include <stdlib.h>
 #include <string.h>

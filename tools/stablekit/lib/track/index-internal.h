@@ -16,8 +16,8 @@
 #ifndef SK_INDEX_INTERNAL_H
 #define SK_INDEX_INTERNAL_H
 
-#include "index.h"
-#include "strbuf.h"
+#include "track/index.h"
+#include "core/strbuf.h"
 
 #include <sqlite3.h>
 #include <stdint.h>

@@ -18,9 +18,9 @@
  * first tree or blob, or when the walk ends, and holds what it read in a
  * ring of fixed size that the walk frees as it goes.
  */
-#include "index-internal.h"
-#include "error.h"
-#include "strbuf.h"
+#include "track/index-internal.h"
+#include "core/error.h"
+#include "core/strbuf.h"
 
 #include <dirent.h>
 #include <fcntl.h>

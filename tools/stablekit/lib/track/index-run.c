@@ -10,8 +10,8 @@
  * of each chunk) and its chunks in run_chunks, numbered run << 32 | seq.
  * Records are 16 bytes, little-endian: key, id, value.
  */
-#include "index-internal.h"
-#include "error.h"
+#include "track/index-internal.h"
+#include "core/error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,9 +7,9 @@
  * rows are kept back, sorted in memory and appended in key order once, by
  * sk_index_finish.
  */
-#include "index-internal.h"
-#include "commitfacts.h"
-#include "error.h"
+#include "track/index-internal.h"
+#include "track/commitfacts.h"
+#include "core/error.h"
 
 #include <ctype.h>
 #include <pthread.h>

@@ -6,9 +6,9 @@
  * graph stays for the run, so that ancestry between commits of a walked
  * range is answered without the repository.
  */
-#include "index-internal.h"
-#include "commitfacts.h"
-#include "error.h"
+#include "track/index-internal.h"
+#include "track/commitfacts.h"
+#include "core/error.h"
 
 #include <stdlib.h>
 #include <string.h>

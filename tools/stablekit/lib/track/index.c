@@ -4,10 +4,10 @@
  * stablekit asks.  Filling it is elsewhere: the range walk in
  * index-walk.c, the rows it stores in index-store.c.
  */
-#include "index-internal.h"
-#include "commitfacts.h"
-#include "error.h"
-#include "patchid.h"
+#include "track/index-internal.h"
+#include "track/commitfacts.h"
+#include "core/error.h"
+#include "core/patchid.h"
 
 #include <stdio.h>
 #include <stdlib.h>

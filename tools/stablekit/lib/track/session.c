@@ -1,8 +1,8 @@
-#include "session.h"
-#include "error.h"
-#include "fsutil.h"
-#include "index.h"
-#include "repo.h"
+#include "track/session.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "track/index.h"
+#include "project/repo.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
 #define SK_SESSION_H
 
 #include <git2.h>
-#include "branches.h"
-#include "track.h"
+#include "project/branches.h"
+#include "track/track.h"
 
 /*
  * What the commands that work on the kernel repository share: the branches

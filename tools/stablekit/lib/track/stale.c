@@ -1,10 +1,10 @@
-#include "stale.h"
-#include "branches.h"
-#include "error.h"
-#include "fsutil.h"
-#include "results.h"
-#include "series.h"
-#include "shquote.h"
+#include "track/stale.h"
+#include "project/branches.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/results.h"
+#include "mail/series.h"
+#include "core/shquote.h"
 
 #include <stdlib.h>
 #include <string.h>

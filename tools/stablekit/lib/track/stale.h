@@ -3,7 +3,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * Queues ported from another revision than the latest the series store now

@@ -1,5 +1,5 @@
-#include "track-lines.h"
-#include "error.h"
+#include "track/track-lines.h"
+#include "core/error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 #include <git2.h>
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /*
  * The changed lines of a change, for telling a reshaped landing from an

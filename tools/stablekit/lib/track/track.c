@@ -1,11 +1,11 @@
-#include "track.h"
-#include "track-lines.h"
-#include "commitfacts.h"
-#include "error.h"
-#include "fsutil.h"
-#include "repo.h"
-#include "series.h"
-#include "trailers.h"
+#include "track/track.h"
+#include "track/track-lines.h"
+#include "track/commitfacts.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "project/repo.h"
+#include "mail/series.h"
+#include "mail/trailers.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -348,7 +348,7 @@ static void pinfo_init(struct run *r, const struct sk_series *s,
 	for (i = 0; i < p->nr_fixlets; i++)
 		for (j = 0; j < p->fixlets[i].nr_files; j++)
 			add_file(pi, &falloc, p->fixlets[i].files[j]);
-	for (i = 0; (v = sk_patch_trailer(p, "fixes", i)); i++) {
+	for (i = 0; (v = sk_series_patch_trailer(p, "fixes", i)); i++) {
 		struct sk_fixes f;
 		struct fix_target *fx;
 
@@ -369,7 +369,7 @@ static void pinfo_init(struct run *r, const struct sk_series *s,
 		memcpy(fx->given, f.sha, sizeof(fx->given));
 		fx->subject = f.subject;
 	}
-	for (i = 0; (v = sk_patch_trailer(p, "cc", i)); i++) {
+	for (i = 0; (v = sk_series_patch_trailer(p, "cc", i)); i++) {
 		struct sk_cc_stable cc;
 
 		if (!sk_cc_is_stable(&cc, v))

@@ -3,9 +3,9 @@
 
 #include <stddef.h>
 #include <git2.h>
-#include "branches.h"
-#include "index.h"
-#include "strbuf.h"
+#include "project/branches.h"
+#include "track/index.h"
+#include "core/strbuf.h"
 
 /*
  * Where each patch of each series (its latest revision) stands on each

@@ -1,10 +1,10 @@
-#include "pullupdate.h"
-#include "error.h"
-#include "fsutil.h"
-#include "lore.h"
-#include "mbox.h"
-#include "names.h"
-#include "patch.h"
+#include "mail/pull-update.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "mail/lore.h"
+#include "mail/mbox.h"
+#include "core/names.h"
+#include "mail/patch.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -83,7 +83,7 @@ static void add_from(struct sk_strbuf *q, const char *author)
 	free(mail);
 }
 
-char *sk_update_query(const struct sk_series *s)
+char *sk_pull_update_query(const struct sk_series *s)
 {
 	struct sk_strbuf q = SK_STRBUF_INIT;
 	const struct sk_revision *latest = sk_series_latest(s);
@@ -203,7 +203,7 @@ static int cmp_cand(const void *a, const void *b)
 	return x->version - y->version;
 }
 
-int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
+int sk_pull_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
 			  size_t i)
 {
 	const struct sk_revision *latest = sk_series_latest(s);
@@ -231,7 +231,7 @@ static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
 	size_t i, j;
 
 	for (i = 0; i < hits->nr; i++) {
-		int v = sk_update_is_revision(pl->s, hits, i), dup = 0;
+		int v = sk_pull_update_is_revision(pl->s, hits, i), dup = 0;
 		char *id;
 
 		if (!v)
@@ -261,7 +261,7 @@ static int search_one(struct plan *pl, const struct sk_update_opts *o,
 		      const char *url)
 {
 	struct sk_mbox hits = SK_MBOX_INIT;
-	char *tmp = NULL, *q = sk_update_query(pl->s);
+	char *tmp = NULL, *q = sk_pull_update_query(pl->s);
 	int ret = sk_mkdtemp_in(&tmp, "/tmp", "stablekit-search");
 
 	if (!ret)
@@ -395,7 +395,7 @@ int sk_pull_update(struct sk_update_result *out, const struct sk_update_opts *o)
 	return ret;
 }
 
-void sk_update_result_release(struct sk_update_result *r)
+void sk_pull_update_result_release(struct sk_update_result *r)
 {
 	size_t i, j;
 

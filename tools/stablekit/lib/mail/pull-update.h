@@ -1,9 +1,9 @@
-#ifndef SK_PULLUPDATE_H
-#define SK_PULLUPDATE_H
+#ifndef SK_PULL_UPDATE_H
+#define SK_PULL_UPDATE_H
 
 #include <stddef.h>
-#include "mbox.h"
-#include "pull.h"
+#include "mail/mbox.h"
+#include "mail/pull.h"
 
 /*
  * stablekit pull --update: for each tracked series, search the inbox
@@ -54,16 +54,16 @@ struct sk_update_result {
  * otherwise the error, with nothing written.
  */
 int sk_pull_update(struct sk_update_result *out, const struct sk_update_opts *o);
-void sk_update_result_release(struct sk_update_result *r);
+void sk_pull_update_result_release(struct sk_update_result *r);
 
 /* The search for newer revisions of s (exposed for the tests). */
-char *sk_update_query(const struct sk_series *s);
+char *sk_pull_update_query(const struct sk_series *s);
 /*
  * Is hits->mails[i] the head of a revision of s the store lacks (a cover
  * letter, else patch 1 or a single patch; no reply; version at least the
  * latest stored; not stored)?  Its version, else 0.
  */
-int sk_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
+int sk_pull_update_is_revision(const struct sk_series *s, const struct sk_mbox *hits,
 			  size_t i);
 
 #endif
