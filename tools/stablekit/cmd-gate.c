@@ -5,6 +5,10 @@
 #include "core/options.h"
 #include "gate/qemu.h"
 #include "core/results.h"
+#include "gate/boot.h"
+#include "gate/gate-config.h"
+#include "gate/guest.h"
+#include "gate/test.h"
 
 #include <jansson.h>
 #include <stdio.h>

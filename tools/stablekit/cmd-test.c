@@ -11,6 +11,10 @@
 #include "core/run.h"
 #include "core/shquote.h"
 #include "core/strbuf.h"
+#include "gate/boot.h"
+#include "gate/gate-config.h"
+#include "gate/guest.h"
+#include "gate/test.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -29,17 +33,17 @@ static const char usage[] =
 static int scan_log(const char *path)
 {
 	struct sk_strbuf log = SK_STRBUF_INIT;
-	struct sk_qemu_splat s;
+	struct sk_boot_splat s;
 	int found;
 
 	if (sk_read_file(&log, path) < 0)
 		return sk_die_lib(SK_ERROR);
-	found = sk_qemu_scan_log(&s, log.buf, log.len);
+	found = sk_boot_scan_log(&s, log.buf, log.len);
 	if (found)
 		printf("%s:%u: %s: %s\n", path, s.lineno, s.kind, s.line);
 	else
 		printf("%s: clean\n", path);
-	sk_qemu_splat_release(&s);
+	sk_boot_splat_release(&s);
 	sk_strbuf_release(&log);
 	return found ? SK_EXIT_CHECK : SK_EXIT_OK;
 }
@@ -140,11 +144,11 @@ cleanup:
 	return err || !usemem ? SK_EXIT_CHECK : SK_EXIT_OK;
 }
 
-static enum sk_qemu_accel parse_accel(const char *s)
+static enum sk_boot_accel parse_accel(const char *s)
 {
 	if (!s || !strcmp(s, "auto"))
-		return SK_QEMU_AUTO;
-	return !strcmp(s, "kvm") ? SK_QEMU_KVM : SK_QEMU_TCG;
+		return SK_BOOT_AUTO;
+	return !strcmp(s, "kvm") ? SK_BOOT_KVM : SK_BOOT_TCG;
 }
 
 static void print_summary(json_t *res)

@@ -15,6 +15,10 @@
 #include "gate/kselftest.h"
 #include "gate/ktap.h"
 #include "core/strbuf.h"
+#include "gate/boot.h"
+#include "gate/gate-config.h"
+#include "gate/guest.h"
+#include "gate/test.h"
 
 static const char *const counters[] = {
 	"pgrotate_anon", "pgreclaim_pageout_anon", NULL
@@ -556,7 +560,7 @@ static void test_kselftest_verdict_needs_results(void **state)
 /* One `stablekit test` run: a pass needs an ok boot and real results. */
 static void test_test_status(void **state)
 {
-	struct sk_qemu_result boot = { 0 };
+	struct sk_boot_result boot = { 0 };
 	json_t *empty = json_array(), *ok, *skipped, *broken;
 	char *why;
 
@@ -600,7 +604,7 @@ static void test_guest_init_reports_a_missing_job(void **state)
 {
 	struct sk_strbuf init = SK_STRBUF_INIT;
 	struct sk_guest_opts go = { 0 };
-	struct sk_qemu_result boot;
+	struct sk_boot_result boot;
 	const char *no_job, *not_exec, *run, *done;
 
 	(void)state;
@@ -626,7 +630,7 @@ static void test_guest_init_reports_a_missing_job(void **state)
 	assert_true(sk_guest_run(&boot, &go) < 0);
 	assert_int_equal(boot.status, SK_BOOT_ERROR);
 	assert_string_equal(boot.reason, "guest: no job to run");
-	sk_qemu_result_release(&boot);
+	sk_boot_result_release(&boot);
 }
 
 int main(void)

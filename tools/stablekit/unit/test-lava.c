@@ -13,6 +13,10 @@
 #include "core/fsutil.h"
 #include "gate/lava.h"
 #include "core/strbuf.h"
+#include "gate/boot.h"
+#include "gate/gate-config.h"
+#include "gate/guest.h"
+#include "gate/test.h"
 
 static char *write_config(const char *text)
 {
@@ -132,7 +136,7 @@ static void test_job_definition(void **state)
 	test = json_array_get(json_object_get(json_object_get(json_array_get(
 		json_object_get(def, "actions"), 2), "test"), "monitors"), 0);
 	assert_string_equal(json_string_value(json_object_get(test, "end")),
-			    SK_QEMU_MARK_DONE " rc=[0-9]+\\s");
+			    SK_BOOT_MARK_DONE " rc=[0-9]+\\s");
 	json_decref(def);
 
 	/* what the worker's shell would read is refused, not passed on */

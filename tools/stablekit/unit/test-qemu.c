@@ -9,10 +9,14 @@
 
 #include "gate/initramfs.h"
 #include "gate/qemu.h"
+#include "gate/boot.h"
+#include "gate/gate-config.h"
+#include "gate/guest.h"
+#include "gate/test.h"
 
-static int scan(struct sk_qemu_splat *s, const char *log)
+static int scan(struct sk_boot_splat *s, const char *log)
 {
-	return sk_qemu_scan_log(s, log, strlen(log));
+	return sk_boot_scan_log(s, log, strlen(log));
 }
 
 static void test_scan_kinds(void **state)
@@ -35,7 +39,7 @@ static void test_scan_kinds(void **state)
 		{ "# ok 2 test_x[    5.0] kernel BUG at mm/swap.c:100!\n", "BUG", 1 },
 		{ "\r\n[    4.1] BUG: KASAN: use-after-free\r\n", "BUG", 2 },
 	};
-	struct sk_qemu_splat s;
+	struct sk_boot_splat s;
 	size_t i;
 
 	(void)state;
@@ -44,16 +48,16 @@ static void test_scan_kinds(void **state)
 			fail_msg("no splat in case %zu", i);
 		assert_string_equal(s.kind, cases[i].kind);
 		assert_int_equal(s.lineno, cases[i].lineno);
-		sk_qemu_splat_release(&s);
+		sk_boot_splat_release(&s);
 	}
 	assert_int_equal(scan(&s, "[ 1.0] Oops: x\n"), 1);
 	assert_string_equal(s.line, "Oops: x");
-	sk_qemu_splat_release(&s);
+	sk_boot_splat_release(&s);
 }
 
 static void test_scan_clean(void **state)
 {
-	struct sk_qemu_splat s;
+	struct sk_boot_splat s;
 
 	(void)state;
 	assert_int_equal(scan(&s,
@@ -65,11 +69,11 @@ static void test_scan_clean(void **state)
 		"[ab] BUG: not a time stamp\n"
 		"BUG: at the start, no stamp\n"), 1);
 	assert_int_equal(s.lineno, 7);
-	sk_qemu_splat_release(&s);
+	sk_boot_splat_release(&s);
 	assert_int_equal(scan(&s, "stablekit-guest: done rc=0\n"), 0);
 	assert_null(s.line);
 	assert_int_equal(scan(&s, ""), 0);
-	sk_qemu_splat_release(NULL);
+	sk_boot_splat_release(NULL);
 }
 
 static void test_initramfs_bytes(void **state)
@@ -99,11 +103,11 @@ static void test_initramfs_bytes(void **state)
 	sk_initramfs_release(&ir);
 }
 
-static enum sk_qemu_status verdict(struct sk_qemu_result *r, const char *log,
+static enum sk_boot_status verdict(struct sk_boot_result *r, const char *log,
 				   int timed_out, int expect_rc)
 {
 	memset(r, 0, sizeof(*r));
-	sk_qemu_verdict(r, log, strlen(log), timed_out, 30, 0, "", expect_rc);
+	sk_boot_verdict(r, log, strlen(log), timed_out, 30, 0, "", expect_rc);
 	return r->status;
 }
 
@@ -111,14 +115,14 @@ static enum sk_qemu_status verdict(struct sk_qemu_result *r, const char *log,
 static void test_boot_verdict(void **state)
 {
 	static const char start[] = "stablekit-guest: start 6.12.60 cpus=2\n";
-	struct sk_qemu_result r;
+	struct sk_boot_result r;
 
 	(void)state;
 	assert_int_equal(verdict(&r, "stablekit-guest: start 6.12 cpus=2\n"
 				 "stablekit-guest: done rc=0\n", 0, 0), SK_BOOT_OK);
 	assert_int_equal(r.guest_rc, 0);
 	assert_string_equal(r.reason, "booted, guest rc=0");
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 
 	/* ci/guest/init without /stablekit/job */
 	assert_int_equal(verdict(&r, "stablekit-guest: start 6.12 cpus=2\n"
@@ -126,44 +130,44 @@ static void test_boot_verdict(void **state)
 				 "stablekit-guest: done rc=127\r\n", 0, 0),
 			 SK_BOOT_GUEST_FAIL);
 	assert_int_equal(r.guest_rc, 127);
-	assert_string_equal(sk_qemu_status_name(r.status), "guest-fail");
+	assert_string_equal(sk_boot_status_name(r.status), "guest-fail");
 	assert_string_equal(r.reason, "the guest's job ended with rc=127, not 0 "
 			    "(no /stablekit/job)");
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 
 	assert_int_equal(verdict(&r, "stablekit-guest: done rc=126\n", 0, 0),
 			 SK_BOOT_GUEST_FAIL);
 	assert_non_null(strstr(r.reason, "cannot run"));
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	assert_int_equal(verdict(&r, "stablekit-guest: done rc=1\n", 0, 0),
 			 SK_BOOT_GUEST_FAIL);
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	/* the rc asked for */
 	assert_int_equal(verdict(&r, "stablekit-guest: done rc=3\n", 0, 3),
 			 SK_BOOT_OK);
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	/* the last marker counts, and a garbled one is none */
 	assert_int_equal(verdict(&r, "# stablekit-guest: done rc=0\n"
 				 "stablekit-guest: done rc=2\n", 0, 0),
 			 SK_BOOT_GUEST_FAIL);
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	assert_int_equal(verdict(&r, "stablekit-guest: done rc=\n", 0, 0),
 			 SK_BOOT_NO_MARKER);
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	assert_int_equal(verdict(&r, "stablekit-guest: done rc=0x\n", 0, 0),
 			 SK_BOOT_NO_MARKER);
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	assert_int_equal(verdict(&r, start, 0, 0), SK_BOOT_NO_MARKER);
 	assert_int_equal(r.guest_rc, -1);
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	assert_int_equal(verdict(&r, start, 1, 0), SK_BOOT_TIMEOUT);
 	assert_string_equal(r.reason, "TIMEOUT: killed after 30 s");
-	sk_qemu_result_release(&r);
+	sk_boot_result_release(&r);
 	/* a splat fails whatever the rc */
 	assert_int_equal(verdict(&r, "[ 1.0] BUG: x\nstablekit-guest: done rc=0\n",
 				 0, 0), SK_BOOT_SPLAT);
-	sk_qemu_result_release(&r);
-	assert_string_equal(sk_qemu_status_name((enum sk_qemu_status)99), "?");
+	sk_boot_result_release(&r);
+	assert_string_equal(sk_boot_status_name((enum sk_boot_status)99), "?");
 }
 
 int main(void)

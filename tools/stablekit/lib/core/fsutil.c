@@ -325,3 +325,10 @@ char *sk_path_join(const char *a, const char *b)
 		b++;
 	return sk_xstrfmt("%.*s/%s", (int)la, a, b);
 }
+
+const char *sk_path_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}

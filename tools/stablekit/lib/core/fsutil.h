@@ -43,6 +43,8 @@ int sk_project_lock(const char *top);
  */
 int sk_dir_swap(const char *a, const char *b);
 /* Join two path parts with exactly one slash; caller frees. */
+/* The last component of path (after the last '/'), within path. */
+const char *sk_path_basename(const char *path);
 char *sk_path_join(const char *a, const char *b);
 
 #endif

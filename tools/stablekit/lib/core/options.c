@@ -147,3 +147,13 @@ void sk_strlist_clear(struct sk_strlist *l)
 		free((char *)l->items[i]);
 	sk_strlist_release(l);
 }
+
+json_t *sk_strlist_json(const struct sk_strlist *l)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		json_array_append_new(a, json_string(l->items[i]));
+	return a;
+}

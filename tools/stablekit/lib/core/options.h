@@ -1,6 +1,8 @@
 #ifndef SK_OPTIONS_H
 #define SK_OPTIONS_H
 
+#include <jansson.h>
+
 #include <limits.h>
 #include <stddef.h>
 
@@ -56,5 +58,8 @@ void sk_usage(const char *usage, const struct sk_option *opts);
 void sk_strlist_release(struct sk_strlist *l);
 /* The same for a list that owns its strings: each is freed too. */
 void sk_strlist_clear(struct sk_strlist *l);
+
+/* A JSON array of the list's strings. */
+json_t *sk_strlist_json(const struct sk_strlist *l);
 
 #endif

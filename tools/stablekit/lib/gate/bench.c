@@ -1,4 +1,7 @@
 #include "gate/bench.h"
+#include "gate/guest.h"
+#include "core/fsutil.h"
+#include "core/run.h"
 #include "core/error.h"
 #include "gate/stats.h"
 #include "core/strbuf.h"
@@ -172,66 +175,6 @@ double sk_bench_lock_ratio(const struct sk_bench_run *r)
 	if (r->lock_acquisitions < 0 || scanned <= 0)
 		return -1;
 	return 1000.0 * (double)r->lock_acquisitions / (double)scanned;
-}
-
-static double conf_double(git_config *cfg, const char *key, double dflt)
-{
-	git_buf buf = { 0 };
-	double v = dflt;
-
-	if (!git_config_get_string_buf(&buf, cfg, key))
-		v = strtod(buf.ptr, NULL);
-	git_buf_dispose(&buf);
-	return v;
-}
-
-int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
-{
-	static const struct {
-		const char *key, *var, *dflt;
-	} keys[] = {
-		{ "bench.runs", "RUNS", "5" },
-		{ "bench.workers", "WORKERS", "1" },
-		{ "bench.size", "SIZE", "256M" },
-		{ "bench.touches", "TOUCHES", "200000" },
-		{ "bench.seed", "SEED", "42" },
-		{ "bench.memoryMax", "MEMCG_MAX", "64M" },
-		{ "bench.swap", "SWAP", "1G" },
-	};
-	struct sk_strbuf sb = SK_STRBUF_INIT;
-	git_config *cfg = NULL;
-	size_t i;
-
-	t->lock_ratio_pct = 5;
-	t->throughput_pct = 10;
-	t->alpha = 0.05;
-	t->min_runs = 3;
-	if (path && git_config_open_ondisk(&cfg, path) < 0)
-		return sk_error_git(SK_EINVALID, path);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		git_buf buf = { 0 };
-		const char *v = keys[i].dflt;
-
-		if (cfg && !git_config_get_string_buf(&buf, cfg, keys[i].key))
-			v = buf.ptr;
-		/* values go into a shell file: keep them to [A-Za-z0-9.] */
-		sk_strbuf_addf(&sb, "%s=%s\n", keys[i].var,
-			       strspn(v, "0123456789.KMGkmg") == strlen(v) ?
-			       v : keys[i].dflt);
-		git_buf_dispose(&buf);
-	}
-	if (cfg) {
-		t->lock_ratio_pct = conf_double(cfg, "threshold.lruLockPer1000Scanned",
-						t->lock_ratio_pct);
-		t->throughput_pct = conf_double(cfg, "threshold.throughput",
-						t->throughput_pct);
-		t->alpha = conf_double(cfg, "threshold.alpha", t->alpha);
-		t->min_runs = (int)conf_double(cfg, "threshold.minRuns",
-					       t->min_runs);
-		git_config_free(cfg);
-	}
-	*env = sk_strbuf_detach(&sb);
-	return 0;
 }
 
 typedef double (*metric_fn)(const struct sk_bench_run *r, const char *arg);
@@ -531,3 +474,75 @@ void sk_bench_append_log(struct sk_bench *out, const char *log, size_t len)
 	sk_bench_parse(&b, log, len);
 	sk_bench_move(out, &b);
 }
+
+char *sk_bench_build_usemem(const char *top, const char *dir)
+{
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	char *src = sk_path_join(top, "tools/stablekit/helpers/usemem.c");
+	char *bin = sk_path_join(dir, "usemem");
+	const char *argv[] = { "gcc", "-static", "-O2", "-o", bin, src, NULL };
+
+	sk_mkdir_p(dir, 0755);
+	ro.argv = argv;
+	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
+	ro.timeout_ms = 120000;
+	if (sk_run(&res, &ro) < 0 || res.exit_code) {
+		free(bin);
+		bin = NULL;
+	}
+	sk_run_result_release(&res);
+	free(src);
+	return bin;
+}
+
+int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
+		   const char *kernel, const char *usemem, const char *env,
+		   const char *dir, const struct sk_lava *lava)
+{
+	struct sk_guest_opts go = { 0 };
+	struct sk_boot_result boot;
+	struct sk_strbuf job = SK_STRBUF_INIT, log = SK_STRBUF_INIT;
+	char *script = sk_path_join(top, "ci/guest/bench.sh");
+	char *logpath = sk_path_join(dir, "console.log");
+	const char *files[] = { usemem };
+	char *name = NULL;
+	int err;
+
+	err = sk_read_file(&job, script);
+	if (!err) {
+		/* the environment first, then the script after its #! line */
+		char *body = strchr(job.buf, '\n');
+		char *text = sk_xstrfmt("#!/bin/sh\ncat >/stablekit/bench.env <<'EOF'\n%sEOF\n%s",
+					env, body ? body + 1 : "");
+
+		go.top = top;
+		go.arch = arch;
+		go.kernel = kernel;
+		go.workdir = dir;
+		go.append = "transparent_hugepage=never";
+		go.job = text;
+		go.files = files;
+		go.nr_files = 1;
+		go.timeout_s = 1800;
+		go.memory_mb = 1024;
+		go.lava = lava;
+		go.name = name = sk_xstrfmt("stablekit bench %s", dir);
+		err = sk_guest_run(&boot, &go);
+		free(text);
+		if (!err && boot.status != SK_BOOT_OK)
+			err = sk_error_set(SK_ERROR, "bench boot: %s", boot.reason);
+		sk_boot_result_release(&boot);
+	}
+	if (!err) {
+		sk_read_file(&log, logpath);
+		sk_bench_append_log(out, log.buf, log.len);
+	}
+	sk_strbuf_release(&job);
+	sk_strbuf_release(&log);
+	free(name);
+	free(script);
+	free(logpath);
+	return err;
+}
+

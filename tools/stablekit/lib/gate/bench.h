@@ -57,12 +57,6 @@ struct sk_gate_thresholds {
 };
 
 /*
- * Read ci/gate.conf (git-config syntax) into t and the [bench] section
- * into env text for the guest ("RUNS=5\n..."); defaults where unset.
- */
-int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path);
-
-/*
  * Compare: one object per metric { base: {median, stddev, ...}, patched:
  * {...}, change_pct, p, significant, gating, verdict }, the new counters
  * check and a verdict { pass, reasons[] }.
@@ -74,5 +68,19 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 
 /* The runs as JSON: throughput, pgscan, lock counts, ratio, counters. */
 json_t *sk_bench_runs_json(const struct sk_bench *b);
+
+struct sk_lava;
+
+/* usemem built with gcc -static into dir; NULL when it does not build. */
+char *sk_bench_build_usemem(const char *top, const char *dir);
+
+/*
+ * One boot of ci/guest/bench.sh with env (bench.env lines) on kernel; the
+ * runs parsed from its console are appended to out.  Fails when the boot
+ * is not ok.
+ */
+int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
+		   const char *kernel, const char *usemem, const char *env,
+		   const char *dir, const struct sk_lava *lava);
 
 #endif

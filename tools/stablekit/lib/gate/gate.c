@@ -11,6 +11,10 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/strbuf.h"
+#include "gate/boot.h"
+#include "gate/gate-config.h"
+#include "gate/guest.h"
+#include "gate/test.h"
 
 #include <git2.h>
 #include <jansson.h>
@@ -1383,7 +1387,7 @@ int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o)
 	if (o->arch)
 		arches.v[arches.nr++] = o->arch;
 	else
-		err = sk_gate_arches(&arches, sk_path_exists(conf_path) ?
+		err = sk_gate_config_arches(&arches, sk_path_exists(conf_path) ?
 				     conf_path : NULL, o->branch);
 	if (!err)
 		err = sk_mkdir_p(g->outdir, 0755);

@@ -1,225 +1,15 @@
 #include "gate/kselftest.h"
-#include "gate/bench.h"
-#include "core/error.h"
-#include "core/fsutil.h"
-#include "gate/guestland.h"
-#include "gate/initramfs.h"
 #include "build/kbuild.h"
 #include "core/arch.h"
-#include "gate/lava.h"
-#include "core/results.h"
+#include "core/error.h"
+#include "core/fsutil.h"
 #include "core/run.h"
 #include "core/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *sk_guest_busybox(const char *arch)
-{
-	static char path[4096];
-	const char *env, *work;
-
-	if (!arch || !strcmp(arch, "x86_64"))
-		return sk_path_exists("/bin/busybox") ? "/bin/busybox" : NULL;
-	env = !strcmp(arch, "arm64") ? getenv("SK_BUSYBOX_ARM64") :
-	      !strcmp(arch, "i386") ? getenv("SK_BUSYBOX_I386") : NULL;
-	if (env && sk_path_exists(env))
-		return env;
-	work = getenv("SK_WORK");
-	if (work) {
-		snprintf(path, sizeof(path), "%s/guest/busybox-%s", work, arch);
-		if (sk_path_exists(path))
-			return path;
-	}
-	return NULL;
-}
-
-int sk_guest_userland(char **out, const char *work, const char *arch)
-{
-	const char *have = sk_guest_busybox(arch);
-
-	*out = NULL;
-	if (have) {
-		*out = sk_xstrdup(have);
-		return 0;
-	}
-	if (!arch || !strcmp(arch, "x86_64"))
-		return sk_error_set(SK_ENOTFOUND, "no static busybox at /bin/busybox "
-				    "(Debian's busybox-static)");
-	/* another arch's userland comes from Debian, fetched once and cached */
-	return sk_guestland_busybox(out, work, arch);
-}
-
-/* An arch the gate can boot: it has a QEMU machine. */
-static const char *known_arch(const char *name)
-{
-	const struct sk_arch *a = sk_arch_find(name);
-
-	return a && a->qemu_binary ? a->name : NULL;
-}
-
-static int add_arch(struct sk_gate_arches *out, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < out->nr; i++)
-		if (!strcmp(out->v[i], name))
-			return 0;
-	out->v[out->nr++] = name;	/* every known arch fits */
-	return 0;
-}
-
-struct arch_read {
-	struct sk_gate_arches *out;
-	const char *path, *key;
-	int err;
-};
-
-static int read_arch(const git_config_entry *e, void *data)
-{
-	struct arch_read *r = data;
-	const char *a = known_arch(e->value ? e->value : "");
-
-	if (!a) {
-		r->err = sk_error_set(SK_EINVALID, "%s: %s: unknown arch '%s' "
-				      "(x86_64, arm64, i386)", r->path, r->key,
-				      e->value ? e->value : "");
-		return 1;
-	}
-	return add_arch(r->out, a);
-}
-
-static int read_arches(struct sk_gate_arches *out, git_config *cfg,
-		       const char *path, const char *key)
-{
-	struct arch_read r = { out, path, key, 0 };
-	int err = git_config_get_multivar_foreach(cfg, key, NULL, read_arch, &r);
-
-	if (r.err)
-		return r.err;
-	if (err == GIT_ENOTFOUND)
-		return 0;
-	return err < 0 ? sk_error_git(SK_EINVALID, path) : 0;
-}
-
-int sk_gate_arches(struct sk_gate_arches *out, const char *path,
-		   const char *branch)
-{
-	git_config *cfg = NULL;
-	char *key = NULL;
-	int err = 0;
-
-	out->nr = 0;
-	if (path && git_config_open_ondisk(&cfg, path) < 0)
-		return sk_error_git(SK_EINVALID, path);
-	if (cfg)
-		err = read_arches(out, cfg, path, "gate.arch");
-	if (!err && !out->nr) {
-		add_arch(out, "x86_64");
-		add_arch(out, "arm64");
-	}
-	if (!err && cfg && branch) {
-		key = sk_xstrfmt("gate.%s.arch", branch);
-		err = read_arches(out, cfg, path, key);
-	}
-	free(key);
-	git_config_free(cfg);
-	return err;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-static int make_initramfs(const struct sk_guest_opts *o, const char *out)
-{
-	struct sk_initramfs ir = SK_INITRAMFS_INIT;
-	char *init = sk_path_join(o->top, "ci/guest/init");
-	char *work = NULL, *fetched = NULL;
-	const char *busybox = o->busybox;
-	size_t i;
-	int err = 0;
-
-	if (!busybox) {
-		work = sk_work_dir(o->top);
-		err = sk_guest_userland(&fetched, work, o->arch);
-		if (err)
-			goto cleanup;
-		busybox = fetched;
-	}
-	err = sk_initramfs_add_base(&ir, busybox, init);
-	if (err < 0)
-		goto cleanup;
-	sk_initramfs_add_file(&ir, "/stablekit/job", 0755, o->job,
-			      strlen(o->job));
-	for (i = 0; i < o->nr_files && !err; i++) {
-		char *dst = sk_xstrfmt("/stablekit/%s", base_name(o->files[i]));
-
-		err = sk_initramfs_add_host_file(&ir, dst, 0755, o->files[i]);
-		free(dst);
-	}
-	if (!err)
-		err = sk_initramfs_write(&ir, out);
-cleanup:
-	sk_initramfs_release(&ir);
-	free(fetched);
-	free(work);
-	free(init);
-	return err;
-}
-
-int sk_guest_run(struct sk_qemu_result *out, const struct sk_guest_opts *o)
-{
-	struct sk_qemu_opts qo = { 0 };
-	char *initrd = sk_path_join(o->workdir, "initramfs.cpio");
-	char *log = sk_path_join(o->workdir, "console.log");
-	int err;
-
-	memset(out, 0, sizeof(*out));
-	out->guest_rc = -1;
-	out->status = SK_BOOT_ERROR;
-	/* a guest with nothing to run proves nothing (ci/guest/init: rc=127) */
-	if (o->kernel && !o->job) {
-		err = sk_error_set(SK_EINVALID, "guest: no job to run");
-		out->reason = sk_xstrdup(sk_error_last());
-		goto cleanup;
-	}
-	err = sk_mkdir_p(o->workdir, 0755);
-	if (!err && o->kernel)
-		err = make_initramfs(o, initrd);
-	if (err < 0) {
-		out->reason = sk_xstrdup(sk_error_last());
-		goto cleanup;
-	}
-	qo.arch = o->arch ? o->arch : "x86_64";
-	qo.kernel = o->kernel;
-	qo.initrd = o->kernel ? initrd : NULL;
-	qo.append = o->append;
-	qo.log_path = log;
-	qo.memory_mb = o->memory_mb;
-	qo.cpus = o->cpus;
-	qo.timeout_s = o->timeout_s;
-	qo.accel = o->accel;
-	if (o->lava) {
-		struct sk_lava_job *job = sk_xcalloc(1, sizeof(*job));
-
-		err = sk_lava_boot(out, job, o->lava, &qo, o->name ?
-				   o->name : "stablekit guest");
-		out->lava = job;
-	} else {
-		err = sk_qemu_boot(out, &qo);
-	}
-cleanup:
-	free(initrd);
-	free(log);
-	return err;
-}
 
 static const char *const cgroup_tests[] = {
 	"test_memcontrol", "test_kmem", "test_core", NULL
@@ -411,8 +201,7 @@ static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
 	return err;
 }
 
-/* ".../kselftest/cgroup/test_x" is in suite "cgroup"; else dflt. */
-static char *suite_of(const char *bin, const char *dflt)
+char *sk_kselftest_suite_of(const char *bin, const char *dflt)
 {
 	const char *slash = strrchr(bin, '/'), *start;
 
@@ -480,8 +269,8 @@ char *sk_kselftest_job(const char *dir, const struct sk_strlist *bins,
 		"echo 'TAP version 13'\n",
 		timeout_s, timeout_s, timeout_s);
 	for (i = 0; i < bins->nr; i++) {
-		const char *b = base_name(bins->items[i]);
-		char *suite = suite_of(bins->items[i], dir);
+		const char *b = sk_path_basename(bins->items[i]);
+		char *suite = sk_kselftest_suite_of(bins->items[i], dir);
 		unsigned int r;
 
 		sk_strbuf_addf(&sb, "run %s %s %s", b, b, suite);
@@ -564,21 +353,8 @@ json_t *sk_kselftest_results(const struct sk_ktap *k)
 	return arr;
 }
 
-json_t *sk_ktap_errors_json(const struct sk_ktap *k)
-{
-	json_t *first;
-	size_t i;
 
-	if (!k->nr_errors)
-		return NULL;
-	first = json_array();
-	for (i = 0; i < k->nr_errors && i < SK_KTAP_MAX_ERRORS; i++)
-		json_array_append_new(first, json_string(k->errors[i]));
-	return json_pack("{s:I, s:o}", "count", (json_int_t)k->nr_errors,
-			 "first", first);
-}
-
-static int failed_status(const char *st)
+int sk_kselftest_failed(const char *st)
 {
 	return st && (!strcmp(st, "fail") || !strcmp(st, "timeout") ||
 		      !strcmp(st, "missing"));
@@ -700,9 +476,9 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 					      json_string(name));
 		if (!strcmp(ps, "flaky") || (bs && !strcmp(bs, "flaky")))
 			list = "flaky";
-		else if (failed_status(ps))
-			list = failed_status(bs) ? "known_failures" : "regressions";
-		else if (failed_status(bs))
+		else if (sk_kselftest_failed(ps))
+			list = sk_kselftest_failed(bs) ? "known_failures" : "regressions";
+		else if (sk_kselftest_failed(bs))
 			list = "fixed";
 		if (list)
 			json_array_append_new(json_object_get(out, list),
@@ -712,7 +488,7 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 	}
 	json_object_foreach(bm, name, v) {
 		if (json_object_get(pm, name) ||
-		    failed_status(json_string_value(v)))
+		    sk_kselftest_failed(json_string_value(v)))
 			continue;
 		json_array_append_new(json_object_get(out, "regressions"),
 			json_pack("{s:s, s:s, s:s}", "name", name, "baseline",
@@ -728,7 +504,7 @@ json_t *sk_kselftest_compare(json_t *base, json_t *patched)
 }
 
 /* How many results are there, and how many of them are not skips. */
-static size_t ran(json_t *results, size_t *not_skipped)
+size_t sk_kselftest_ran(json_t *results, size_t *not_skipped)
 {
 	json_t *o;
 	size_t i;
@@ -748,7 +524,7 @@ static char *no_results(const char *side, json_t *results)
 
 	if (!json_is_array(results))
 		return sk_xstrfmt("not run: %s: no kselftest results", side);
-	n = ran(results, &real);
+	n = sk_kselftest_ran(results, &real);
 	if (!n)
 		return sk_xstrfmt("not run: %s: no kselftest result in the console",
 				  side);
@@ -824,9 +600,9 @@ static const char *unconfirmed(const char *key, json_t *bm, json_t *pm)
 	const char *ps = json_string_value(json_object_get(pm, key));
 	const char *bs = json_string_value(json_object_get(bm, key));
 
-	if (ps && !failed_status(ps))
+	if (ps && !sk_kselftest_failed(ps))
 		return "failed with the queue, passed with it in a confirm boot";
-	if (bs && failed_status(bs))
+	if (bs && sk_kselftest_failed(bs))
 		return "failed on the baseline too, in a confirm boot";
 	return NULL;
 }
@@ -870,349 +646,3 @@ void sk_kselftest_confirm(json_t *cmp, json_t *base, json_t *patched)
 	json_decref(pm);
 }
 
-const char *sk_test_status(const struct sk_qemu_result *boot, json_t *results,
-			   size_t not_built, char **why)
-{
-	json_t *o;
-	size_t i, failed = 0, n, real;
-
-	*why = NULL;
-	if (boot->status != SK_BOOT_OK) {
-		*why = sk_xstrfmt("boot: %s", boot->reason ? boot->reason :
-				  sk_qemu_status_name(boot->status));
-		return "fail";
-	}
-	if (!results)
-		return "pass";	/* --boot-only: the boot is the test */
-	json_array_foreach(results, i, o)
-		failed += failed_status(json_string_value(json_object_get(o,
-							  "status")));
-	if (failed) {
-		*why = sk_xstrfmt("%zu kselftest%s failed", failed,
-				  failed == 1 ? "" : "s");
-		return "fail";
-	}
-	if (not_built) {
-		*why = sk_xstrfmt("%zu kselftest binaries did not build", not_built);
-		return "fail";
-	}
-	n = ran(results, &real);
-	if (!n) {
-		*why = sk_xstrdup("not run: no kselftest result in the console");
-		return "not run";
-	}
-	if (!real) {
-		*why = sk_xstrfmt("not run: every one of %zu kselftests skipped", n);
-		return "not run";
-	}
-	return "pass";
-}
-
-json_t *sk_qemu_result_json(const struct sk_qemu_result *r)
-{
-	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:i, s:i}",
-			      "status", sk_qemu_status_name(r->status),
-			      "accel", sk_qemu_accel_name(r->accel),
-			      "reason", r->reason, "seconds", r->seconds,
-			      "qemu_exit", r->exit_code,
-			      "guest_rc", r->guest_rc);
-
-	if (r->splat.line)
-		json_object_set_new(o, "splat", json_pack("{s:s, s:s, s:i}",
-				    "kind", r->splat.kind, "line", r->splat.line,
-				    "lineno", (json_int_t)r->splat.lineno));
-	if (r->lava) {
-		json_object_set_new(o, "runner", json_string("lava"));
-		json_object_set_new(o, "lava", sk_lava_job_json(r->lava));
-	}
-	return o;
-}
-
-static json_t *count_json(json_t *results)
-{
-	json_t *c = json_object(), *o;
-	size_t i;
-
-	json_array_foreach(results, i, o) {
-		const char *st = json_string_value(json_object_get(o, "status"));
-		json_int_t n = json_integer_value(json_object_get(c, st));
-
-		json_object_set_new(c, st, json_integer(n + 1));
-	}
-	return c;
-}
-
-json_t *sk_strlist_json(const struct sk_strlist *l)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		json_array_append_new(a, json_string(l->items[i]));
-	return a;
-}
-
-static int build_suites(json_t *res, struct sk_strlist *bins,
-			const struct sk_test_opts *o)
-{
-	static const char *const dflt[] = { "cgroup", NULL };
-	const char *const *s = o->suites ? o->suites : dflt;
-	struct sk_strlist skipped = { 0 };
-	char *outdir = sk_path_join(o->guest.workdir, "kselftest");
-	int err = 0;
-
-	for (; *s && !err; s++) {
-		const struct sk_kselftest_suite *suite = sk_kselftest_suite(*s);
-
-		if (!suite) {
-			err = sk_error_set(SK_EINVALID, "unknown suite '%s'", *s);
-			break;
-		}
-		char *sdir = sk_path_join(outdir, suite->dir);
-
-		err = sk_kselftest_build(bins, &skipped, suite, o->src,
-					 o->guest.arch, sdir);
-		free(sdir);
-	}
-	json_object_set_new(res, "not_built", sk_strlist_json(&skipped));
-	sk_strlist_clear(&skipped);
-	free(outdir);
-	return err;
-}
-
-/* "cgroup/test_kmem" of ".../kselftest/cgroup/test_kmem". */
-static char *bin_name(const char *bin)
-{
-	char *suite = suite_of(bin, "cgroup");
-	char *name = sk_xstrfmt("%s/%s", suite, base_name(bin));
-
-	free(suite);
-	return name;
-}
-
-/* Keep the binaries named in only ("suite/binary"); one unknown is an error. */
-static int keep_only(struct sk_strlist *bins, const char *const *only)
-{
-	struct sk_strlist kept = { 0 };
-	const char *const *w;
-	size_t i;
-	int err = 0;
-
-	for (w = only; *w && !err; w++) {
-		size_t found = 0;
-
-		for (i = 0; i < bins->nr; i++) {
-			char *name = bin_name(bins->items[i]);
-
-			found += !strcmp(name, *w);
-			free(name);
-		}
-		if (!found)
-			err = sk_error_set(SK_EINVALID, "no kselftest binary '%s' "
-					   "built (names are <suite>/<binary>)",
-					   *w);
-	}
-	for (i = 0; i < bins->nr; i++) {
-		char *name = bin_name(bins->items[i]);
-
-		for (w = only; *w && strcmp(name, *w); w++)
-			;
-		free(name);
-		if (*w && !err)
-			*SK_ARRAY_PUSH(kept.items, kept.nr, kept.alloc) =
-				bins->items[i];
-		else
-			free((char *)bins->items[i]);
-	}
-	free(bins->items);
-	*bins = kept;
-	return err;
-}
-
-/* The binaries not built ("suite/binary: why") that only asked for. */
-static void only_not_built(json_t *not_built, const char *const *only)
-{
-	const char *const *w;
-	size_t i = 0;
-
-	while (i < json_array_size(not_built)) {
-		const char *nb = json_string_value(json_array_get(not_built, i));
-
-		for (w = only; nb && *w; w++)
-			if (!strncmp(nb, *w, strlen(*w)) && nb[strlen(*w)] == ':')
-				break;
-		if (nb && *w)
-			i++;
-		else
-			json_array_remove(not_built, i);
-	}
-}
-
-/* The job of --boot-only: the guest reaching it is the test. */
-static const char boot_only_job[] =
-	"#!/bin/sh\n# stablekit test --boot-only: reaching this is the test\nexit 0\n";
-
-int sk_test_run(json_t **out, const struct sk_test_opts *o)
-{
-	struct sk_guest_opts g = o->guest;
-	struct sk_qemu_result boot;
-	struct sk_strlist bins = { 0 };
-	struct sk_strbuf log = SK_STRBUF_INIT;
-	json_t *res = json_object(), *ks = json_object(), *results = NULL;
-	char *job = NULL, *logpath = NULL, *path = NULL, *why = NULL;
-	const char *status = "not run";
-	int err;
-
-	json_object_set_new(res, "arch", json_string(g.arch ? g.arch : "x86_64"));
-	json_object_set_new(res, "kernel", g.kernel ? json_string(g.kernel) :
-			    json_null());
-	json_object_set_new(res, "kselftest", ks);
-	g.job = boot_only_job;
-	if (o->src && g.kernel) {
-		err = build_suites(ks, &bins, o);
-		if (err < 0) {
-			json_object_set_new(res, "reason", json_sprintf(
-				"not run: kselftest build: %s", sk_error_last()));
-			goto done;
-		}
-		if (o->only && keep_only(&bins, o->only) < 0) {
-			json_object_set_new(res, "reason", json_sprintf(
-				"not run: %s", sk_error_last()));
-			goto done;
-		}
-		if (o->only)
-			only_not_built(json_object_get(ks, "not_built"), o->only);
-		if (!bins.nr) {
-			/* nothing to run is no pass */
-			json_object_set_new(res, "reason", json_string(
-				"not run: no kselftest binary built (see "
-				"kselftest.not_built)"));
-			goto done;
-		}
-		job = sk_kselftest_job(o->suites ? o->suites[0] : "cgroup",
-				       &bins, o->test_timeout_s ?
-				       o->test_timeout_s : 300, o->retries);
-		g.job = job;
-		g.files = bins.items;
-		g.nr_files = bins.nr;
-	}
-	err = sk_guest_run(&boot, &g);
-	json_object_set_new(res, "boot", sk_qemu_result_json(&boot));
-	if (err < 0) {
-		json_object_set_new(res, "reason", json_sprintf("not run: %s",
-				    boot.reason ? boot.reason : sk_error_last()));
-		sk_qemu_result_release(&boot);
-		goto done;
-	}
-	logpath = sk_path_join(g.workdir, "console.log");
-	json_object_set_new(res, "log", json_string(logpath));
-	if (job) {
-		struct sk_ktap k;
-
-		sk_read_file(&log, logpath);
-		sk_ktap_parse(&k, log.buf, log.len);
-		results = sk_kselftest_results(&k);
-		if (k.nr_errors)
-			json_object_set_new(ks, "parse_errors",
-					    sk_ktap_errors_json(&k));
-		json_object_set_new(ks, "counts", count_json(results));
-		json_object_set_new(ks, "results", results);
-		if (k.nr_totals)
-			json_object_set_new(ks, "totals", json_pack(
-				"{s:i, s:i, s:i, s:i, s:i, s:i}",
-				"pass", k.totals.pass, "fail", k.totals.fail,
-				"xfail", k.totals.xfail, "xpass", k.totals.xpass,
-				"skip", k.totals.skip, "error", k.totals.error));
-		sk_ktap_release(&k);
-	}
-	/* from "not run": a pass needs an ok boot and, with tests, results */
-	status = sk_test_status(&boot, results, json_array_size(
-				json_object_get(ks, "not_built")), &why);
-	if (why)
-		json_object_set_new(res, "reason", json_string(why));
-	sk_qemu_result_release(&boot);
-	err = 0;
-done:
-	json_object_set_new(res, "status", json_string(status));
-	path = sk_path_join(g.workdir, "results.json");
-	sk_results_save(path, res);
-	*out = res;
-	sk_strlist_clear(&bins);
-	sk_strbuf_release(&log);
-	free(job);
-	free(why);
-	free(logpath);
-	free(path);
-	return err;
-}
-
-char *sk_bench_build_usemem(const char *top, const char *dir)
-{
-	struct sk_run_result res = SK_RUN_RESULT_INIT;
-	struct sk_run_opts ro = { 0 };
-	char *src = sk_path_join(top, "tools/stablekit/helpers/usemem.c");
-	char *bin = sk_path_join(dir, "usemem");
-	const char *argv[] = { "gcc", "-static", "-O2", "-o", bin, src, NULL };
-
-	sk_mkdir_p(dir, 0755);
-	ro.argv = argv;
-	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_MERGE_ERR;
-	ro.timeout_ms = 120000;
-	if (sk_run(&res, &ro) < 0 || res.exit_code) {
-		free(bin);
-		bin = NULL;
-	}
-	sk_run_result_release(&res);
-	free(src);
-	return bin;
-}
-
-int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
-		   const char *kernel, const char *usemem, const char *env,
-		   const char *dir, const struct sk_lava *lava)
-{
-	struct sk_guest_opts go = { 0 };
-	struct sk_qemu_result boot;
-	struct sk_strbuf job = SK_STRBUF_INIT, log = SK_STRBUF_INIT;
-	char *script = sk_path_join(top, "ci/guest/bench.sh");
-	char *logpath = sk_path_join(dir, "console.log");
-	const char *files[] = { usemem };
-	char *name = NULL;
-	int err;
-
-	err = sk_read_file(&job, script);
-	if (!err) {
-		/* the environment first, then the script after its #! line */
-		char *body = strchr(job.buf, '\n');
-		char *text = sk_xstrfmt("#!/bin/sh\ncat >/stablekit/bench.env <<'EOF'\n%sEOF\n%s",
-					env, body ? body + 1 : "");
-
-		go.top = top;
-		go.arch = arch;
-		go.kernel = kernel;
-		go.workdir = dir;
-		go.append = "transparent_hugepage=never";
-		go.job = text;
-		go.files = files;
-		go.nr_files = 1;
-		go.timeout_s = 1800;
-		go.memory_mb = 1024;
-		go.lava = lava;
-		go.name = name = sk_xstrfmt("stablekit bench %s", dir);
-		err = sk_guest_run(&boot, &go);
-		free(text);
-		if (!err && boot.status != SK_BOOT_OK)
-			err = sk_error_set(SK_ERROR, "bench boot: %s", boot.reason);
-		sk_qemu_result_release(&boot);
-	}
-	if (!err) {
-		sk_read_file(&log, logpath);
-		sk_bench_append_log(out, log.buf, log.len);
-	}
-	sk_strbuf_release(&job);
-	sk_strbuf_release(&log);
-	free(name);
-	free(script);
-	free(logpath);
-	return err;
-}

@@ -425,3 +425,17 @@ void sk_ktap_count(const struct sk_ktap *k,
 		if (!k->tests[i].nr_subtests)
 			counts[k->tests[i].status]++;
 }
+
+json_t *sk_ktap_errors_json(const struct sk_ktap *k)
+{
+	json_t *first;
+	size_t i;
+
+	if (!k->nr_errors)
+		return NULL;
+	first = json_array();
+	for (i = 0; i < k->nr_errors && i < SK_KTAP_MAX_ERRORS; i++)
+		json_array_append_new(first, json_string(k->errors[i]));
+	return json_pack("{s:I, s:o}", "count", (json_int_t)k->nr_errors,
+			 "first", first);
+}

@@ -2,6 +2,7 @@
 #define SK_KTAP_H
 
 #include <stddef.h>
+#include <jansson.h>
 
 /*
  * KTAP v1 and TAP 13 (kselftest) results, as they come off a serial
@@ -84,5 +85,12 @@ const struct sk_ktap_test *sk_ktap_find(const struct sk_ktap *k,
 /* Count results by status over leaf tests (those without subtests). */
 void sk_ktap_count(const struct sk_ktap *k,
 		   unsigned int counts[SK_KTAP_NR_STATUS]);
+
+/*
+ * The console's KTAP parse errors (lines past the parser's limits, whose
+ * results were dropped): { count, first: ["line N: ...", ...] }, or NULL
+ * when there were none.
+ */
+json_t *sk_ktap_errors_json(const struct sk_ktap *k);
 
 #endif

@@ -210,7 +210,7 @@ static int plain_append(const char *s)
  * action does not end (and the rest of the line go to another level of
  * the log) before its rc has been read.
  */
-#define DONE_PATTERN SK_QEMU_MARK_DONE " rc=[0-9]+\\s"
+#define DONE_PATTERN SK_BOOT_MARK_DONE " rc=[0-9]+\\s"
 
 int sk_lava_job_definition(json_t **out, const struct sk_qemu_opts *o,
 			   const char *device_type, const char *kernel_url,
@@ -260,7 +260,7 @@ int sk_lava_job_definition(json_t **out, const struct sk_qemu_opts *o,
 		"boot", "method", "qemu", "media", "tmpfs", "timeout",
 		"seconds", (int)t, "prompts", "Run /init as init process",
 		"test", "timeout", "seconds", (int)t, "monitors", "name",
-		"stablekit-guest", "start", SK_QEMU_MARK_START, "end",
+		"stablekit-guest", "start", SK_BOOT_MARK_START, "end",
 		DONE_PATTERN, "pattern", KTAP_PATTERN, "fixupdict",
 		"ok", "pass", "not ok", "fail");
 	*out = json_pack("{s:s, s:s, s:s, s:s, s:{s:{s:i}, s:{s:i}}, s:o, s:o}",
@@ -441,7 +441,7 @@ int sk_lava_log_console(struct sk_strbuf *out, const char *log, size_t len)
 			}
 			add_console_line(out, msg.buf, msg.len);
 			/* what follows is the guest rebooting into LAVA's end */
-			if (strstr(msg.buf, SK_QEMU_MARK_DONE " rc="))
+			if (strstr(msg.buf, SK_BOOT_MARK_DONE " rc="))
 				break;
 		}
 		p = eol ? eol + 1 : end;
@@ -725,7 +725,7 @@ static int run_once(struct sk_lava_job *j, double *ran_s,
 	return fetch_console(l, j->id, log_path);
 }
 
-static void incomplete_verdict(struct sk_qemu_result *out,
+static void incomplete_verdict(struct sk_boot_result *out,
 			       const struct sk_lava_job *j)
 {
 	char *why = sk_xstrfmt("LAVA job %ld %s: %s: %s", j->id,
@@ -744,7 +744,7 @@ static void incomplete_verdict(struct sk_qemu_result *out,
 	free(why);
 }
 
-int sk_lava_boot(struct sk_qemu_result *out, struct sk_lava_job *job,
+int sk_lava_boot(struct sk_boot_result *out, struct sk_lava_job *job,
 		 const struct sk_lava *l, const struct sk_qemu_opts *o,
 		 const char *name)
 {
@@ -760,7 +760,7 @@ int sk_lava_boot(struct sk_qemu_result *out, struct sk_lava_job *job,
 	memset(out, 0, sizeof(*out));
 	out->guest_rc = -1;
 	out->status = SK_BOOT_ERROR;
-	out->accel = SK_QEMU_TCG;
+	out->accel = SK_BOOT_TCG;
 	if (!o->kernel || !o->log_path) {
 		err = sk_error_set(SK_EINVALID, "lava: a boot needs a kernel "
 				   "and a console log path");
@@ -796,7 +796,7 @@ int sk_lava_boot(struct sk_qemu_result *out, struct sk_lava_job *job,
 				   j->error_msg ? j->error_msg : "no message");
 		goto out;
 	}
-	sk_qemu_verdict(out, log.buf, log.len,
+	sk_boot_verdict(out, log.buf, log.len,
 			j->error_type && !strcmp(j->error_type, "LAVATimeout"),
 			t, 0, NULL, o->expect_rc);
 	if (!j->health || strcmp(j->health, "Complete"))

@@ -1,6 +1,7 @@
 #ifndef SK_LAVA_H
 #define SK_LAVA_H
 
+#include "gate/boot.h"
 #include "gate/qemu.h"
 #include "core/strbuf.h"
 
@@ -13,7 +14,7 @@
  * reach, the job boots them with LAVA's qemu device type, and the
  * serial console is read back from the job's log into the same
  * console.log the local runner writes.  The verdict then comes from the
- * same parser (sk_qemu_verdict), so the results and the report do not
+ * same parser (sk_boot_verdict), so the results and the report do not
  * depend on the runner.
  *
  * The config is git-config syntax (ci/lava/up writes one):
@@ -97,7 +98,7 @@ int sk_lava_log_console(struct sk_strbuf *out, const char *log, size_t len);
  * retried once; then the boot is SK_BOOT_ERROR ("not run"), never a
  * pass.  job (may be NULL) gets what LAVA said.
  */
-int sk_lava_boot(struct sk_qemu_result *out, struct sk_lava_job *job,
+int sk_lava_boot(struct sk_boot_result *out, struct sk_lava_job *job,
 		 const struct sk_lava *l, const struct sk_qemu_opts *o,
 		 const char *name);
 

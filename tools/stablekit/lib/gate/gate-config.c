@@ -1,0 +1,144 @@
+#include "gate/gate-config.h"
+#include "core/arch.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+#include "gate/bench.h"
+
+#include <git2.h>
+#include <string.h>
+
+static const char *known_arch(const char *name)
+{
+	const struct sk_arch *a = sk_arch_find(name);
+
+	return a && a->qemu_binary ? a->name : NULL;
+}
+
+static int add_arch(struct sk_gate_arches *out, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < out->nr; i++)
+		if (!strcmp(out->v[i], name))
+			return 0;
+	out->v[out->nr++] = name;	/* every known arch fits */
+	return 0;
+}
+
+struct arch_read {
+	struct sk_gate_arches *out;
+	const char *path, *key;
+	int err;
+};
+
+static int read_arch(const git_config_entry *e, void *data)
+{
+	struct arch_read *r = data;
+	const char *a = known_arch(e->value ? e->value : "");
+
+	if (!a) {
+		r->err = sk_error_set(SK_EINVALID, "%s: %s: unknown arch '%s' "
+				      "(x86_64, arm64, i386)", r->path, r->key,
+				      e->value ? e->value : "");
+		return 1;
+	}
+	return add_arch(r->out, a);
+}
+
+static int read_arches(struct sk_gate_arches *out, git_config *cfg,
+		       const char *path, const char *key)
+{
+	struct arch_read r = { out, path, key, 0 };
+	int err = git_config_get_multivar_foreach(cfg, key, NULL, read_arch, &r);
+
+	if (r.err)
+		return r.err;
+	if (err == GIT_ENOTFOUND)
+		return 0;
+	return err < 0 ? sk_error_git(SK_EINVALID, path) : 0;
+}
+
+int sk_gate_config_arches(struct sk_gate_arches *out, const char *path,
+		   const char *branch)
+{
+	git_config *cfg = NULL;
+	char *key = NULL;
+	int err = 0;
+
+	out->nr = 0;
+	if (path && git_config_open_ondisk(&cfg, path) < 0)
+		return sk_error_git(SK_EINVALID, path);
+	if (cfg)
+		err = read_arches(out, cfg, path, "gate.arch");
+	if (!err && !out->nr) {
+		add_arch(out, "x86_64");
+		add_arch(out, "arm64");
+	}
+	if (!err && cfg && branch) {
+		key = sk_xstrfmt("gate.%s.arch", branch);
+		err = read_arches(out, cfg, path, key);
+	}
+	free(key);
+	git_config_free(cfg);
+	return err;
+}
+
+static double conf_double(git_config *cfg, const char *key, double dflt)
+{
+	git_buf buf = { 0 };
+	double v = dflt;
+
+	if (!git_config_get_string_buf(&buf, cfg, key))
+		v = strtod(buf.ptr, NULL);
+	git_buf_dispose(&buf);
+	return v;
+}
+
+int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
+{
+	static const struct {
+		const char *key, *var, *dflt;
+	} keys[] = {
+		{ "bench.runs", "RUNS", "5" },
+		{ "bench.workers", "WORKERS", "1" },
+		{ "bench.size", "SIZE", "256M" },
+		{ "bench.touches", "TOUCHES", "200000" },
+		{ "bench.seed", "SEED", "42" },
+		{ "bench.memoryMax", "MEMCG_MAX", "64M" },
+		{ "bench.swap", "SWAP", "1G" },
+	};
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	git_config *cfg = NULL;
+	size_t i;
+
+	t->lock_ratio_pct = 5;
+	t->throughput_pct = 10;
+	t->alpha = 0.05;
+	t->min_runs = 3;
+	if (path && git_config_open_ondisk(&cfg, path) < 0)
+		return sk_error_git(SK_EINVALID, path);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		git_buf buf = { 0 };
+		const char *v = keys[i].dflt;
+
+		if (cfg && !git_config_get_string_buf(&buf, cfg, keys[i].key))
+			v = buf.ptr;
+		/* values go into a shell file: keep them to [A-Za-z0-9.] */
+		sk_strbuf_addf(&sb, "%s=%s\n", keys[i].var,
+			       strspn(v, "0123456789.KMGkmg") == strlen(v) ?
+			       v : keys[i].dflt);
+		git_buf_dispose(&buf);
+	}
+	if (cfg) {
+		t->lock_ratio_pct = conf_double(cfg, "threshold.lruLockPer1000Scanned",
+						t->lock_ratio_pct);
+		t->throughput_pct = conf_double(cfg, "threshold.throughput",
+						t->throughput_pct);
+		t->alpha = conf_double(cfg, "threshold.alpha", t->alpha);
+		t->min_runs = (int)conf_double(cfg, "threshold.minRuns",
+					       t->min_runs);
+		git_config_free(cfg);
+	}
+	*env = sk_strbuf_detach(&sb);
+	return 0;
+}
