@@ -4,7 +4,7 @@
 # memory.max on the leaf, swap on zram, THP off (kernel command line).
 # Parameters come from /stablekit/bench.env (written by stablekit):
 #   RUNS WORKERS SIZE TOUCHES SEED MEMCG_MAX SWAP
-# Prints, per run, a block that lib/bench.c parses:
+# Prints, per run, a block that lib/gate/bench.c parses:
 #   stablekit-bench: begin <run>
 #   stablekit-bench: usemem <usemem's line>
 #   stablekit-bench: vmstat <name> <delta>          (every changed counter)

@@ -10,7 +10,7 @@
 struct sk_context {
 	const char *top;	/* the project: series/, stable/, semantic-patches/ */
 	int json;		/* --json: machine output on stdout */
-	int progress;		/* progress lines on stderr (lib/progress.h) */
+	int progress;		/* progress lines on stderr (lib/core/progress.h) */
 };
 
 /* Exit codes, as libgit2's CLI and git use them. */
@@ -28,6 +28,10 @@ enum sk_exit {
  * SK_EXIT_FAIL (branches.conf unreadable); the error is printed.
  */
 int sk_require_branch(const char *top, const char *name);
+
+/* A build's progress line on stderr; data is the branch's name. */
+void sk_build_progress(const char *arch, const char *variant, const char *what,
+		       void *data);
 
 /*
  * A failed sk_series_load of a name from the command line: an unknown

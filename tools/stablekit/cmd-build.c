@@ -4,6 +4,7 @@
 #include "core/fsutil.h"
 #include "build/kbuild.h"
 #include "build/build.h"
+#include "build/build-branch.h"
 #include "core/options.h"
 #include "core/progress.h"
 #include "core/results.h"
@@ -30,8 +31,8 @@ struct build_args {
 	const char *distcc_hosts;	/* [build] distcc-hosts */
 };
 
-static void progress(const char *arch, const char *variant, const char *what,
-		     void *data)
+void sk_build_progress(const char *arch, const char *variant, const char *what,
+		       void *data)
 {
 	const char *branch = data;
 
@@ -39,19 +40,6 @@ static void progress(const char *arch, const char *variant, const char *what,
 		sk_progressf("build %s: %s", branch, what);
 	else
 		sk_progressf("build %s: %-6s %-8s %s", branch, arch, variant, what);
-}
-
-/* kbuild resolves a relative O= from the source tree: make paths absolute. */
-static char *absolute(const char *path)
-{
-	char *cwd, *abs;
-
-	if (path[0] == '/')
-		return sk_xstrdup(path);
-	cwd = getcwd(NULL, 0);
-	abs = cwd ? sk_path_join(cwd, path) : sk_xstrdup(path);
-	free(cwd);
-	return abs;
 }
 
 static const char *short_status(const struct sk_build_variant *v)
@@ -140,174 +128,39 @@ static int check_arches(const struct sk_strlist *l)
 }
 
 /* One branch: the arches of --arch, else of branches.conf, else all. */
-static int build_branch(struct sk_build *job, git_repository *repo,
-			const struct sk_branch *br, const struct build_args *a,
-			enum sk_build_mode mode, struct sk_context *ctx,
-			char **results_out, char **staging_out)
+static int build_branch(struct sk_build *job, json_t **out, char **results,
+			git_repository *repo, const struct sk_branch *br,
+			const struct build_args *a, enum sk_build_mode mode,
+			struct sk_context *ctx)
 {
-	struct sk_build_opts o = { 0 };
-	char *root = sk_work_dir(ctx->top);
-	char *work, *results, *tmp, *parent, *staging = NULL;
-	char **arches = NULL;
-	size_t nr = 0, alloc = 0, i;
-	int ret;
+	struct sk_build_branch_opts bo = { 0 };
+	struct sk_build_opts *o = &bo.build;
 
-	if (a->arches.nr)
-		for (i = 0; i < a->arches.nr; i++)
-			*SK_ARRAY_PUSH(arches, nr, alloc) = (char *)a->arches.items[i];
-	else if (br->nr_arches)
-		for (i = 0; i < br->nr_arches; i++) {
-			if (sk_arch_find(br->arches[i]))
-				*SK_ARRAY_PUSH(arches, nr, alloc) = br->arches[i];
-		}
-	else
-		for (i = 0; sk_arch_at(i); i++)
-			if (sk_arch_at(i)->by_default)
-				*SK_ARRAY_PUSH(arches, nr, alloc) =
-					(char *)sk_arch_at(i)->name;
-	tmp = a->work ? sk_path_join(a->work, br->name) :
-	      sk_xstrfmt("%s/build/%s", root, br->name);
-	work = absolute(tmp);
-	free(tmp);
-	tmp = a->results ? sk_xstrfmt("%s/%s/build/%s", a->results, br->name,
-				      sk_build_mode_name(mode)) :
-	      sk_xstrfmt("%s/results/%s/build/%s", root, br->name,
-			 sk_build_mode_name(mode));
-	results = absolute(tmp);
-	free(tmp);
-	/*
-	 * This run's results are written beside the last ones and replace
-	 * them in one step when complete: a reader, or another build of the
-	 * branch, never sees them half-written or wiped.
-	 */
-	parent = sk_xstrndup(results, (size_t)(strrchr(results, '/') - results));
-	ret = sk_mkdir_p(parent, 0755);
-	if (!ret)
-		ret = sk_mkdtemp_in(&staging, parent, sk_build_mode_name(mode));
-	free(parent);
-	if (ret) {
-		memset(job, 0, sizeof(*job));
-		free(arches);
-		free(root);
-		*results_out = results;
-		*staging_out = NULL;
-		return ret;
-	}
-	o.repo = repo;
-	o.top = ctx->top;
-	o.branch = br;
-	o.mode = mode;
-	o.arches = arches;
-	o.nr_arches = nr;
-	o.work = work;
-	o.results = staging;
-	o.cross = (char *const *)a->cross.items;
-	o.nr_cross = a->cross.nr;
-	o.fragments = (char *const *)a->fragments.items;
-	o.nr_fragments = a->fragments.nr;
-	o.objects = (char *const *)a->objects.items;
-	o.nr_objects = a->objects.nr;
-	o.jobs = a->jobs;
-	o.parallel = a->parallel;
-	o.no_ccache = a->no_ccache;
-	o.distcc_hosts = a->distcc_hosts;
-	o.no_baseline = a->no_baseline;
-	o.timeout_s = a->timeout > 0 ? (unsigned int)a->timeout : 0;
+	o->repo = repo;
+	o->top = ctx->top;
+	o->branch = br;
+	o->mode = mode;
+	o->arches = (char *const *)a->arches.items;
+	o->nr_arches = a->arches.nr;
+	o->cross = (char *const *)a->cross.items;
+	o->nr_cross = a->cross.nr;
+	o->fragments = (char *const *)a->fragments.items;
+	o->nr_fragments = a->fragments.nr;
+	o->objects = (char *const *)a->objects.items;
+	o->nr_objects = a->objects.nr;
+	o->jobs = a->jobs;
+	o->parallel = a->parallel;
+	o->no_ccache = a->no_ccache;
+	o->distcc_hosts = a->distcc_hosts;
+	o->no_baseline = a->no_baseline;
+	o->timeout_s = a->timeout > 0 ? (unsigned int)a->timeout : 0;
 	if (ctx->progress) {
-		o.progress = progress;
-		o.progress_data = br->name;
+		o->progress = sk_build_progress;
+		o->progress_data = br->name;
 	}
-	ret = sk_build_run(job, &o);
-	free(arches);
-	free(work);
-	free(root);
-	*results_out = results;
-	*staging_out = staging;
-	return ret;
-}
-
-/* v moved from "from" to "to" when it is a path under from, else NULL. */
-static json_t *moved_path(json_t *v, const char *from, const char *to)
-{
-	const char *s = json_string_value(v);
-	size_t n = strlen(from);
-	char *p;
-	json_t *o;
-
-	if (!s || strncmp(s, from, n) || (s[n] && s[n] != '/'))
-		return NULL;
-	p = sk_xstrfmt("%s%s", to, s + n);
-	o = json_string(p);
-	free(p);
-	return o;
-}
-
-/* Paths under the staging directory, as they will be once it is in place. */
-static void rebase_paths(json_t *o, const char *from, const char *to)
-{
-	const char *key;
-	json_t *v, *m;
-	size_t i;
-
-	json_object_foreach(o, key, v) {
-		if ((m = moved_path(v, from, to)))
-			json_object_set_new(o, key, m);
-		else
-			rebase_paths(v, from, to);
-	}
-	json_array_foreach(o, i, v) {
-		if ((m = moved_path(v, from, to)))
-			json_array_set_new(o, i, m);
-		else
-			rebase_paths(v, from, to);
-	}
-}
-
-static void rebase_file(const char *path, const char *from, const char *to)
-{
-	char *why = NULL;
-	json_t *o;
-
-	if (!sk_path_exists(path))
-		return;
-	o = sk_results_load(path, &why);
-	if (o) {
-		rebase_paths(o, from, to);
-		if (sk_results_save(path, o))
-			fprintf(stderr, "warning: %s\n", sk_error_last());
-	}
-	json_decref(o);
-	free(why);
-}
-
-/* The staging directory, complete, replaces the results in one step. */
-static int publish(const struct sk_build *job, const char *staging,
-		   const char *results)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < job->nr_arches; i++) {
-		const char *dirs[] = { job->arches[i].base.resdir,
-				       job->arches[i].patched.resdir };
-		size_t d;
-
-		for (d = 0; d < 2; d++) {
-			char *p = dirs[d] ? sk_path_join(dirs[d], "metadata.json") : NULL;
-
-			if (p)
-				rebase_file(p, staging, results);
-			free(p);
-		}
-	}
-	if (sk_is_dir(results)) {
-		ret = sk_dir_swap(staging, results);
-		if (!ret)
-			ret = sk_rmrf(staging);	/* the last run's, now */
-	} else {
-		ret = rename(staging, results) < 0 ? sk_error_errno(results) : 0;
-	}
-	return ret;
+	bo.work = a->work;
+	bo.results = a->results;
+	return sk_build_branch(job, out, results, &bo);
 }
 
 static int run_all(struct build_args *a, enum sk_build_mode mode,
@@ -322,8 +175,8 @@ static int run_all(struct build_args *a, enum sk_build_mode mode,
 	for (i = 0; i < branches->nr; i++) {
 		struct sk_branch *br = &branches->items[i];
 		struct sk_build job;
-		char *results = NULL, *staging = NULL, *path;
-		json_t *o;
+		char *results = NULL;
+		json_t *o = NULL;
 		int ret;
 
 		if (a->branches.nr) {
@@ -333,35 +186,20 @@ static int run_all(struct build_args *a, enum sk_build_mode mode,
 			if (j == a->branches.nr)
 				continue;
 		}
-		ret = build_branch(&job, repo, br, a, mode, ctx, &results,
-				   &staging);
-		if (ret) {
+		ret = build_branch(&job, &o, &results, repo, br, a, mode, ctx);
+		if (ret && !o) {
 			fprintf(stderr, "error: build %s: %s\n", br->name,
 				sk_error_last());
 			sk_build_release(&job);
-			if (staging)
-				sk_rmrf(staging);
-			free(staging);
 			free(results);
 			worst = SK_EXIT_FAIL;
 			continue;
 		}
-		o = sk_build_json(&job);
-		rebase_paths(o, staging, results);
-		/* the report says "not buildable" from this, never a pass */
-		json_object_set_new(o, "results", json_string(results));
-		path = sk_path_join(staging, "build.json");
-		ret = sk_results_save(path, o);
-		free(path);
-		if (!ret)
-			ret = publish(&job, staging, results);
 		if (ret) {
-			fprintf(stderr, "error: build %s: results: %s\n", br->name,
+			fprintf(stderr, "error: build %s: %s\n", br->name,
 				sk_error_last());
-			sk_rmrf(staging);
 			worst = SK_EXIT_FAIL;
 		}
-		free(staging);
 		if (!a->json)
 			print_table(&job);
 		if (job.not_run) {

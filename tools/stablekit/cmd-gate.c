@@ -61,12 +61,12 @@ static void print_text(json_t *res)
 
 int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 {
-	struct sk_gatejob_opts o = { 0 };
+	struct sk_gate_opts o = { 0 };
 	const char *runner = NULL, *lava_config = NULL;
 	struct sk_strlist skip = { 0 };
 	struct sk_lava lava = { 0 };
 	int use_lava = 0, json = ctx->json, ret;
-	char *self = NULL, *work = NULL;
+	char *work = NULL;
 	json_t *res = NULL;
 	const struct sk_option opts[] = {
 		SK_OPT_STRING_(0, "branch", &o.branch, "b", "the stable branch"),
@@ -113,13 +113,11 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 		ret = sk_die_lib(SK_EINVALID);
 		goto out;
 	}
-	self = realpath("/proc/self/exe", NULL);
 	o.top = ctx->top;
-	o.self = self;
 	o.skip = &skip;
 	o.progress = ctx->progress;
 	o.lava = use_lava ? &lava : NULL;
-	if (sk_gatejob_run(&res, &o) < 0) {
+	if (sk_gate_run(&res, &o) < 0) {
 		ret = sk_die_lib(SK_EINVALID);
 		goto out;
 	}
@@ -135,7 +133,6 @@ out:
 	json_decref(res);
 	sk_lava_release(&lava);
 	sk_strlist_release(&skip);
-	free(self);
 	free(work);
 	return ret;
 }

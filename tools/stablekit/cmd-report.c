@@ -1,4 +1,5 @@
 #include "builtin.h"
+#include "track/status.h"
 #include "project/branches.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -28,35 +29,15 @@ struct report_args {
 	int summary, check, json;
 };
 
-/* `stablekit status --json` of this binary; NULL with *why when it fails. */
-static json_t *run_status(const struct sk_context *ctx, const char *repo,
-			  char **why)
+/* The status of every branch; NULL with *why when it cannot be had. */
+static json_t *load_status(const struct sk_context *ctx, const char *repo,
+			   char **why)
 {
-	struct sk_run_result res = SK_RUN_RESULT_INIT;
-	struct sk_run_opts ro = { 0 };
-	char *self = realpath("/proc/self/exe", NULL);
-	const char *argv[] = { self, "-C", ctx->top, "status", "--json",
-			       repo ? "--repo" : NULL, repo, NULL };
-	json_error_t jerr;
 	json_t *o = NULL;
 
 	*why = NULL;
-	ro.argv = argv;
-	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_CAPTURE_ERR;
-	ro.timeout_ms = 3600 * 1000;
-	if (!self || sk_run(&res, &ro) < 0) {
-		*why = sk_xstrfmt("not run: stablekit status: %s", sk_error_last());
-		goto out;
-	}
-	o = res.exit_code ? NULL : json_loads(res.out.buf, 0, &jerr);
-	if (!o) {
-		sk_strbuf_rtrim(&res.err);
-		*why = sk_xstrfmt("not run: stablekit status exited %d: %s",
-				  res.exit_code, res.err.buf);
-	}
-out:
-	sk_run_result_release(&res);
-	free(self);
+	if (sk_status_load(&o, ctx->top, repo))
+		*why = sk_xstrfmt("not run: status: %s", sk_error_last());
 	return o;
 }
 
@@ -344,7 +325,7 @@ static int run(const struct report_args *a, const struct sk_context *ctx,
 {
 	char *root = a->results ? sk_xstrdup(a->results) : sk_results_dir(ctx->top);
 	char *status_why = NULL, *tester = sk_identity(ctx->top), *path;
-	json_t *status = run_status(ctx, a->repo, &status_why);
+	json_t *status = load_status(ctx, a->repo, &status_why);
 	json_t **reps = sk_xcalloc(branches->nr + 1, sizeof(*reps));
 	int ret = 0, all_pass = 1, bad_input = 0;
 	size_t i;

@@ -8,6 +8,7 @@
 #include "project/repo.h"
 #include "track/session.h"
 #include "track/stale.h"
+#include "track/status.h"
 #include "core/strbuf.h"
 #include "track/track.h"
 
@@ -108,97 +109,7 @@ static void print_problems(const struct sk_track *t)
  */
 static int branches_ok(const struct sk_track *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nr_branches; i++)
-		if (t->branches[i].problem &&
-		    !t->branches[i].workspace_lacks)
-			return SK_EXIT_CHECK;
-	return SK_EXIT_OK;
-}
-
-static json_t *cell_json(const struct sk_track_patch *tp,
-			 const struct sk_track_cell *c)
-{
-	json_t *deps = json_array();
-	size_t i;
-
-	for (i = 0; i < c->nr_deps; i++)
-		json_array_append_new(deps, json_sprintf("%s:%d", tp->slug,
-							  c->deps[i]));
-	return json_pack("{s:s, s:o, s:o, s:o}",
-			 "state", sk_state_name(c->state),
-			 "evidence", sk_json_strv(c->evidence, c->nr_evidence),
-			 "commits", sk_json_strv(c->commits, c->nr_commits),
-			 "deps", deps);
-}
-
-static json_t *track_json(const struct sk_track *t, const char *repo)
-{
-	json_t *branches = json_array(), *patches = json_array();
-	size_t i, j;
-
-	for (j = 0; j < t->nr_branches; j++) {
-		const struct sk_track_branch *tb = &t->branches[j];
-		json_t *b = json_pack("{s:s, s:s, s:s}", "name", tb->br->name,
-				      "ref", tb->br->ref, "kind",
-				      sk_branch_kind_name(tb->br->kind));
-
-		json_object_set_new(b, "version", tb->br->major ?
-				    json_sprintf("%d.%d", tb->br->major,
-						 tb->br->minor) : json_null());
-		json_object_set_new(b, "base", tb->br->base ?
-				    json_string(tb->br->base) : json_null());
-		json_object_set_new(b, "tip", tb->tip[0] ?
-				    json_string(tb->tip) : json_null());
-		json_object_set_new(b, "arch", sk_json_strv(tb->br->arches,
-							    tb->br->nr_arches));
-		if (tb->problem)
-			json_object_set_new(b, "problem",
-					    json_string(tb->problem));
-		json_array_append_new(branches, b);
-	}
-	for (i = 0; i < t->nr_patches; i++) {
-		const struct sk_track_patch *tp = &t->patches[i];
-		json_t *up = json_array(), *cells = json_object();
-		json_t *similar = json_array();
-
-		for (j = 0; j < tp->nr_upstream; j++) {
-			const struct sk_track_upstream *u = &tp->upstream[j];
-			json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "commit",
-					      u->commit, "subject", u->subject,
-					      "match", u->how, "proof",
-					      sk_proof_name(u->proof));
-
-			json_object_set_new(o, "reverted_by", u->reverted_by[0] ?
-					    json_string(u->reverted_by) :
-					    json_null());
-			json_array_append_new(up, o);
-		}
-		for (j = 0; j < tp->nr_similar; j++) {
-			const struct sk_track_similar *sm = &tp->similar[j];
-			json_t *o = json_pack("{s:s, s:s, s:s}", "commit",
-					      sm->commit, "subject", sm->subject,
-					      "difference", sm->difference);
-
-			json_object_set_new(o, "reverted_by", sm->reverted_by[0] ?
-					    json_string(sm->reverted_by) :
-					    json_null());
-			json_array_append_new(similar, o);
-		}
-		for (j = 0; j < t->nr_branches; j++)
-			json_object_set_new(cells, t->branches[j].br->name,
-					    cell_json(tp, &tp->cells[j]));
-		json_array_append_new(patches, json_pack(
-			"{s:o, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
-			"id", json_sprintf("%s:%d", tp->slug, tp->nr),
-			"series", tp->slug, "version", tp->version,
-			"nr", tp->nr, "subject", tp->subject,
-			"author", tp->author, "upstream", up,
-			"similar", similar, "branches", cells));
-	}
-	return json_pack("{s:s, s:o, s:o}", "repository", repo,
-			 "branches", branches, "patches", patches);
+	return sk_status_branch_missing(t) ? SK_EXIT_CHECK : SK_EXIT_OK;
 }
 
 static void print_stats(const struct sk_track *t, const char *index_path)
@@ -232,7 +143,7 @@ static int print_why(struct sk_track *t, const char *patch,
 	}
 	c = &tp->cells[bi];
 	if (json) {
-		json_t *o = cell_json(tp, c);
+		json_t *o = sk_status_cell_json(tp, c);
 
 		json_object_set_new(o, "patch", json_sprintf("%s:%d", tp->slug,
 							     tp->nr));
@@ -290,9 +201,8 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 	if (why) {
 		ret = print_why(s.track, argv[0], argv[1], json);
 	} else if (json) {
-		json_t *o = track_json(s.track, s.repo_path);
+		json_t *o = sk_status_json(s.track, s.repo_path, ctx->top);
 
-		json_object_set_new(o, "stale", sk_stale_status_json(ctx->top));
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);

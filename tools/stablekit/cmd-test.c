@@ -1,4 +1,5 @@
 #include "builtin.h"
+#include "build/build-branch.h"
 #include "gate/bench.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -59,30 +60,14 @@ static char *build_command(const char *branch, const char *arch)
 	return sk_strbuf_detach(&sb);
 }
 
-/*
- * The patched (else baseline) image of `stablekit build --mode kernel`, or
- * NULL with *why set.
- */
-static char *built_kernel(const struct sk_context *ctx, const char *branch,
-			  const char *arch, char **why)
+/* The patched (else baseline) image of the arch in a build's JSON. */
+static char *image_of(json_t *build, const char *arch)
 {
-	struct sk_run_result res = SK_RUN_RESULT_INIT;
-	struct sk_run_opts ro = { 0 };
-	char *self = realpath("/proc/self/exe", NULL), *image = NULL;
-	const char *argv[] = { self, "-C", ctx->top, "--json", "build",
-			       "--mode", "kernel", "--branch", branch,
-			       "--arch", arch, NULL };
-	json_t *o = NULL, *a;
+	const char *img = NULL;
+	json_t *a;
 	size_t i;
 
-	ro.argv = argv;
-	ro.flags = SK_RUN_CAPTURE_OUT;
-	if (self && !sk_run(&res, &ro))
-		o = json_loads(res.out.buf, 0, NULL);
-	json_array_foreach(json_object_get(json_array_get(json_object_get(o,
-			   "branches"), 0), "arches"), i, a) {
-		const char *img;
-
+	json_array_foreach(json_object_get(build, "arches"), i, a) {
 		if (strcmp(json_string_value(json_object_get(a, "arch")), arch))
 			continue;
 		img = json_string_value(json_object_get(json_object_get(a,
@@ -90,19 +75,46 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 		if (!img)
 			img = json_string_value(json_object_get(json_object_get(a,
 						"baseline"), "image"));
-		if (img)
-			image = sk_xstrdup(img);
 	}
-	if (!image) {
-		char *cmd = build_command(branch, arch);
+	return img ? sk_xstrdup(img) : NULL;
+}
 
-		*why = sk_xstrfmt("not run: %s gave no image (exit %d)", cmd,
-				  res.exit_code);
+/*
+ * The branch's kernel for arch, built as `stablekit build --mode kernel`
+ * builds it (the same checkout, results and reuse), or NULL with *why.
+ */
+static char *built_kernel(const struct sk_context *ctx, const char *branch,
+			  const char *arch, char **why)
+{
+	struct sk_build_branch_opts bo = { 0 };
+	struct sk_build job = { 0 };
+	char *arches[] = { (char *)arch };
+	char *results = NULL, *image = NULL, *cmd;
+	const char *reason;
+	json_t *o = NULL;
+
+	bo.build.top = ctx->top;
+	bo.build.mode = SK_BUILD_KERNEL;
+	bo.build.arches = arches;
+	bo.build.nr_arches = 1;
+	if (ctx->progress) {
+		bo.build.progress = sk_build_progress;
+		bo.build.progress_data = (void *)branch;
+	}
+	sk_build_branch_named(&job, &o, &results, branch, &bo);
+	image = image_of(o, arch);
+	if (!image) {
+		reason = job.not_run ? job.not_run : job.why ? job.why :
+			 sk_error_last();
+		cmd = build_command(branch, arch);
+		*why = sk_xstrfmt("not run: %s gave no image%s%s", cmd,
+				  reason && *reason ? ": " : "",
+				  reason ? reason : "");
 		free(cmd);
 	}
 	json_decref(o);
-	sk_run_result_release(&res);
-	free(self);
+	sk_build_release(&job);
+	free(results);
 	return image;
 }
 
@@ -299,8 +311,6 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 		ret = sk_require_branch(ctx->top, branch);
 		if (ret)
 			return ret;
-	} else {
-		branch = "linux-6.12.y";	/* only names the results directory */
 	}
 	work = sk_work_dir(ctx->top);
 	if (sk_lava_runner(&lava, &use_lava, runner, lava_config, work) < 0) {
@@ -315,8 +325,10 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 			"--kernel none\n");
 		return SK_EXIT_USAGE;
 	}
-	outdir = out ? sk_xstrdup(out) :
-		 sk_xstrfmt("%s/results/%s/test/%s", work, branch, arch);
+	/* a kernel given by path belongs to no branch's results */
+	outdir = out ? sk_xstrdup(out) : branch ?
+		 sk_xstrfmt("%s/results/%s/test/%s", work, branch, arch) :
+		 sk_xstrfmt("%s/test/%s", work, arch);
 	srcdir = src ? sk_xstrdup(src) : sk_path_join(work, "linux");
 	if (suites.nr) {
 		suite_v = sk_xcalloc(suites.nr + 1, sizeof(*suite_v));
@@ -370,7 +382,8 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	to.test_timeout_s = (unsigned int)test_timeout;
 	to.retries = (unsigned int)retries;
 	if (ctx->progress)
-		sk_progressf("test: %s on %s, results in %s", branch, arch, outdir);
+		sk_progressf("test: %s on %s, results in %s",
+			     branch ? branch : kernel, arch, outdir);
 	ret = sk_test_run(&res, &to) < 0 ? SK_EXIT_CHECK :
 	      strcmp(json_string_value(json_object_get(res, "status")), "pass") ?
 	      SK_EXIT_CHECK : SK_EXIT_OK;

@@ -1,4 +1,4 @@
-/* Unit tests for lib/listmail.c: threads of an archive, stable mail kinds. */
+/* Unit tests for lib/mail/listmail.c: threads of an archive, stable mail kinds. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

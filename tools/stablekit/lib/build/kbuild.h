@@ -77,7 +77,7 @@ int sk_kbuild_allowed(const struct sk_kbuild_allowlist *a, const char *arch,
 
 /*
  * The files a queued patch touches, both sides of every file of its diff
- * (lib/diff.h: git or quilt style), appended to *files unless already
+ * (lib/core/diff.h: git or quilt style), appended to *files unless already
  * there.  A diff that does not parse or names an unsafe path fails with
  * "source:line: ...": the queue's undo rewrites and removes these paths.
  */

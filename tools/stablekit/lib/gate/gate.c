@@ -1,4 +1,5 @@
 #include "gate/gate.h"
+#include "build/build-branch.h"
 #include "gate/batch.h"
 #include "gate/bench.h"
 #include "core/error.h"
@@ -44,7 +45,6 @@ struct gate {
 	struct gate *parent;
 	const char *busybox;	/* the guest's, when known before the key */
 	const struct sk_lava *lava;	/* NULL: the guests run here */
-	const char *self;
 	char *work, *src;
 	const struct sk_strlist *skip;
 	struct sk_gate_thresholds t;
@@ -128,45 +128,68 @@ static void save(const struct gate *g, const char *file, json_t *o)
 	free(p);
 }
 
-/* Run this stablekit again for a sub-command; its --json output parsed. */
-static json_t *run_self(struct gate *g, const char *const *args,
-			const char *log_name, char **why)
-{
-	struct sk_run_result res = SK_RUN_RESULT_INIT;
-	struct sk_run_opts ro = { 0 };
-	struct sk_argv argv = SK_ARGV_INIT;
-	char *errlog = sk_path_join(g->outdir, log_name);
-	json_error_t jerr;
-	json_t *o = NULL;
-	int err;
+struct build_log {
+	FILE *f;
+	const char *branch;
+};
 
-	sk_argv_pushv(&argv, (const char *const[]){ g->self, "-C", g->top,
-						    "--json", NULL });
-	sk_argv_pushv(&argv, args);
-	ro.argv = argv.v;
-	ro.flags = SK_RUN_CAPTURE_OUT;
-	/* a log, written as it comes: its progress can be followed */
-	ro.stderr_path = errlog;
-	ro.timeout_ms = 3 * 3600 * 1000;
-	if (g->progress)
-		sk_progressf("gate: stablekit %s ... (its progress in %s)",
-			     argv.v[4], errlog);
-	err = sk_run(&res, &ro);
-	if (err < 0) {
-		*why = sk_xstrfmt("not run: %s", sk_error_last());
-	} else {
-		o = json_loads(res.out.buf, 0, &jerr);
-		if (!o)
-			*why = sk_xstrfmt("not run: '%s' exited %d without JSON (see %s)",
-					  argv.v[4], res.exit_code, errlog);
-		else if (res.exit_code > 1)
-			*why = sk_xstrfmt("'%s' exited %d (see %s)", argv.v[4],
-					  res.exit_code, errlog);
+static void log_progress(const char *arch, const char *variant,
+			 const char *what, void *data)
+{
+	struct build_log *l = data;
+
+	if (!strcmp(arch, "*"))
+		fprintf(l->f, "build %s: %s\n", l->branch, what);
+	else
+		fprintf(l->f, "build %s: %-6s %-8s %s\n", l->branch, arch,
+			variant, what);
+	fflush(l->f);
+}
+
+/*
+ * The branch built as `stablekit build --branch <b>` builds it (the same
+ * checkouts, results and reuse), in this process, its progress written
+ * to <outdir>/<log_name> as it comes; { branches: [build.json] } as that
+ * command prints it.  *why says what kept it from a clean run.
+ */
+static json_t *run_build(struct gate *g, const struct sk_build_opts *opts,
+			 const char *log_name, char **why)
+{
+	struct sk_build_branch_opts bo = { 0 };
+	char *logpath = sk_path_join(g->outdir, log_name), *results = NULL;
+	struct build_log l = { fopen(logpath, "we"), g->branch };
+	struct sk_build job;
+	json_t *o = NULL, *res = NULL;
+	int ret;
+
+	bo.build = *opts;
+	bo.build.top = g->top;
+	if (l.f) {
+		bo.build.progress = log_progress;
+		bo.build.progress_data = &l;
 	}
-	sk_run_result_release(&res);
-	sk_argv_release(&argv);
-	free(errlog);
-	return o;
+	if (g->progress)
+		sk_progressf("gate: build %s ... (its progress in %s)",
+			     sk_build_mode_name(opts->mode), logpath);
+	ret = sk_build_branch_named(&job, &o, &results, g->branch, &bo);
+	if (ret < 0 && !o)
+		*why = sk_xstrfmt("not run: build: %s", sk_error_last());
+	else if (ret < 0)
+		*why = sk_xstrfmt("build: %s", sk_error_last());
+	else if (!job.buildable && !job.not_run)
+		*why = sk_xstrfmt("build: '%s' is not buildable: %s", g->branch,
+				  job.why);
+	if (l.f) {
+		if (*why)
+			fprintf(l.f, "error: %s\n", *why);
+		fclose(l.f);
+	}
+	if (o)
+		res = json_pack("{s:[o]}", "branches", o);
+	sk_build_release(&job);
+	free(results);
+	free(logpath);
+	return res;
 }
 
 static json_t *first_branch(json_t *build)
@@ -417,7 +440,7 @@ out:
 /* builds (objects, 3 arches) and the queue check that comes with them */
 static void stage_objects(struct gate *g)
 {
-	const char *args[] = { "build", "--branch", g->branch, NULL };
+	struct sk_build_opts bo = { 0 };
 	double t0 = sk_now();
 	char *why = NULL;
 	json_t *o, *br;
@@ -427,7 +450,8 @@ static void stage_objects(struct gate *g)
 		stage(g, "build", "not run", "not run: --skip build", 0);
 		return;
 	}
-	o = run_self(g, args, "build-objects.log", &why);
+	bo.mode = SK_BUILD_OBJECTS;
+	o = run_build(g, &bo, "build-objects.log", &why);
 	br = first_branch(o);
 	if (o)
 		save(g, "build-objects.json", o);
@@ -468,27 +492,24 @@ static void stage_objects(struct gate *g)
 static json_t *build_kernel_once(struct gate *g, const char *fragment,
 				 const char *name, char **why)
 {
-	struct sk_argv args = SK_ARGV_INIT;
-	json_t *o;
+	struct sk_build_opts bo = { 0 };
+	char *arches[] = { (char *)g->arch }, *fragments[] = { (char *)fragment };
 	char *log = sk_xstrfmt("%s.log", name), *file;
+	json_t *o;
 
-	sk_argv_pushv(&args, (const char *const[]){ "build", "--branch",
-		      g->branch, "--mode", "kernel", "--arch", g->arch, NULL });
-	if (g->jobs > 0) {
-		sk_argv_push(&args, "--jobs");
-		sk_argv_pushf(&args, "%d", g->jobs);
-	}
+	bo.mode = SK_BUILD_KERNEL;
+	bo.arches = arches;
+	bo.nr_arches = 1;
+	bo.jobs = g->jobs > 0 ? g->jobs : 0;
 	if (fragment) {
-		sk_argv_push(&args, "--fragment");
-		sk_argv_push(&args, fragment);
+		bo.fragments = fragments;
+		bo.nr_fragments = 1;
 	}
-	if (g->reuse)
-		sk_argv_push(&args, "--no-baseline");
-	o = run_self(g, args.v, log, why);
+	bo.no_baseline = g->reuse;
+	o = run_build(g, &bo, log, why);
 	file = sk_xstrfmt("%s.json", name);
 	if (o)
 		save(g, file, o);
-	sk_argv_release(&args);
 	free(log);
 	free(file);
 	return o;
@@ -1112,7 +1133,7 @@ struct arch_part {
 	int unusable;		/* its stages already said "not run" */
 };
 
-struct gatejob {
+struct graph {
 	struct gate *g;		/* the first arch's */
 	struct arch_part parts[SK_GATE_MAX_ARCHES];
 	size_t nr_parts;
@@ -1120,11 +1141,11 @@ struct gatejob {
 	size_t nr_steps, alloc_steps;
 };
 
-static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
+static int add_step(struct graph *job, enum step_kind kind, size_t arch,
 		    const char *mode, const int *after, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
+static int add_step(struct graph *job, enum step_kind kind, size_t arch,
 		    const char *mode, const int *after, const char *fmt, ...)
 {
 	struct step *s = SK_ARRAY_PUSH(job->steps, job->nr_steps,
@@ -1153,7 +1174,7 @@ static int add_step(struct gatejob *job, enum step_kind kind, size_t arch,
  * objects build because they share the branch's worktree (one quilt
  * stack); the guests of an arch wait for its kernels only.
  */
-static void plan(struct gatejob *job)
+static void plan(struct graph *job)
 {
 	int objects, kernel0, prev, k, all[STEP_MAX_AFTER + 1];
 	size_t i, nall = 0;
@@ -1183,7 +1204,7 @@ static void plan(struct gatejob *job)
 	add_step(job, STEP_STORE, 0, NULL, all, "store");
 }
 
-static json_t *graph_json(const struct gatejob *job)
+static json_t *graph_json(const struct graph *job)
 {
 	json_t *a = json_array();
 	size_t i, j;
@@ -1288,7 +1309,7 @@ static void run_kselftest(struct arch_part *p)
 	stage_kselftest(&p->g, p->kbuild);
 }
 
-static void run_bench(struct gatejob *job, const char *mode)
+static void run_bench(struct graph *job, const char *mode)
 {
 	struct gate *g = job->g;
 	char *why;
@@ -1308,7 +1329,7 @@ static void run_bench(struct gatejob *job, const char *mode)
 	}
 }
 
-static void run_step(struct gatejob *job, struct step *s)
+static void run_step(struct graph *job, struct step *s)
 {
 	struct arch_part *p = &job->parts[s->arch];
 	size_t i;
@@ -1335,7 +1356,7 @@ static void run_step(struct gatejob *job, struct step *s)
 }
 
 /* In order: plan() adds a step after those it waits for. */
-static void execute(struct gatejob *job)
+static void execute(struct graph *job)
 {
 	size_t i, j;
 
@@ -1353,10 +1374,10 @@ static void execute(struct gatejob *job)
 	}
 }
 
-int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o)
+int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 {
 	struct sk_gate_arches arches = { { NULL }, 0 };
-	struct gatejob job = { 0 };
+	struct graph job = { 0 };
 	struct gate *g = &job.parts[0].g;
 	json_t *res, *reasons, *arch_list;
 	char *conf_path = NULL;
@@ -1371,7 +1392,6 @@ int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o)
 	g->branch = o->branch;
 	g->progress = o->progress;
 	g->guests = sk_batch_guest_slots();
-	g->self = o->self;
 	g->skip = o->skip;
 	g->jobs = o->jobs;
 	g->no_reuse = o->no_reuse;

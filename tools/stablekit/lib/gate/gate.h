@@ -15,17 +15,16 @@ struct sk_lava;
  *	                            \-> bench classic, bench mglru (x86_64)
  *	everything --> store (the baseline kept for the next gate)
  *
- * Builds run as stablekit build children (their own logs and limits);
- * the guests run here (QEMU) or as LAVA jobs (o->lava).  Every stage's
+ * Builds run as `stablekit build` runs them, each with its own log; the
+ * guests run here (QEMU) or as LAVA jobs (o->lava).  Every stage's
  * result goes into gate.json as it comes, with the graph ("graph": each
  * step, what it waited for, its seconds).
  */
-struct sk_gatejob_opts {
+struct sk_gate_opts {
 	const char *top, *branch;
 	const char *arch;	/* this arch alone; NULL: the config's */
 	const char *config;	/* gate.conf; NULL: <top>/ci/gate.conf */
 	const char *outdir;	/* NULL: <work>/results/<branch>/gate */
-	const char *self;	/* the stablekit binary for the builds */
 	const struct sk_strlist *skip;	/* build, kselftest, bench, mglru */
 	int runs;		/* benchmark runs a side; 0: the config's */
 	int jobs;		/* make -j of the kernels; 0: the CPUs */
@@ -40,6 +39,6 @@ struct sk_gatejob_opts {
  * not start (a bad config naming file and key, an unwritable results
  * directory).
  */
-int sk_gatejob_run(json_t **out, const struct sk_gatejob_opts *o);
+int sk_gate_run(json_t **out, const struct sk_gate_opts *o);
 
 #endif

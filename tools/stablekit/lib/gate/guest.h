@@ -36,7 +36,7 @@ const char *sk_guest_busybox(const char *arch);
 /*
  * The static busybox a guest of arch boots into (*out, caller frees): the
  * host's for x86_64, else $SK_BUSYBOX_<ARCH> or Debian's busybox-static for
- * that arch, fetched once into <work>/guest (lib/guestland.h).
+ * that arch, fetched once into <work>/guest (lib/gate/guestland.h).
  */
 int sk_guest_userland(char **out, const char *work, const char *arch);
 

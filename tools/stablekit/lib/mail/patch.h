@@ -41,7 +41,7 @@ struct sk_patch {
 	char patch_id[41];
 };
 
-/* Does the body carry a diff (git or quilt-style, lib/diff.h)? */
+/* Does the body carry a diff (git or quilt-style, lib/core/diff.h)? */
 int sk_mail_has_diff(const struct sk_mail *m);
 /*
  * Parse a patch mail.  Errors (no diff, a truncated hunk, a path that is
@@ -57,7 +57,7 @@ void sk_patch_release(struct sk_patch *p);
 int sk_patch_parse_followup(struct sk_patch *out, const struct sk_mail *m);
 
 /*
- * Check a diff with lib/diff.h (every path relative and inside the tree,
+ * Check a diff with lib/core/diff.h (every path relative and inside the tree,
  * no symbolic link, every hunk complete).  Appends the touched paths, both
  * sides, to *files unless already there.
  */

@@ -44,7 +44,7 @@ struct sk_apply_report {
 int sk_apply_dir(struct sk_apply_report *rep, const char *dir,
 		 const char *diff, unsigned int flags);
 /*
- * The same for a diff parsed already (lib/diff.h).  Every path is also
+ * The same for a diff parsed already (lib/core/diff.h).  Every path is also
  * checked on disk: none may lead through a symbolic link under dir.  A
  * hunk whose header starts beyond the end of its file fails at once.
  */

@@ -64,7 +64,7 @@ int sk_cocci_port_patch(struct sk_cocci *c, struct sk_sandbox *sb,
 /*
  * The diff without the listed hunks ("PATH:K", K counted from 1 per file);
  * a file whose hunks are all dropped goes whole.  SK_EINVALID when the
- * diff does not parse (lib/diff.h).
+ * diff does not parse (lib/core/diff.h).
  */
 int sk_cocci_drop_hunks(struct sk_strbuf *out, const char *diff,
 		       char *const *drops, size_t nr);

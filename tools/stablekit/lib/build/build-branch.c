@@ -1,0 +1,244 @@
+#include "build/build-branch.h"
+#include "core/arch.h"
+#include "core/error.h"
+#include "core/fsutil.h"
+#include "core/results.h"
+#include "core/strbuf.h"
+#include "project/repo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* kbuild resolves a relative O= from the source tree: make paths absolute. */
+static char *absolute(const char *path)
+{
+	char *cwd, *abs;
+
+	if (path[0] == '/')
+		return sk_xstrdup(path);
+	cwd = getcwd(NULL, 0);
+	abs = cwd ? sk_path_join(cwd, path) : sk_xstrdup(path);
+	free(cwd);
+	return abs;
+}
+
+/* v moved from "from" to "to" when it is a path under from, else NULL. */
+static json_t *moved_path(json_t *v, const char *from, const char *to)
+{
+	const char *s = json_string_value(v);
+	size_t n = strlen(from);
+	char *p;
+	json_t *o;
+
+	if (!s || strncmp(s, from, n) || (s[n] && s[n] != '/'))
+		return NULL;
+	p = sk_xstrfmt("%s%s", to, s + n);
+	o = json_string(p);
+	free(p);
+	return o;
+}
+
+/* Paths under the staging directory, as they will be once it is in place. */
+static void rebase_paths(json_t *o, const char *from, const char *to)
+{
+	const char *key;
+	json_t *v, *m;
+	size_t i;
+
+	json_object_foreach(o, key, v) {
+		if ((m = moved_path(v, from, to)))
+			json_object_set_new(o, key, m);
+		else
+			rebase_paths(v, from, to);
+	}
+	json_array_foreach(o, i, v) {
+		if ((m = moved_path(v, from, to)))
+			json_array_set_new(o, i, m);
+		else
+			rebase_paths(v, from, to);
+	}
+}
+
+static void rebase_file(const char *path, const char *from, const char *to)
+{
+	char *why = NULL;
+	json_t *o;
+
+	if (!sk_path_exists(path))
+		return;
+	o = sk_results_load(path, &why);
+	if (o) {
+		rebase_paths(o, from, to);
+		sk_results_save(path, o);	/* the old paths still hold */
+	}
+	json_decref(o);
+	free(why);
+}
+
+/* The staging directory, complete, replaces the results in one step. */
+static int publish(const struct sk_build *job, const char *staging,
+		   const char *results)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < job->nr_arches; i++) {
+		const char *dirs[] = { job->arches[i].base.resdir,
+				       job->arches[i].patched.resdir };
+		size_t d;
+
+		for (d = 0; d < 2; d++) {
+			char *p = dirs[d] ? sk_path_join(dirs[d], "metadata.json") : NULL;
+
+			if (p)
+				rebase_file(p, staging, results);
+			free(p);
+		}
+	}
+	if (sk_is_dir(results)) {
+		ret = sk_dir_swap(staging, results);
+		if (!ret)
+			ret = sk_rmrf(staging);	/* the last run's, now */
+	} else {
+		ret = rename(staging, results) < 0 ? sk_error_errno(results) : 0;
+	}
+	return ret;
+}
+
+/* Those asked for, else the branch's that the table knows, else the default. */
+static char **pick_arches(size_t *nr, const struct sk_build_opts *b)
+{
+	const struct sk_branch *br = b->branch;
+	char **arches = NULL;
+	size_t alloc = 0, i;
+
+	*nr = 0;
+	if (b->nr_arches)
+		for (i = 0; i < b->nr_arches; i++)
+			*SK_ARRAY_PUSH(arches, *nr, alloc) = b->arches[i];
+	else if (br->nr_arches)
+		for (i = 0; i < br->nr_arches; i++) {
+			if (sk_arch_find(br->arches[i]))
+				*SK_ARRAY_PUSH(arches, *nr, alloc) = br->arches[i];
+		}
+	else
+		for (i = 0; sk_arch_at(i); i++)
+			if (sk_arch_at(i)->by_default)
+				*SK_ARRAY_PUSH(arches, *nr, alloc) =
+					(char *)sk_arch_at(i)->name;
+	return arches;
+}
+
+static int save_and_publish(struct sk_build *job, json_t *o,
+			    const char *staging, const char *results)
+{
+	char *path = sk_path_join(staging, "build.json");
+	int ret;
+
+	rebase_paths(o, staging, results);
+	/* the report says "not buildable" from this, never a pass */
+	json_object_set_new(o, "results", json_string(results));
+	ret = sk_results_save(path, o);
+	free(path);
+	if (!ret)
+		ret = publish(job, staging, results);
+	if (ret) {
+		sk_error_prefix(ret, "results");
+		sk_rmrf(staging);
+	}
+	return ret;
+}
+
+int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
+		    const struct sk_build_branch_opts *o)
+{
+	struct sk_build_opts b = o->build;
+	const char *name = b.branch->name, *mode = sk_build_mode_name(b.mode);
+	char *root = sk_work_dir(b.top);
+	char *work, *results, *tmp, *parent, *staging = NULL;
+	char **arches;
+	int ret;
+
+	*out = NULL;
+	*results_out = NULL;
+	arches = pick_arches(&b.nr_arches, &o->build);
+	b.arches = arches;
+	tmp = o->work ? sk_path_join(o->work, name) :
+	      sk_xstrfmt("%s/build/%s", root, name);
+	work = absolute(tmp);
+	free(tmp);
+	tmp = o->results ? sk_xstrfmt("%s/%s/build/%s", o->results, name, mode) :
+	      sk_xstrfmt("%s/results/%s/build/%s", root, name, mode);
+	results = absolute(tmp);
+	free(tmp);
+	parent = sk_xstrndup(results, (size_t)(strrchr(results, '/') - results));
+	ret = sk_mkdir_p(parent, 0755);
+	if (!ret)
+		ret = sk_mkdtemp_in(&staging, parent, mode);
+	free(parent);
+	if (ret) {
+		memset(job, 0, sizeof(*job));
+		goto out;
+	}
+	b.work = work;
+	b.results = staging;
+	ret = sk_build_run(job, &b);
+	if (ret) {
+		sk_rmrf(staging);
+		goto out;
+	}
+	*out = sk_build_json(job);
+	ret = save_and_publish(job, *out, staging, results);
+out:
+	*results_out = results;
+	free(staging);
+	free(arches);
+	free(work);
+	free(root);
+	return ret;
+}
+
+int sk_build_branch_named(struct sk_build *job, json_t **out, char **results,
+			  const char *name,
+			  const struct sk_build_branch_opts *o)
+{
+	struct sk_build_branch_opts bo = *o;
+	struct sk_repo_choice choice = { 0 };
+	struct sk_branches b = { 0 };
+	git_repository *repo = NULL;
+	char *conf = sk_path_join(o->build.top, SK_BRANCHES_CONF), *path = NULL;
+	const char *how = NULL;
+	int ret;
+
+	memset(job, 0, sizeof(*job));
+	*out = NULL;
+	*results = NULL;
+	ret = sk_branches_load(&b, conf);
+	if (ret)
+		goto out;
+	bo.build.branch = sk_branches_find(&b, name);
+	if (!bo.build.branch) {
+		ret = sk_branches_require(&b, name);
+		goto out;
+	}
+	choice.config = b.repo;
+	choice.top = o->build.top;
+	sk_repo_locate(&path, &how, &choice);
+	ret = sk_repo_open(&repo, path);
+	if (ret) {
+		ret = sk_error_set(SK_ENOTFOUND, "no kernel repository at '%s' "
+				   "(from %s)", path, how);
+		goto out;
+	}
+	bo.build.repo = repo;
+	bo.build.distcc_hosts = b.distcc_hosts;
+	ret = sk_build_branch(job, out, results, &bo);
+out:
+	git_repository_free(repo);
+	sk_branches_release(&b);
+	free(path);
+	free(conf);
+	return ret;
+}

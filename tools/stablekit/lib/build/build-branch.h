@@ -1,0 +1,43 @@
+#ifndef SK_BUILD_BRANCH_H
+#define SK_BUILD_BRANCH_H
+
+#include <jansson.h>
+#include "build/build.h"
+#include "project/branches.h"
+
+/*
+ * One branch's build as `stablekit build` and `stablekit test` run it:
+ * the arches (those asked for, else the branch's, else the default ones
+ * of the arch table), the checkouts under <work>/<branch> and the results
+ * under <results>/<branch>/build/<mode>.  This run's results are written
+ * beside the last ones and replace them in one step when complete: a
+ * reader, or another build of the branch, never sees them half-written
+ * or wiped.
+ */
+struct sk_build_branch_opts {
+	/* repo, top, branch, mode and the make options; arches may be empty */
+	struct sk_build_opts build;
+	const char *work;	/* NULL: $SK_WORK/build */
+	const char *results;	/* NULL: $SK_WORK/results */
+};
+
+/*
+ * Build.  Negative when the build could not start (job is then empty);
+ * else 0 with *out the object build.json holds, and *results (caller
+ * frees) where it now is.  A build that ran but whose results could not
+ * be put in place is also negative, with *out set.
+ */
+int sk_build_branch(struct sk_build *job, json_t **out, char **results,
+		    const struct sk_build_branch_opts *o);
+
+/*
+ * The same for the branch named name of <top>/stable/branches.conf, in
+ * the project's repository ([stablekit] repo, $STABLEKIT_REPO or the
+ * workspace): what `stablekit build --branch <name>` runs.  o->build's
+ * repo, branch and distcc hosts are filled in here.
+ */
+int sk_build_branch_named(struct sk_build *job, json_t **out, char **results,
+			  const char *name,
+			  const struct sk_build_branch_opts *o);
+
+#endif
