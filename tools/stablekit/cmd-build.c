@@ -25,7 +25,7 @@ static const char usage[] =
 	"                [--no-baseline] [--timeout <s>]";
 
 struct build_args {
-	struct sk_strlist branches, arches, cross, fragments, objects;
+	struct sk_strvec branches, arches, cross, fragments, objects;
 	const char *mode, *repo, *work, *results;
 	int jobs, parallel, no_ccache, no_baseline, timeout, json, all;
 	const char *distcc_hosts;	/* [build] distcc-hosts */
@@ -114,7 +114,7 @@ static void print_table(const struct sk_build *job)
 	printf("  gate: %s\n", job->gate_failed ? "FAIL" : "pass");
 }
 
-static int check_arches(const struct sk_strlist *l)
+static int check_arches(const struct sk_strvec *l)
 {
 	size_t i;
 
@@ -323,11 +323,11 @@ int cmd_build(int argc, const char **argv, struct sk_context *ctx)
 out:
 	git_repository_free(repo);
 	sk_branches_release(&branches);
-	sk_strlist_release(&a.branches);
-	sk_strlist_release(&a.arches);
-	sk_strlist_release(&a.cross);
-	sk_strlist_release(&a.fragments);
-	sk_strlist_release(&a.objects);
+	sk_strvec_release(&a.branches);
+	sk_strvec_release(&a.arches);
+	sk_strvec_release(&a.cross);
+	sk_strvec_release(&a.fragments);
+	sk_strvec_release(&a.objects);
 	free(conf);
 	free(repo_path);
 	return ret;

@@ -20,7 +20,7 @@ static const char usage[] =
 	"               [--config <gate.conf>] [--out <dir>] [--jobs <n>] [--no-reuse]\n"
 	"               [--no-confirm] [--runner local|lava [--lava-config <file>]] [--json]";
 
-static int check_args(const struct sk_strlist *skip, const char *arch)
+static int check_args(const struct sk_strvec *skip, const char *arch)
 {
 	static const char *const stages[] = { "build", "kselftest", "bench",
 					      "mglru", NULL };
@@ -63,7 +63,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 {
 	struct sk_gate_opts o = { 0 };
 	const char *runner = NULL, *lava_config = NULL;
-	struct sk_strlist skip = { 0 };
+	struct sk_strvec skip = { 0 };
 	struct sk_lava lava = { 0 };
 	int use_lava = 0, json = ctx->json, ret;
 	char *work = NULL;
@@ -132,7 +132,7 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx)
 out:
 	json_decref(res);
 	sk_lava_release(&lava);
-	sk_strlist_release(&skip);
+	sk_strvec_release(&skip);
 	free(work);
 	return ret;
 }

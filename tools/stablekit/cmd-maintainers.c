@@ -140,8 +140,8 @@ int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx)
 		return sk_die_lib(ret);
 	sk_maintainers_recipients(&r, &m, argv, (size_t)nr);
 	if (json) {
-		json_t *o = json_pack("{s:o, s:o}", "to", sk_json_strv(r.to, r.nr_to),
-				      "cc", sk_json_strv(r.cc, r.nr_cc));
+		json_t *o = json_pack("{s:o, s:o}", "to", sk_strvec_array_json(r.to, r.nr_to),
+				      "cc", sk_strvec_array_json(r.cc, r.nr_cc));
 
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');

@@ -24,7 +24,7 @@ static const char usage[] =
 	"                 [--results <dir>] [--repo <path>] [--check] [--json]";
 
 struct report_args {
-	struct sk_strlist branches, include;
+	struct sk_strvec branches, include;
 	const char *results, *repo;
 	int summary, check, json;
 };
@@ -272,7 +272,7 @@ static int save_report(const char *dir, json_t *rep, const char *top)
  * name is a usage error, before anything is written), else every branch
  * but mainline.
  */
-static int pick_branches(struct sk_strlist *out, const struct report_args *a,
+static int pick_branches(struct sk_strvec *out, const struct report_args *a,
 			 const char *top)
 {
 	struct sk_branches b;
@@ -321,7 +321,7 @@ static void print_report(json_t *rep, int json)
 }
 
 static int run(const struct report_args *a, const struct sk_context *ctx,
-	       const struct sk_strlist *branches)
+	       const struct sk_strvec *branches)
 {
 	char *root = a->results ? sk_xstrdup(a->results) : sk_results_dir(ctx->top);
 	char *status_why = NULL, *tester = sk_identity(ctx->top), *path;
@@ -422,7 +422,7 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_BOOL_(0, "json", &a.json, "machine-readable output"),
 		SK_OPT_END_(),
 	};
-	struct sk_strlist branches = { 0 };
+	struct sk_strvec branches = { 0 };
 	int nr = sk_parse_options(argc, argv, opts, usage), ret;
 
 	a.json = a.json || ctx->json;
@@ -435,20 +435,20 @@ int cmd_report(int argc, const char **argv, struct sk_context *ctx)
 	}
 	if (a.include.nr && !a.summary) {
 		fprintf(stderr, "error: --include goes with --summary\n");
-		sk_strlist_release(&a.branches);
-		sk_strlist_release(&a.include);
+		sk_strvec_release(&a.branches);
+		sk_strvec_release(&a.include);
 		return SK_EXIT_USAGE;
 	}
 	ret = pick_branches(&branches, &a, ctx->top);
 	if (ret) {
-		sk_strlist_release(&a.branches);
-		sk_strlist_release(&a.include);
+		sk_strvec_release(&a.branches);
+		sk_strvec_release(&a.include);
 		return ret == SK_EXIT_USAGE ? ret : sk_die_lib(ret);
 	}
 	ret = run(&a, ctx, &branches);
 	if (branches.items != a.branches.items)
-		sk_strlist_clear(&branches);
-	sk_strlist_release(&a.branches);
-	sk_strlist_release(&a.include);
+		sk_strvec_clear(&branches);
+	sk_strvec_release(&a.branches);
+	sk_strvec_release(&a.include);
 	return ret;
 }

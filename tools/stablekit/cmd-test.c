@@ -208,8 +208,8 @@ static void print_summary(json_t *res)
  * --only names "<suite>/<binary>": its suite is built, added to --suite
  * when not there already.
  */
-static int only_suites(struct sk_strlist *suites, struct sk_strlist *added,
-		       const struct sk_strlist *only)
+static int only_suites(struct sk_strvec *suites, struct sk_strvec *added,
+		       const struct sk_strvec *only)
 {
 	size_t i, j, n;
 
@@ -241,7 +241,7 @@ int cmd_test(int argc, const char **argv, struct sk_context *ctx)
 	const char *append = NULL, *runner = NULL, *lava_config = NULL;
 	struct sk_lava lava = { 0 };
 	int use_lava = 0;
-	struct sk_strlist suites = { 0 }, only = { 0 }, added = { 0 };
+	struct sk_strvec suites = { 0 }, only = { 0 }, added = { 0 };
 	int bench = 0, mglru = 0;
 	int boot_only = 0, timeout = 900, test_timeout = 300, retries = 1;
 	int json = ctx->json, ret;
@@ -404,8 +404,8 @@ out:
 	free(work);
 	free(outdir);
 	free(srcdir);
-	sk_strlist_release(&suites);
-	sk_strlist_release(&only);
-	sk_strlist_clear(&added);
+	sk_strvec_release(&suites);
+	sk_strvec_release(&only);
+	sk_strvec_clear(&added);
 	return ret;
 }

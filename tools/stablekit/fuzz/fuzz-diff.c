@@ -13,6 +13,7 @@
 #include "core/diff.h"
 #include "mail/interdiff.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,7 +28,7 @@ static void readers(const char *text, const struct sk_diff *d)
 	for (i = 0; i < nr; i++)
 		if (!sk_diff_path_ok(paths[i], strlen(paths[i])))
 			abort();	/* a path that passed must be safe */
-	sk_strv_free(paths, nr);
+	sk_strvec_free_array(paths, nr);
 	for (i = 0; i < d->nr; i++)
 		for (j = 0; j < d->files[i].nr_hunks; j++)
 			if (d->files[i].hunks[j].end > strlen(text))

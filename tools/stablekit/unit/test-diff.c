@@ -19,6 +19,7 @@
 #include "build/kbuild.h"
 #include "mail/mbox.h"
 #include "mail/patch.h"
+#include "core/strvec.h"
 
 static const char gitdiff[] =
 	"diff --git a/mm/a.c b/mm/a.c\n"
@@ -275,12 +276,12 @@ static void test_paths_and_check(void **state)
 	assert_string_equal(paths[1], "new.c");
 	sk_diff_paths(&paths, &nr, &alloc, &d, SK_DIFF_PATHS_OLD);
 	assert_int_equal(nr, 5);
-	sk_strv_free(paths, nr);
+	sk_strvec_free_array(paths, nr);
 	sk_diff_release(&d);
 	assert_int_equal(sk_patch_diff_check(quilt_diff, "q", 1, &files, &nf), 0);
 	assert_int_equal(nf, 3);
 	assert_string_equal(files[2], "mm/created.c");
-	sk_strv_free(files, nf);
+	sk_strvec_free_array(files, nf);
 	assert_true(sk_diff_path_ok("mm/a.c", 6));
 	assert_false(sk_diff_path_ok("mm/a.c/", 7));
 	assert_false(sk_diff_path_ok("", 0));

@@ -19,6 +19,7 @@
 #include "gate/gate-config.h"
 #include "gate/guest.h"
 #include "gate/test.h"
+#include "core/strvec.h"
 
 static const char *const counters[] = {
 	"pgrotate_anon", "pgreclaim_pageout_anon", NULL
@@ -353,7 +354,7 @@ static void test_confirm_boot(void **state)
 		"not ok 2 selftests: cgroup: test_kmem # exit=1\n";
 	json_t *base = results_of(first_base), *patched = results_of(first_patched);
 	json_t *cbase, *cpatched, *cmp;
-	struct sk_strlist bins = { 0 };
+	struct sk_strvec bins = { 0 };
 	char *why;
 
 	(void)state;
@@ -415,7 +416,7 @@ static void test_confirm_boot(void **state)
 	assert_int_equal(json_array_size(json_object_get(cmp, "flaky")), 0);
 	json_decref(cmp);
 
-	sk_strlist_clear(&bins);
+	sk_strvec_clear(&bins);
 	json_decref(base);
 	json_decref(patched);
 	json_decref(cbase);
@@ -456,7 +457,7 @@ static void test_job_script(void **state)
 {
 	const char *items[] = { "/x/kselftest/cgroup/test_memcontrol",
 				"/x/mm/map_populate" };
-	struct sk_strlist bins = { items, 2, 2 };
+	struct sk_strvec bins = { items, 2, 2 };
 	char *job = sk_kselftest_job("cgroup", &bins, 45, 1);
 
 	(void)state;

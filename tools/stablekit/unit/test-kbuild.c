@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "build/kbuild.h"
 #include "build/build.h"
+#include "core/strvec.h"
 
 static const char *const strip[] = { "/w/src/", "/w/x86_64-objects-patched/", NULL };
 
@@ -177,15 +178,15 @@ static void test_patch_files_and_objects(void **state)
 	assert_string_equal(objs[1], "arch/x86/mm/fault.o");
 	assert_string_equal(objs[2], "mm/new.o");
 	assert_string_equal(objs[3], "arch/x86/entry/entry_64.o");
-	sk_kbuild_strv_free(objs, nobj);
+	sk_strvec_free_array(objs, nobj);
 	objs = NULL;
 	nobj = aobj = 0;
 	sk_kbuild_objects(&objs, &nobj, &aobj, sk_arch_find("arm64"),
 			  files, nr);
 	assert_int_equal(nobj, 3);
 	assert_string_equal(objs[1], "arch/arm64/mm/fault.o");
-	sk_kbuild_strv_free(objs, nobj);
-	sk_kbuild_strv_free(files, nr);
+	sk_strvec_free_array(objs, nobj);
+	sk_strvec_free_array(files, nr);
 }
 
 static void test_series(void **state)
@@ -199,7 +200,7 @@ static void test_series(void **state)
 	assert_int_equal(nr, 2);
 	assert_string_equal(names[0], "a.patch");
 	assert_string_equal(names[1], "b.patch");
-	sk_kbuild_strv_free(names, nr);
+	sk_strvec_free_array(names, nr);
 }
 
 static void test_arches_and_modes(void **state)

@@ -11,6 +11,7 @@
 #include "core/run.h"
 #include "core/shquote.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -431,7 +432,7 @@ static void av_push(struct argv_buf *a, char *s)
 
 static void av_release(struct argv_buf *a)
 {
-	sk_kbuild_strv_free(a->v, a->nr);
+	sk_strvec_free_array(a->v, a->nr);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -1429,7 +1430,7 @@ static void variant_release(struct sk_build_variant *v)
 	}
 	free(v->targets);
 	sk_kbuild_diags_release(&v->diags);
-	sk_kbuild_strv_free(v->kconfig_unmet, v->nr_unmet);
+	sk_strvec_free_array(v->kconfig_unmet, v->nr_unmet);
 	free(v->outdir);
 	free(v->resdir);
 	free(v->image);
@@ -1448,7 +1449,7 @@ void sk_build_release(struct sk_build *job)
 		free(ar->cross);
 		free(ar->cc);
 		free(ar->cc_version);
-		sk_kbuild_strv_free(ar->objects, ar->nr_objects);
+		sk_strvec_free_array(ar->objects, ar->nr_objects);
 		variant_release(&ar->base);
 		variant_release(&ar->patched);
 		sk_kbuild_diags_release(&ar->new_warnings);
@@ -1463,9 +1464,9 @@ void sk_build_release(struct sk_build *job)
 	free(job->not_run);
 	free(job->describe);
 	free(job->worktree);
-	sk_kbuild_strv_free(job->patches, job->nr_patches);
-	sk_kbuild_strv_free(job->files, job->nr_files);
-	sk_kbuild_strv_free(job->fragments, job->nr_fragments);
+	sk_strvec_free_array(job->patches, job->nr_patches);
+	sk_strvec_free_array(job->files, job->nr_files);
+	sk_strvec_free_array(job->fragments, job->nr_fragments);
 	free(job->queue_status);
 	free(job->queue_log);
 	free(job->kconfig_base);
@@ -1502,9 +1503,9 @@ json_t *sk_build_variant_metadata(const struct sk_build *job,
 			  "mode", job->mode, "variant", v->name,
 			  "cross_compile", json_string(ar->cross),
 			  "kconfig", job->kconfig_base,
-			  "kconfig_add", sk_json_strv(job->fragments, job->nr_fragments),
+			  "kconfig_add", sk_strvec_array_json(job->fragments, job->nr_fragments),
 			  "jobs", job->jobs_per_make,
-			  "objects", sk_json_strv(ar->objects, ar->nr_objects),
+			  "objects", sk_strvec_array_json(ar->objects, ar->nr_objects),
 			  "out_dir", str_or_null(v->outdir));
 	json_object_set_new(build, "environment",
 			    json_pack("{s:s, s:s, s:s}",
@@ -1522,7 +1523,7 @@ json_t *sk_build_variant_metadata(const struct sk_build *job,
 			    (json_int_t)sk_kbuild_count(&v->diags, "error"),
 			    "warnings", sk_kbuild_diags_json(&v->diags, "warning"),
 			    "errors", sk_kbuild_diags_json(&v->diags, "error"),
-			    "kconfig_unmet", sk_json_strv(v->kconfig_unmet, v->nr_unmet),
+			    "kconfig_unmet", sk_strvec_array_json(v->kconfig_unmet, v->nr_unmet),
 			    "note", str_or_null(v->note));
 	json_object_set_new(results, "artifacts",
 			    json_pack("{s:s, s:s, s:o}", "log", "build.log",
@@ -1534,7 +1535,7 @@ json_t *sk_build_variant_metadata(const struct sk_build *job,
 			   "worktree", str_or_null(job->worktree));
 	json_object_set_new(source, "queue",
 			    strcmp(v->name, "patched") ? json_array() :
-			    sk_json_strv(job->patches, job->nr_patches));
+			    sk_strvec_array_json(job->patches, job->nr_patches));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "build", build,
 			 "compiler", compiler, "results", results,
 			 "source", source, "reproducer",
@@ -1597,13 +1598,13 @@ json_t *sk_build_json(const struct sk_build *job)
 	json_object_set_new(o, "worktree_reused", json_boolean(job->worktree_reused));
 	json_object_set_new(o, "checkout_s", json_real(job->checkout_s));
 	json_object_set_new(o, "queue", json_pack("{s:o, s:o, s:o, s:o}",
-			    "patches", sk_json_strv(job->patches, job->nr_patches),
-			    "files", sk_json_strv(job->files, job->nr_files),
+			    "patches", sk_strvec_array_json(job->patches, job->nr_patches),
+			    "files", sk_strvec_array_json(job->files, job->nr_files),
 			    "status", str_or_null(job->queue_status),
 			    "log", str_or_null(job->queue_log)));
 	json_object_set_new(o, "kconfig", json_string(job->kconfig_base));
 	json_object_set_new(o, "fragments",
-			    sk_json_strv(job->fragments, job->nr_fragments));
+			    sk_strvec_array_json(job->fragments, job->nr_fragments));
 	json_object_set_new(o, "parallel", json_integer(job->parallel));
 	json_object_set_new(o, "jobs_per_make", json_integer(job->jobs_per_make));
 	json_object_set_new(o, "distcc_hosts", str_or_null(job->distcc_hosts));

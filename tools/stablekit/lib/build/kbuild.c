@@ -15,14 +15,6 @@ int sk_kbuild_check_path(const char *path)
 			    "white space: '%s'", path);
 }
 
-void sk_kbuild_strv_free(char **v, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		free(v[i]);
-	free(v);
-}
 
 static void diag_release(struct sk_kbuild_diag *d)
 {

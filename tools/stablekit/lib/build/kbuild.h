@@ -99,7 +99,6 @@ json_t *sk_kbuild_diag_json(const struct sk_kbuild_diag *d);
 json_t *sk_kbuild_diags_json(const struct sk_kbuild_diags *d,
 			     const char *severity);
 
-void sk_kbuild_strv_free(char **v, size_t nr);
 
 /*
  * 0 when kbuild can take path as its source or object tree; SK_EINVALID

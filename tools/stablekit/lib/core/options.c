@@ -70,7 +70,7 @@ static int set_value(const struct sk_option *o, const char *arg)
 		*(int *)o->value = (int)v;
 		return 0;
 	case SK_OPT_LIST: {
-		struct sk_strlist *l = o->value;
+		struct sk_strvec *l = o->value;
 
 		*SK_ARRAY_PUSH(l->items, l->nr, l->alloc) = arg;
 		return 0;
@@ -132,28 +132,3 @@ int sk_parse_options(int argc, const char **argv, const struct sk_option *opts,
 	return nr;
 }
 
-void sk_strlist_release(struct sk_strlist *l)
-{
-	free(l->items);
-	l->items = NULL;
-	l->nr = l->alloc = 0;
-}
-
-void sk_strlist_clear(struct sk_strlist *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		free((char *)l->items[i]);
-	sk_strlist_release(l);
-}
-
-json_t *sk_strlist_json(const struct sk_strlist *l)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		json_array_append_new(a, json_string(l->items[i]));
-	return a;
-}

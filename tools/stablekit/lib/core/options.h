@@ -1,6 +1,8 @@
 #ifndef SK_OPTIONS_H
 #define SK_OPTIONS_H
 
+#include "core/strvec.h"
+
 #include <jansson.h>
 
 #include <limits.h>
@@ -12,13 +14,9 @@ enum sk_option_type {
 	SK_OPT_BOOL,		/* int *: set to 1 */
 	SK_OPT_STRING,		/* const char **: the argument */
 	SK_OPT_INT,		/* int *: a whole number in [min, max] */
-	SK_OPT_LIST,		/* struct sk_strlist *: repeatable */
+	SK_OPT_LIST,		/* struct sk_strvec *: repeatable */
 };
 
-struct sk_strlist {
-	const char **items;
-	size_t nr, alloc;
-};
 
 struct sk_option {
 	enum sk_option_type type;
@@ -55,11 +53,5 @@ struct sk_option {
 int sk_parse_options(int argc, const char **argv, const struct sk_option *opts,
 		     const char *usage);
 void sk_usage(const char *usage, const struct sk_option *opts);
-void sk_strlist_release(struct sk_strlist *l);
-/* The same for a list that owns its strings: each is freed too. */
-void sk_strlist_clear(struct sk_strlist *l);
-
-/* A JSON array of the list's strings. */
-json_t *sk_strlist_json(const struct sk_strlist *l);
 
 #endif

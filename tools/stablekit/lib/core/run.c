@@ -1,6 +1,7 @@
 #include "core/run.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/strvec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -394,7 +395,7 @@ const char *sk_argv_pushf(struct sk_argv *a, const char *fmt, ...)
 
 void sk_argv_release(struct sk_argv *a)
 {
-	sk_strv_free(a->owned, a->nr_owned);
+	sk_strvec_free_array(a->owned, a->nr_owned);
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }

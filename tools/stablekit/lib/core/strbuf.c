@@ -175,9 +175,3 @@ char *sk_strbuf_detach(struct sk_strbuf *sb)
 	return p;
 }
 
-void sk_strv_free(char **v, size_t nr)
-{
-	while (v && nr)
-		free(v[--nr]);
-	free(v);
-}

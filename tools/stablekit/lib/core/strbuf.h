@@ -39,8 +39,6 @@ char *sk_xstrdup(const char *s);
 char *sk_xstrndup(const char *s, size_t n);
 char *sk_xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Free nr strings and the array that holds them (NULL is fine). */
-void sk_strv_free(char **v, size_t nr);
 
 /* Grow an array of *nr elements of *ptr to hold one more; returns the slot. */
 #define SK_ARRAY_PUSH(ptr, nr, alloc) \

@@ -46,7 +46,7 @@ struct gate {
 	const char *busybox;	/* the guest's, when known before the key */
 	const struct sk_lava *lava;	/* NULL: the guests run here */
 	char *work, *src;
-	const struct sk_strlist *skip;
+	const struct sk_strvec *skip;
 	struct sk_gate_thresholds t;
 	char *bench_env;
 	json_t *stages;
@@ -242,7 +242,7 @@ static const char *const gate_suites[] = { "cgroup", "mm", NULL };
 /* The kselftest job this program writes (its tests' names only). */
 static void add_job_oid(struct sk_strbuf *sb)
 {
-	struct sk_strlist bins = { 0 };
+	struct sk_strvec bins = { 0 };
 	char hex[GIT_OID_HEXSZ + 1], *job;
 	const char *const *s, *const *t;
 	git_oid oid;
@@ -263,7 +263,7 @@ static void add_job_oid(struct sk_strbuf *sb)
 	else
 		git_oid_tostr(hex, sizeof(hex), &oid);
 	sk_strbuf_addf(sb, "kselftest-job %s\n", hex);
-	sk_strlist_clear(&bins);
+	sk_strvec_clear(&bins);
 	free(job);
 }
 
@@ -719,7 +719,7 @@ static const char *confirm(struct gate *g, const struct kselftest_batch *kb,
 			   json_t *cmp, char **why)
 {
 	struct kselftest_batch again = *kb;
-	struct sk_strlist bins = { 0 };
+	struct sk_strvec bins = { 0 };
 	const char **only;
 	const char *st;
 	size_t i;
@@ -737,14 +737,14 @@ static const char *confirm(struct gate *g, const struct kselftest_batch *kb,
 	sk_kselftest_confirm(cmp, kselftest_results(again.res[0]),
 			     kselftest_results(again.res[1]));
 	json_object_set_new(cmp, "confirm", json_pack("{s:o, s:o*, s:o*}",
-		"binaries", sk_strlist_json(&bins),
+		"binaries", sk_strvec_json(&bins),
 		"baseline", side_summary(again.res[0]),
 		"patched", side_summary(again.res[1])));
 	st = sk_kselftest_tally(cmp, why);
 	json_decref(again.res[0]);
 	json_decref(again.res[1]);
 	free(only);
-	sk_strlist_clear(&bins);
+	sk_strvec_clear(&bins);
 	return st;
 }
 

@@ -25,7 +25,7 @@ struct sk_gate_opts {
 	const char *arch;	/* this arch alone; NULL: the config's */
 	const char *config;	/* gate.conf; NULL: <top>/ci/gate.conf */
 	const char *outdir;	/* NULL: <work>/results/<branch>/gate */
-	const struct sk_strlist *skip;	/* build, kselftest, bench, mglru */
+	const struct sk_strvec *skip;	/* build, kselftest, bench, mglru */
 	int runs;		/* benchmark runs a side; 0: the config's */
 	int jobs;		/* make -j of the kernels; 0: the CPUs */
 	int no_reuse, progress;

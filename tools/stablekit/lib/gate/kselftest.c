@@ -5,6 +5,7 @@
 #include "core/fsutil.h"
 #include "core/run.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -96,12 +97,12 @@ static int install_headers(const char *src, const char *arch, const char *dir)
 	return err;
 }
 
-static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
+static int build_suite(struct sk_strvec *out, struct sk_strvec *skipped,
 		       const struct sk_kselftest_suite *suite,
 		       const char *src, const char *arch,
 		       const char *outdir);
 
-int sk_kselftest_build(struct sk_strlist *out, struct sk_strlist *skipped,
+int sk_kselftest_build(struct sk_strvec *out, struct sk_strvec *skipped,
 		       const struct sk_kselftest_suite *suite,
 		       const char *src, const char *arch,
 		       const char *outdir)
@@ -125,7 +126,7 @@ int sk_kselftest_build(struct sk_strlist *out, struct sk_strlist *skipped,
 	return err;
 }
 
-static int build_suite(struct sk_strlist *out, struct sk_strlist *skipped,
+static int build_suite(struct sk_strvec *out, struct sk_strvec *skipped,
 		       const struct sk_kselftest_suite *suite,
 		       const char *src, const char *arch,
 		       const char *outdir)
@@ -214,7 +215,7 @@ char *sk_kselftest_suite_of(const char *bin, const char *dflt)
 	return sk_xstrndup(start, (size_t)(slash - start));
 }
 
-char *sk_kselftest_job(const char *dir, const struct sk_strlist *bins,
+char *sk_kselftest_job(const char *dir, const struct sk_strvec *bins,
 		       unsigned int timeout_s, unsigned int retries)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -570,7 +571,7 @@ static char *binary_of(const char *name)
 		       sk_xstrdup(name);
 }
 
-void sk_kselftest_regressed(struct sk_strlist *out, json_t *cmp)
+void sk_kselftest_regressed(struct sk_strvec *out, json_t *cmp)
 {
 	json_t *o;
 	size_t i, j;

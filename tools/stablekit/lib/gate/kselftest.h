@@ -32,7 +32,7 @@ const struct sk_kselftest_suite *sk_kselftest_suite(const char *name);
  * items).  A test that does not compile is reported in skipped as
  * "name: first error line", never silently dropped.
  */
-int sk_kselftest_build(struct sk_strlist *out, struct sk_strlist *skipped,
+int sk_kselftest_build(struct sk_strvec *out, struct sk_strvec *skipped,
 		       const struct sk_kselftest_suite *suite,
 		       const char *src, const char *arch,
 		       const char *outdir);
@@ -44,7 +44,7 @@ int sk_kselftest_build(struct sk_strlist *out, struct sk_strlist *skipped,
  * timeout_s), retrying a failed binary retries times as
  * "<test>-retry<N>".
  */
-char *sk_kselftest_job(const char *dir, const struct sk_strlist *bins,
+char *sk_kselftest_job(const char *dir, const struct sk_strvec *bins,
 		       unsigned int timeout_s, unsigned int retries);
 
 /*
@@ -85,7 +85,7 @@ int sk_kselftest_failed(const char *status);
 size_t sk_kselftest_ran(json_t *results, size_t *not_skipped);
 
 /* The binaries ("suite/binary") of cmp's regressions, appended to out. */
-void sk_kselftest_regressed(struct sk_strlist *out, json_t *cmp);
+void sk_kselftest_regressed(struct sk_strvec *out, json_t *cmp);
 
 /*
  * A confirm boot's results (NULL: that side did not run) weighed against

@@ -1,5 +1,6 @@
 #include "gate/ktap.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -398,7 +399,7 @@ void sk_ktap_release(struct sk_ktap *k)
 		free(k->tests[i].reason);
 	}
 	free(k->tests);
-	sk_strv_free(k->errors, k->nr_errors < SK_KTAP_MAX_ERRORS ?
+	sk_strvec_free_array(k->errors, k->nr_errors < SK_KTAP_MAX_ERRORS ?
 		     k->nr_errors : SK_KTAP_MAX_ERRORS);
 	memset(k, 0, sizeof(*k));
 	k->planned = -1;

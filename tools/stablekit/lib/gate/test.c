@@ -5,6 +5,7 @@
 #include "core/fsutil.h"
 #include "core/run.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +62,12 @@ static json_t *count_json(json_t *results)
 	return c;
 }
 
-static int build_suites(json_t *res, struct sk_strlist *bins,
+static int build_suites(json_t *res, struct sk_strvec *bins,
 			const struct sk_test_opts *o)
 {
 	static const char *const dflt[] = { "cgroup", NULL };
 	const char *const *s = o->suites ? o->suites : dflt;
-	struct sk_strlist skipped = { 0 };
+	struct sk_strvec skipped = { 0 };
 	char *outdir = sk_path_join(o->guest.workdir, "kselftest");
 	int err = 0;
 
@@ -83,8 +84,8 @@ static int build_suites(json_t *res, struct sk_strlist *bins,
 					 o->guest.arch, sdir);
 		free(sdir);
 	}
-	json_object_set_new(res, "not_built", sk_strlist_json(&skipped));
-	sk_strlist_clear(&skipped);
+	json_object_set_new(res, "not_built", sk_strvec_json(&skipped));
+	sk_strvec_clear(&skipped);
 	free(outdir);
 	return err;
 }
@@ -100,9 +101,9 @@ static char *bin_name(const char *bin)
 }
 
 /* Keep the binaries named in only ("suite/binary"); one unknown is an error. */
-static int keep_only(struct sk_strlist *bins, const char *const *only)
+static int keep_only(struct sk_strvec *bins, const char *const *only)
 {
-	struct sk_strlist kept = { 0 };
+	struct sk_strvec kept = { 0 };
 	const char *const *w;
 	size_t i;
 	int err = 0;
@@ -165,7 +166,7 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 {
 	struct sk_guest_opts g = o->guest;
 	struct sk_boot_result boot;
-	struct sk_strlist bins = { 0 };
+	struct sk_strvec bins = { 0 };
 	struct sk_strbuf log = SK_STRBUF_INIT;
 	json_t *res = json_object(), *ks = json_object(), *results = NULL;
 	char *job = NULL, *logpath = NULL, *path = NULL, *why = NULL;
@@ -246,7 +247,7 @@ done:
 	path = sk_path_join(g.workdir, "results.json");
 	sk_results_save(path, res);
 	*out = res;
-	sk_strlist_clear(&bins);
+	sk_strvec_clear(&bins);
 	sk_strbuf_release(&log);
 	free(job);
 	free(why);

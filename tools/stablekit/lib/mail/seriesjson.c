@@ -1,4 +1,5 @@
 #include "mail/seriesjson.h"
+#include "core/strvec.h"
 
 #include <string.h>
 
@@ -7,15 +8,6 @@ json_t *sk_json_str(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-json_t *sk_json_strv(char *const *a, size_t nr)
-{
-	json_t *arr = json_array();
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		json_array_append_new(arr, json_string(a[i]));
-	return arr;
-}
 
 static json_t *fixlet(const struct sk_fixlet *f)
 {
@@ -28,7 +20,7 @@ static json_t *fixlet(const struct sk_fixlet *f)
 	json_object_set_new(o, "message_id", sk_json_str(f->message_id));
 	json_object_set_new(o, "in_reply_to", sk_json_str(f->in_reply_to));
 	json_object_set_new(o, "patch_id", json_string(f->patch_id));
-	json_object_set_new(o, "files", sk_json_strv(f->files, f->nr_files));
+	json_object_set_new(o, "files", sk_strvec_array_json(f->files, f->nr_files));
 	return o;
 }
 
@@ -44,7 +36,7 @@ json_t *sk_json_patch(const struct sk_series_patch *p)
 	json_object_set_new(o, "message_id", sk_json_str(p->message_id));
 	json_object_set_new(o, "patch_id", json_string(p->patch_id));
 	json_object_set_new(o, "upstream", sk_json_str(p->upstream));
-	json_object_set_new(o, "files", sk_json_strv(p->files, p->nr_files));
+	json_object_set_new(o, "files", sk_strvec_array_json(p->files, p->nr_files));
 	for (i = 0; i < p->nr_trailers; i++)
 		json_array_append_new(tr, json_pack("{s:s, s:s}",
 						    "key", p->trailers[i].key,
@@ -122,9 +114,9 @@ json_t *sk_json_changes(const struct sk_rev_changes *c)
 			if (pc->flags & change_names[j].flag)
 				json_array_append_new(what, json_string(change_names[j].name));
 		json_object_set_new(o, "changes", what);
-		json_object_set_new(o, "trailers_added", sk_json_strv(pc->trailers_added, pc->nr_added));
+		json_object_set_new(o, "trailers_added", sk_strvec_array_json(pc->trailers_added, pc->nr_added));
 		json_object_set_new(o, "trailers_removed",
-				    sk_json_strv(pc->trailers_removed, pc->nr_removed));
+				    sk_strvec_array_json(pc->trailers_removed, pc->nr_removed));
 		json_array_append_new(arr, o);
 	}
 	return arr;

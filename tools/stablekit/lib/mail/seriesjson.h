@@ -21,6 +21,5 @@ json_t *sk_json_changes(const struct sk_rev_changes *c);
 /* A string with one item per line to an array. */
 json_t *sk_json_lines(const char *text);
 json_t *sk_json_str(const char *s);	/* NULL -> null */
-json_t *sk_json_strv(char *const *v, size_t nr);	/* strings to an array */
 
 #endif

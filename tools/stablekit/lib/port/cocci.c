@@ -6,6 +6,7 @@
 #include "mail/patch.h"
 #include "project/repo.h"
 #include "core/run.h"
+#include "core/strvec.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -249,9 +250,9 @@ int sk_cocci_port_spec(struct sk_cocci_port *out, const struct sk_cocci *c,
 
 void sk_cocci_port_release(struct sk_cocci_port *p)
 {
-	sk_strv_free(p->drops, p->nr_drops);
-	sk_strv_free(p->rules, p->nr_rules);
-	sk_strv_free(p->hunks, p->nr_hunks);
+	sk_strvec_free_array(p->drops, p->nr_drops);
+	sk_strvec_free_array(p->rules, p->nr_rules);
+	sk_strvec_free_array(p->hunks, p->nr_hunks);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -444,7 +445,7 @@ static int apply_file(struct sk_sandbox *sb, const char *text, const char *what,
 				   "no fuzz allowed", which.buf);
 		sk_strbuf_release(&which);
 	}
-	sk_strv_free(files, nr);
+	sk_strvec_free_array(files, nr);
 	sk_diff_release(&d);
 	sk_apply_report_release(&own);
 	return ret;

@@ -6,6 +6,7 @@
 #include "mail/series.h"
 #include "track/stale.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -244,7 +245,7 @@ static json_t *backports(struct report *r)
 	}
 	json_object_set_new(o, "queued", json_integer(queued));
 	json_object_set_new(o, "series", arr);
-	sk_strv_free(files, nr);
+	sk_strvec_free_array(files, nr);
 	free(dir);
 	return o;
 }

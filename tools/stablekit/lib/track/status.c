@@ -5,6 +5,7 @@
 #include "project/branches.h"
 #include "track/session.h"
 #include "track/stale.h"
+#include "core/strvec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,8 @@ json_t *sk_status_cell_json(const struct sk_track_patch *tp,
 							  c->deps[i]));
 	return json_pack("{s:s, s:o, s:o, s:o}",
 			 "state", sk_state_name(c->state),
-			 "evidence", sk_json_strv(c->evidence, c->nr_evidence),
-			 "commits", sk_json_strv(c->commits, c->nr_commits),
+			 "evidence", sk_strvec_array_json(c->evidence, c->nr_evidence),
+			 "commits", sk_strvec_array_json(c->commits, c->nr_commits),
 			 "deps", deps);
 }
 
@@ -44,7 +45,7 @@ json_t *sk_status_json(const struct sk_track *t, const char *repo,
 				    json_string(tb->br->base) : json_null());
 		json_object_set_new(b, "tip", tb->tip[0] ?
 				    json_string(tb->tip) : json_null());
-		json_object_set_new(b, "arch", sk_json_strv(tb->br->arches,
+		json_object_set_new(b, "arch", sk_strvec_array_json(tb->br->arches,
 							    tb->br->nr_arches));
 		if (tb->problem)
 			json_object_set_new(b, "problem",
