@@ -2,7 +2,8 @@
 #
 #   make              build tools/stablekit into build/ (or build/asan with SANITIZE=1)
 #   make deps         install every Debian package the project needs (idempotent)
-#   make check        unit tests (cmocka) and command-line tests (sharness, prove)
+#   make check        the layering check, unit tests (cmocka) and command-line
+#                     tests (sharness, prove)
 #   make check SANITIZE=1   the same under ASan+UBSan
 #   make bench        benchmarks, printed as ratios against a baseline in the same run
 #   make run          the main job on the embedded default (ci/main-job)
@@ -49,14 +50,14 @@ HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openssl-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
 	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
-	kmod ccache distcc gcc-aarch64-linux-gnu gcc-i686-linux-gnu \
+	kmod ccache distcc gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
 	busybox-static qemu-system-x86 qemu-system-arm \
 	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl \
 	clang-14 libclang-rt-14-dev llvm-14 \
 	lava-server lava-dispatcher lavacli postgresql iproute2
 
-.PHONY: all deps check unit-test fuzz-replay cli-test bench run clean fuzz
+.PHONY: all deps check layers unit-test fuzz-replay cli-test bench run clean fuzz
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/stablekit $(HELPER_BIN)
@@ -91,7 +92,12 @@ deps:
 		apt-get install -y -q --no-install-recommends $$missing; \
 	else echo "deps: all installed"; fi
 
-check: unit-test fuzz-replay cli-test
+check: layers unit-test fuzz-replay cli-test
+
+# The library's folders keep their promise: stages include only those
+# below them, no include cycle, no function under another module's prefix.
+layers:
+	ci/check-layers
 
 unit-test: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done

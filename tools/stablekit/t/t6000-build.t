@@ -16,7 +16,7 @@ if ! test -d "$WS/.git" && ! test -f "$SRC"; then
 	skip_all="no workspace and $SRC not installed (make deps)"
 	test_done
 fi
-for tool in quilt make aarch64-linux-gnu-gcc i686-linux-gnu-gcc; do
+for tool in quilt make aarch64-linux-gnu-gcc i686-linux-gnu-gcc riscv64-linux-gnu-gcc; do
 	if ! command -v $tool >/dev/null; then
 		skip_all="$tool not installed (make deps)"
 		test_done
@@ -140,6 +140,15 @@ test_expect_success 'a missing cross compiler is a toolchain problem, not the pa
 	grep "x86_64 *pass *pass" out &&
 	grep "i386 *pass *pass" out &&
 	grep "gate: pass" out
+'
+
+test_expect_success 'riscv64, one row of the arch table, builds its objects' '
+	use_queue harmless.patch &&
+	sk_build --arch riscv64 --json >out.json &&
+	test "$(row riscv64)" = "pass pass 0" &&
+	R=results/linux-6.12.y/build/objects/riscv64 &&
+	jq -e ".build.cross_compile == \"riscv64-linux-gnu-\" and
+		.build.kernel_arch == \"riscv\"" $R/patched/metadata.json
 '
 
 test_expect_success 'no queue: baseline only, and it says so' '
