@@ -186,7 +186,7 @@ static int run_diff(const struct sk_series *s, const struct sk_revision *a,
 	int ret = sk_revision_compare(&changes, a, b);
 
 	if (json)
-		arr = sk_json_changes(&changes);
+		arr = sk_seriesjson_changes(&changes);
 	else
 		printf("%s: %s..%s\n", s->slug, revision_name(a),
 		       revision_name(b));

@@ -93,9 +93,9 @@ static void print_json(const struct sk_pull_result *r)
 	json_object_set_new(o, "latest", json_boolean(!r->older));
 	json_object_set_new(o, "outcome", json_string(outcome_name(r->outcome)));
 	json_object_set_new(o, "previous", r->previous ? json_integer(r->previous) : json_null());
-	json_object_set_new(o, "changes", sk_json_changes(&r->changes));
-	json_object_set_new(o, "warnings", sk_json_lines(r->warnings.buf));
-	json_object_set_new(o, "notes", sk_json_lines(r->notes.buf));
+	json_object_set_new(o, "changes", sk_seriesjson_changes(&r->changes));
+	json_object_set_new(o, "warnings", sk_seriesjson_lines(r->warnings.buf));
+	json_object_set_new(o, "notes", sk_seriesjson_lines(r->notes.buf));
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	putchar('\n');
 	json_decref(o);

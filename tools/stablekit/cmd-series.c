@@ -39,7 +39,7 @@ static int list(const struct sk_context *ctx, int json)
 			break;
 		r = sk_series_latest(s);
 		if (json)
-			json_array_append_new(arr, sk_json_series(s));
+			json_array_append_new(arr, sk_seriesjson_series(s));
 		else
 			printf("%-54s %4s %7zu %7zu  %s\n", s->slug,
 			       r && r->label ? r->label : "-", r ? r->nr_patches : 0,
@@ -81,7 +81,7 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 	if (ret)
 		return sk_die_series(ret, ctx->top, name);
 	if (json) {
-		json_t *o = sk_json_series(s);
+		json_t *o = sk_seriesjson_series(s);
 
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');

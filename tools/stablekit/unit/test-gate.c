@@ -634,11 +634,46 @@ static void test_guest_init_reports_a_missing_job(void **state)
 	sk_boot_result_release(&boot);
 }
 
+/*
+ * One byte that is not UTF-8 on a "not ok" line: jansson refuses such a
+ * name, and the test and its verdict used to vanish, a pass.
+ */
+static void test_invalid_utf8_fails_not_passes(void **state)
+{
+	static const char log[] =
+		"TAP version 13\n1..2\n"
+		"ok 1 cgroup: test_kmem\n"
+		"not ok 2 cgroup: test_core \xff broken\n";
+	struct sk_boot_result boot = { 0 };
+	json_t *r = results_of(log), *o;
+	char *why = NULL;
+	size_t i, found = 0;
+
+	(void)state;
+	assert_int_equal(json_array_size(r), 2);
+	json_array_foreach(r, i, o) {
+		const char *name = json_string_value(json_object_get(o, "name"));
+
+		assert_non_null(name);
+		if (strstr(name, "\xef\xbf\xbd")) {
+			assert_string_equal(json_string_value(json_object_get(o,
+					    "status")), "fail");
+			found++;
+		}
+	}
+	assert_int_equal(found, 1);
+	boot.status = SK_BOOT_OK;
+	assert_string_equal(sk_test_status(&boot, r, 0, &why), "fail");
+	free(why);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kselftest_verdict_needs_results),
 		cmocka_unit_test(test_test_status),
+		cmocka_unit_test(test_invalid_utf8_fails_not_passes),
 		cmocka_unit_test(test_guest_init_reports_a_missing_job),
 		cmocka_unit_test(test_bench_parse),
 		cmocka_unit_test(test_bench_move),

@@ -8,6 +8,7 @@
 
 #include "gate/ktap.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 static void parse(struct sk_ktap *k, const char *text)
 {
@@ -322,6 +323,40 @@ static void test_name_is_cut(void **state)
 	sk_strbuf_release(&sb);
 }
 
+static void test_invalid_utf8_is_read_and_said(void **state)
+{
+	static const char log[] = "not ok 1 bad \xc3\x28 name\nok 2 good\n";
+	struct sk_ktap k;
+
+	(void)state;
+	parse(&k, log);
+	assert_int_equal(k.nr, 2);
+	assert_string_equal(k.tests[0].desc, "bad \xef\xbf\xbd( name");
+	assert_int_equal(k.tests[0].status, SK_KTAP_FAIL);
+	assert_int_equal(k.nr_errors, 1);
+	assert_non_null(strstr(k.errors[0], "line 1: invalid UTF-8"));
+	sk_ktap_release(&k);
+}
+
+/* A name cut at the limit is never cut inside a character. */
+static void test_name_cut_keeps_utf8(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_ktap k;
+	int i;
+
+	(void)state;
+	sk_strbuf_adds(&sb, "ok 1 a");
+	for (i = 0; i < SK_KTAP_NAME_MAX; i++)
+		sk_strbuf_adds(&sb, "\xc3\xa9");
+	sk_strbuf_addch(&sb, '\n');
+	assert_int_equal(sk_ktap_parse(&k, sb.buf, sb.len), 0);
+	assert_true(strlen(k.tests[0].name) <= SK_KTAP_NAME_MAX);
+	assert_true(sk_utf8_valid(k.tests[0].name, strlen(k.tests[0].name)));
+	sk_ktap_release(&k);
+	sk_strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +370,8 @@ int main(void)
 		cmocka_unit_test(test_depth_limit),
 		cmocka_unit_test(test_errors_are_bounded),
 		cmocka_unit_test(test_name_is_cut),
+		cmocka_unit_test(test_invalid_utf8_is_read_and_said),
+		cmocka_unit_test(test_name_cut_keeps_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

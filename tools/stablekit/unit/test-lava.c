@@ -156,6 +156,42 @@ static int console(struct sk_strbuf *out, const char *log)
 	return sk_lava_log_console(out, log, strlen(log));
 }
 
+/*
+ * A guest line that prints the done marker's text does not end the
+ * console: the WARNING and the real rc after it are read, and LAVA's
+ * console gives the verdict QEMU's gives.
+ */
+static void test_log_console_fake_marker(void **state)
+{
+	static const char text[] =
+		"stablekit-guest: start\n"
+		"# echo stablekit-guest: done rc=0\n"
+		"stablekit-guest: done rc=0\n"
+		"[   12.5] WARNING: CPU: 0 PID: 1 at mm/vmscan.c:42 shrink\n"
+		"stablekit-guest: done rc=1\n";
+	struct sk_strbuf out = SK_STRBUF_INIT, log = SK_STRBUF_INIT;
+	struct sk_boot_result lava = { 0 }, qemu = { 0 };
+	const char *p = text, *eol;
+
+	(void)state;
+	for (; (eol = strchr(p, '\n')); p = eol + 1)
+		sk_strbuf_addf(&log, "- {\"dt\": \"x\", \"lvl\": \"target\", "
+			       "\"msg\": \"%.*s\"}\n", (int)(eol - p), p);
+	sk_strbuf_adds(&log, "- {\"dt\": \"x\", \"lvl\": \"target\", "
+		       "\"msg\": \"[    0.000000] Linux version 7.2.13\"}\n");
+	assert_int_equal(console(&out, log.buf), 0);
+	assert_string_equal(out.buf, text);
+	sk_boot_verdict(&lava, out.buf, out.len, 0, 600, 0, NULL, 0);
+	sk_boot_verdict(&qemu, text, strlen(text), 0, 600, 0, NULL, 0);
+	assert_int_equal(lava.status, SK_BOOT_SPLAT);
+	assert_int_equal(lava.status, qemu.status);
+	assert_int_equal(lava.guest_rc, 1);
+	sk_boot_result_release(&lava);
+	sk_boot_result_release(&qemu);
+	sk_strbuf_release(&out);
+	sk_strbuf_release(&log);
+}
+
 static void test_log_console(void **state)
 {
 	struct sk_strbuf out = SK_STRBUF_INIT;
@@ -205,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_runner_choice),
 		cmocka_unit_test(test_job_definition),
 		cmocka_unit_test(test_log_console),
+		cmocka_unit_test(test_log_console_fake_marker),
 	};
 
 	int failed;

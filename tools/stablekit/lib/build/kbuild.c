@@ -1,6 +1,7 @@
 #include "build/kbuild.h"
 #include "core/diff.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/fsutil.h"
 
 #include <ctype.h>
@@ -497,13 +498,14 @@ void sk_kbuild_series_patches(char ***names, size_t *nr, size_t *alloc,
 
 json_t *sk_kbuild_diag_json(const struct sk_kbuild_diag *d)
 {
-	json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s}", "file", d->file,
+	json_t *o = json_pack("{s:o, s:i, s:i, s:s, s:o}",
+			      "file", sk_json_string(d->file),
 			      "line", (json_int_t)d->line,
 			      "column", (json_int_t)d->column,
-			      "severity", d->severity, "message", d->message);
+			      "severity", d->severity,
+			      "message", sk_json_string(d->message));
 
-	json_object_set_new(o, "function",
-			    d->function ? json_string(d->function) : json_null());
+	json_object_set_new(o, "function", sk_json_string(d->function));
 	return o;
 }
 

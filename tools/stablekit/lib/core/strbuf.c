@@ -175,3 +175,10 @@ char *sk_strbuf_detach(struct sk_strbuf *sb)
 	return p;
 }
 
+void sk_strbuf_swap(struct sk_strbuf *a, struct sk_strbuf *b)
+{
+	struct sk_strbuf t = *a;
+
+	*a = *b;
+	*b = t;
+}

@@ -21,6 +21,8 @@ void sk_strbuf_init(struct sk_strbuf *sb);
 void sk_strbuf_release(struct sk_strbuf *sb);
 void sk_strbuf_grow(struct sk_strbuf *sb, size_t extra);
 void sk_strbuf_add(struct sk_strbuf *sb, const void *data, size_t len);
+/* Exchange the contents of a and b. */
+void sk_strbuf_swap(struct sk_strbuf *a, struct sk_strbuf *b);
 void sk_strbuf_adds(struct sk_strbuf *sb, const char *s);
 void sk_strbuf_addch(struct sk_strbuf *sb, int c);
 void sk_strbuf_addf(struct sk_strbuf *sb, const char *fmt, ...)

@@ -1,4 +1,5 @@
 #include "core/strvec.h"
+#include "core/json.h"
 #include "core/strbuf.h"
 
 #include <stdlib.h>
@@ -42,6 +43,6 @@ json_t *sk_strvec_array_json(char *const *v, size_t nr)
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		json_array_append_new(arr, json_string(v[i]));
+		json_array_append_new(arr, sk_json_string(v[i]));
 	return arr;
 }

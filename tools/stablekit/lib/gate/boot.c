@@ -1,5 +1,6 @@
 #include "gate/boot.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/strbuf.h"
 
 #include <ctype.h>
@@ -220,16 +221,18 @@ void sk_boot_verdict(struct sk_boot_result *out, const char *log, size_t len,
 
 json_t *sk_boot_result_json(const struct sk_boot_result *r)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:i, s:i}",
+	json_t *o = json_pack("{s:s, s:s, s:o, s:f, s:i, s:i}",
 			      "status", sk_boot_status_name(r->status),
 			      "accel", sk_boot_accel_name(r->accel),
-			      "reason", r->reason, "seconds", r->seconds,
+			      "reason", sk_json_string(r->reason),
+			      "seconds", r->seconds,
 			      "qemu_exit", r->exit_code,
 			      "guest_rc", r->guest_rc);
 
 	if (r->splat.line)
-		json_object_set_new(o, "splat", json_pack("{s:s, s:s, s:i}",
-				    "kind", r->splat.kind, "line", r->splat.line,
+		json_object_set_new(o, "splat", json_pack("{s:s, s:o, s:i}",
+				    "kind", r->splat.kind,
+				    "line", sk_json_string(r->splat.line),
 				    "lineno", (json_int_t)r->splat.lineno));
 	if (r->lava) {
 		json_object_set_new(o, "runner", json_string("lava"));

@@ -2,6 +2,7 @@
 #include "build/kbuild.h"
 #include "core/arch.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/fsutil.h"
 #include "core/run.h"
 #include "core/strbuf.h"
@@ -317,9 +318,9 @@ json_t *sk_kselftest_results(const struct sk_ktap *k)
 			free(orig);
 			continue;
 		}
-		o = json_pack("{s:s, s:s, s:s?}", "name", t->name, "status",
-			      sk_ktap_status_name(t->status), "reason",
-			      t->reason);
+		o = json_pack("{s:o, s:s, s:o}", "name", sk_json_string(t->name),
+			      "status", sk_ktap_status_name(t->status),
+			      "reason", sk_json_string(t->reason));
 		json_object_set_new(index, t->name,
 				    json_integer((json_int_t)json_array_size(arr)));
 		json_array_append_new(arr, o);

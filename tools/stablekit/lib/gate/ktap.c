@@ -1,5 +1,7 @@
 #include "gate/ktap.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
+#include "core/json.h"
 #include "core/strvec.h"
 
 #include <ctype.h>
@@ -338,7 +340,7 @@ static void add_missing(struct sk_ktap *k)
 
 int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len)
 {
-	struct sk_strbuf line = SK_STRBUF_INIT;
+	struct sk_strbuf line = SK_STRBUF_INIT, clean = SK_STRBUF_INIT;
 	unsigned int lineno = 0;
 	size_t i = 0, j;
 
@@ -362,10 +364,19 @@ int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len)
 				line.buf[line.len++] = text[j];
 		line.buf[line.len] = '\0';
 		sk_strbuf_rtrim(&line);
-		parse_line(out, line.buf, ++lineno);
+		++lineno;
+		if (!sk_utf8_valid(line.buf, line.len)) {
+			/* jansson refuses such a name: the test would vanish */
+			sk_strbuf_reset(&clean);
+			sk_utf8_scrub(&clean, line.buf, line.len);
+			sk_strbuf_swap(&line, &clean);
+			line_error(out, lineno, "invalid UTF-8 read as U+FFFD");
+		}
+		parse_line(out, line.buf, lineno);
 		i = e + 1;
 	}
 	sk_strbuf_release(&line);
+	sk_strbuf_release(&clean);
 	add_missing(out);
 	for (i = out->nr; i-- > 0;) {
 		struct sk_ktap_test *t = &out->tests[i];
@@ -379,7 +390,7 @@ int sk_ktap_parse(struct sk_ktap *out, const char *text, size_t len)
 			t->name = base;
 		}
 		if (strlen(t->name) > SK_KTAP_NAME_MAX) {
-			t->name[SK_KTAP_NAME_MAX] = '\0';
+			t->name[sk_utf8_cut(t->name, SK_KTAP_NAME_MAX)] = '\0';
 			line_error(out, t->line, "test name cut at %d bytes",
 				   SK_KTAP_NAME_MAX);
 		}
@@ -436,7 +447,7 @@ json_t *sk_ktap_errors_json(const struct sk_ktap *k)
 		return NULL;
 	first = json_array();
 	for (i = 0; i < k->nr_errors && i < SK_KTAP_MAX_ERRORS; i++)
-		json_array_append_new(first, json_string(k->errors[i]));
+		json_array_append_new(first, sk_json_string(k->errors[i]));
 	return json_pack("{s:I, s:o}", "count", (json_int_t)k->nr_errors,
 			 "first", first);
 }

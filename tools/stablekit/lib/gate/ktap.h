@@ -88,8 +88,8 @@ void sk_ktap_count(const struct sk_ktap *k,
 
 /*
  * The console's KTAP parse errors (lines past the parser's limits, whose
- * results were dropped): { count, first: ["line N: ...", ...] }, or NULL
- * when there were none.
+ * results were dropped, and lines whose invalid UTF-8 was read as U+FFFD):
+ * { count, first: ["line N: ...", ...] }, or NULL when there were none.
  */
 json_t *sk_ktap_errors_json(const struct sk_ktap *k);
 

@@ -413,12 +413,23 @@ static int console_level(const char *lvl)
 	return !strcmp(lvl, "target") || !strcmp(lvl, "feedback");
 }
 
+/*
+ * After the guest's done marker it reboots, and LAVA's QEMU boots it
+ * again until the job ends: the first line of that second boot ends the
+ * console, as QEMU's -no-reboot ends it here.
+ */
+static int second_boot(const char *msg)
+{
+	return strstr(msg, SK_BOOT_MARK_START) ||
+	       (strstr(msg, "] Linux version ") && strstr(msg, "[    0.000000]"));
+}
+
 int sk_lava_log_console(struct sk_strbuf *out, const char *log, size_t len)
 {
 	struct sk_strbuf lvl = SK_STRBUF_INIT, msg = SK_STRBUF_INIT;
 	const char *p = log, *end = log + len;
 	unsigned int lineno = 0;
-	int err = 0;
+	int err = 0, done = 0;
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -439,10 +450,14 @@ int sk_lava_log_console(struct sk_strbuf *out, const char *log, size_t len)
 						   "%u: no readable msg", lineno);
 				break;
 			}
-			add_console_line(out, msg.buf, msg.len);
-			/* what follows is the guest rebooting into LAVA's end */
-			if (strstr(msg.buf, SK_BOOT_MARK_DONE " rc="))
+			/*
+			 * Not the first done marker: a guest line may print its
+			 * text, and what follows it is still the guest's
+			 */
+			if (done && second_boot(msg.buf))
 				break;
+			add_console_line(out, msg.buf, msg.len);
+			done |= !!strstr(msg.buf, SK_BOOT_MARK_DONE " rc=");
 		}
 		p = eol ? eol + 1 : end;
 	}

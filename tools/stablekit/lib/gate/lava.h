@@ -87,8 +87,11 @@ int sk_lava_job_definition(json_t **out, const struct sk_qemu_opts *o,
 
 /*
  * The serial console from a LAVA job log (its YAML, one mapping a line):
- * the "target" messages, one line each, up to and including the guest's
- * done marker.  SK_EINVALID when the log is not LAVA's format.
+ * the "target" and "feedback" messages, one line each, up to the first
+ * line of the second boot that follows a done marker (the guest reboots
+ * and LAVA boots it again).  Every done marker before that is kept, so
+ * the verdict reads the last one, as it does of QEMU's console.
+ * SK_EINVALID when the log is not LAVA's format.
  */
 int sk_lava_log_console(struct sk_strbuf *out, const char *log, size_t len);
 

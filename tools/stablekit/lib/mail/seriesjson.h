@@ -2,6 +2,7 @@
 #define SK_SERIESJSON_H
 
 #include <jansson.h>
+#include "core/json.h"
 #include "mail/revcompare.h"
 #include "mail/series.h"
 
@@ -14,12 +15,11 @@
  *   change   { nr, old_nr, subject, changes: ["code", "message", ...],
  *              trailers_added: [..], trailers_removed: [..] }
  */
-json_t *sk_json_series(const struct sk_series *s);
-json_t *sk_json_revision(const struct sk_revision *r);
-json_t *sk_json_patch(const struct sk_series_patch *p);
-json_t *sk_json_changes(const struct sk_rev_changes *c);
+json_t *sk_seriesjson_series(const struct sk_series *s);
+json_t *sk_seriesjson_revision(const struct sk_revision *r);
+json_t *sk_seriesjson_patch(const struct sk_series_patch *p);
+json_t *sk_seriesjson_changes(const struct sk_rev_changes *c);
 /* A string with one item per line to an array. */
-json_t *sk_json_lines(const char *text);
-json_t *sk_json_str(const char *s);	/* NULL -> null */
+json_t *sk_seriesjson_lines(const char *text);
 
 #endif

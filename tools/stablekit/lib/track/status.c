@@ -1,5 +1,6 @@
 #include "track/status.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "core/strbuf.h"
 #include "mail/seriesjson.h"
 #include "project/branches.h"
@@ -59,10 +60,11 @@ json_t *sk_status_json(const struct sk_track *t, const char *repo,
 
 		for (j = 0; j < tp->nr_upstream; j++) {
 			const struct sk_track_upstream *u = &tp->upstream[j];
-			json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "commit",
-					      u->commit, "subject", u->subject,
-					      "match", u->how, "proof",
-					      sk_proof_name(u->proof));
+			json_t *o = json_pack("{s:s, s:o, s:o, s:s}", "commit",
+					      u->commit, "subject",
+					      sk_json_string(u->subject),
+					      "match", sk_json_string(u->how),
+					      "proof", sk_proof_name(u->proof));
 
 			json_object_set_new(o, "reverted_by", u->reverted_by[0] ?
 					    json_string(u->reverted_by) :
@@ -71,9 +73,11 @@ json_t *sk_status_json(const struct sk_track *t, const char *repo,
 		}
 		for (j = 0; j < tp->nr_similar; j++) {
 			const struct sk_track_similar *sm = &tp->similar[j];
-			json_t *o = json_pack("{s:s, s:s, s:s}", "commit",
-					      sm->commit, "subject", sm->subject,
-					      "difference", sm->difference);
+			json_t *o = json_pack("{s:s, s:o, s:o}", "commit",
+					      sm->commit, "subject",
+					      sk_json_string(sm->subject),
+					      "difference",
+					      sk_json_string(sm->difference));
 
 			json_object_set_new(o, "reverted_by", sm->reverted_by[0] ?
 					    json_string(sm->reverted_by) :
@@ -84,11 +88,11 @@ json_t *sk_status_json(const struct sk_track *t, const char *repo,
 			json_object_set_new(cells, t->branches[j].br->name,
 					    sk_status_cell_json(tp, &tp->cells[j]));
 		json_array_append_new(patches, json_pack(
-			"{s:o, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o}",
+			"{s:o, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o}",
 			"id", json_sprintf("%s:%d", tp->slug, tp->nr),
 			"series", tp->slug, "version", tp->version,
-			"nr", tp->nr, "subject", tp->subject,
-			"author", tp->author, "upstream", up,
+			"nr", tp->nr, "subject", sk_json_string(tp->subject),
+			"author", sk_json_string(tp->author), "upstream", up,
 			"similar", similar, "branches", cells));
 	}
 	return json_pack("{s:s, s:o, s:o, s:o}", "repository", repo,

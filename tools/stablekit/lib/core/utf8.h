@@ -1,0 +1,23 @@
+#ifndef SK_UTF8_H
+#define SK_UTF8_H
+
+#include <stddef.h>
+#include "core/strbuf.h"
+
+/*
+ * Text from a console, a compiler or a commit is bytes; JSON (jansson)
+ * takes only valid UTF-8 and answers anything else with NULL, which a
+ * writer that does not check turns into a silently missing result.  So
+ * such text is made valid where it enters: each byte that does not start
+ * a well-formed sequence (overlong forms, surrogates and code points past
+ * U+10FFFF included, as jansson checks) becomes U+FFFD.
+ */
+
+/* Is s[0..len) valid UTF-8 by jansson's rules? */
+int sk_utf8_valid(const char *s, size_t len);
+/* Append s[0..len) to out, invalid bytes replaced; returns how many. */
+size_t sk_utf8_scrub(struct sk_strbuf *out, const char *s, size_t len);
+/* The longest n <= len at which s can be cut without splitting a sequence. */
+size_t sk_utf8_cut(const char *s, size_t len);
+
+#endif
