@@ -64,6 +64,12 @@ test_expect_success 'a harmless patch: three arches pass, no new warning' '
 	jq -e ".branches[0].queue.files == [\"mm/vmscan.c\"]" out.json
 '
 
+test_expect_success 'the results keep the queue that was built, copied at the start' '
+	R=results/linux-6.12.y/build/objects &&
+	test_cmp "$Q/series" $R/queue/series &&
+	test_cmp "$Q/harmless.patch" $R/queue/harmless.patch
+'
+
 test_expect_success 'metadata.json, build.log and config per build' '
 	R=results/linux-6.12.y/build/objects &&
 	test -f $R/build.json &&

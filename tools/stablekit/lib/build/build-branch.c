@@ -6,9 +6,13 @@
 #include "core/strbuf.h"
 #include "project/repo.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* kbuild resolves a relative O= from the source tree: make paths absolute. */
@@ -151,6 +155,60 @@ static int save_and_publish(struct sk_build *job, json_t *o,
 	return ret;
 }
 
+static int copy_at(int dirfd, const char *name, const char *to)
+{
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return sk_error_errno(name);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sk_strbuf_add(&text, buf, (size_t)n);
+	if (n < 0)
+		ret = sk_error_errno(name);
+	close(fd);
+	if (!ret)
+		ret = sk_write_file_atomic(to, text.buf, text.len);
+	sk_strbuf_release(&text);
+	return ret;
+}
+
+int sk_build_branch_snapshot(const char *queue, const char *dest)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *dir;
+	int fd, ret;
+
+	ret = sk_mkdir_p(dest, 0755);
+	if (ret)
+		return ret;
+	fd = open(queue, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : sk_error_errno(queue);
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return sk_error_errno(queue);
+	}
+	while (!ret && (e = readdir(dir))) {
+		char *to;
+
+		if (e->d_name[0] == '.' ||
+		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		to = sk_path_join(dest, e->d_name);
+		ret = copy_at(fd, e->d_name, to);
+		free(to);
+	}
+	closedir(dir);
+	return ret;
+}
+
 int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 		    const struct sk_build_branch_opts *o)
 {
@@ -158,6 +216,7 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 	const char *name = b.branch->name, *mode = sk_build_mode_name(b.mode);
 	char *root = sk_work_dir(b.top);
 	char *work, *results, *tmp, *parent, *staging = NULL;
+	char *queue = NULL, *copy = NULL;
 	char **arches;
 	int ret;
 
@@ -184,7 +243,15 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 	}
 	b.work = work;
 	b.results = staging;
-	ret = sk_build_run(job, &b);
+	memset(job, 0, sizeof(*job));
+	if (!b.queue_dir) {
+		queue = sk_xstrfmt("%s/stable/%s", b.top, name);
+		copy = sk_path_join(staging, "queue");
+		ret = sk_build_branch_snapshot(queue, copy);
+		b.queue_copy = copy;
+	}
+	if (!ret)
+		ret = sk_build_run(job, &b);
 	if (ret) {
 		sk_rmrf(staging);
 		goto out;
@@ -193,6 +260,8 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 	ret = save_and_publish(job, *out, staging, results);
 out:
 	*results_out = results;
+	free(queue);
+	free(copy);
 	free(staging);
 	free(arches);
 	free(work);

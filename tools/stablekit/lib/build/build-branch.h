@@ -31,6 +31,15 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results,
 		    const struct sk_build_branch_opts *o);
 
 /*
+ * Copy the regular files of the queue directory queue (stable/<branch>)
+ * into dest, which is created.  The directory is opened once and read
+ * through that handle: port replaces a queue by exchanging directories in
+ * one step, so the copy is one queue, never half of each.  A missing
+ * queue leaves dest empty.  Links and other non-files are not copied.
+ */
+int sk_build_branch_snapshot(const char *queue, const char *dest);
+
+/*
  * The same for the branch named name of <top>/stable/branches.conf, in
  * the project's repository ([stablekit] repo, $STABLEKIT_REPO or the
  * workspace): what `stablekit build --branch <name>` runs.  o->build's

@@ -220,11 +220,16 @@ static void describe(struct sk_build *job, git_commit *commit)
 	git_describe_result_free(res);
 }
 
-/* stable/<branch>, or the queue the caller names (a port not installed yet) */
+/*
+ * stable/<branch>, or the queue the caller names (a port not installed
+ * yet), or the copy of stable/<branch> taken when the build started
+ */
 static char *queue_dir(const struct job_ctx *c)
 {
 	if (c->o->queue_dir)
 		return sk_xstrdup(c->o->queue_dir);
+	if (c->o->queue_copy)
+		return sk_xstrdup(c->o->queue_copy);
 	return sk_xstrfmt("%s/stable/%s", c->o->top, c->o->branch->name);
 }
 

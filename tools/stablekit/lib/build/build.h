@@ -93,6 +93,12 @@ struct sk_build_opts {
 	 * port results are not consulted (see not_run).
 	 */
 	const char *queue_dir;
+	/*
+	 * stable/<branch> as it was when the build started: read, applied
+	 * and popped from this copy, so that a port during the build changes
+	 * neither what is built nor what the results say was built.
+	 */
+	const char *queue_copy;
 	sk_kbuild_progress_cb progress;
 	void *progress_data;
 };
