@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/run.h"
+#include "core/strbuf.h"
 
 /*
  * Every close() of the library goes through here: a close of a descriptor
@@ -418,12 +420,48 @@ static void test_dir_swap(void **state)
 	free(fb);
 }
 
+/* A tool that writes past max_file_bytes is stopped and says so. */
+static void test_file_size_limit(void **state)
+{
+	char *dir = NULL, *out, *arg;
+	const char *argv[] = { "dd", "if=/dev/zero", NULL, "bs=65536",
+			       "count=64", NULL };
+	struct sk_run_result res = SK_RUN_RESULT_INIT;
+	struct sk_run_opts ro = { 0 };
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(sk_mkdtemp_in(&dir, sk_tmp_dir(), "sk-run"), 0);
+	out = sk_path_join(dir, "big");
+	arg = sk_xstrfmt("of=%s", out);
+	argv[2] = arg;
+	ro.argv = argv;
+	ro.flags = SK_RUN_CAPTURE_ERR;
+	ro.max_file_bytes = 1 << 20;
+	assert_int_equal(sk_run(&res, &ro), SK_ETOOL);
+	assert_non_null(strstr(sk_error_last(), "past the limit of 1048576"));
+	assert_int_equal(stat(out, &st), 0);
+	assert_true(st.st_size <= 1 << 20);
+	sk_run_result_release(&res);
+
+	/* under the limit, nothing changes */
+	ro.max_file_bytes = 8 << 20;
+	assert_int_equal(sk_run(&res, &ro), 0);
+	assert_int_equal(res.exit_code, 0);
+	sk_run_result_release(&res);
+	sk_rmrf(dir);
+	free(arg);
+	free(out);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timeout_closes_each_pipe_once),
 		cmocka_unit_test(test_stderr_to_a_file_as_it_comes),
 		cmocka_unit_test(test_no_descriptor_leaks),
+		cmocka_unit_test(test_file_size_limit),
 		cmocka_unit_test(test_children_registry),
 		cmocka_unit_test(test_argv_grows),
 		cmocka_unit_test(test_child_depth),

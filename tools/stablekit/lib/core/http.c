@@ -14,9 +14,21 @@ static void curl_init(void)
 	curl_init_result = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-static size_t take_body(char *data, size_t size, size_t nmemb, void *sb)
+struct reply {
+	struct sk_strbuf *body;
+	size_t max;
+	int too_big;
+};
+
+static size_t take_body(char *data, size_t size, size_t nmemb, void *arg)
 {
-	sk_strbuf_add(sb, data, size * nmemb);
+	struct reply *r = arg;
+
+	if (r->body->len + size * nmemb > r->max) {
+		r->too_big = 1;
+		return 0;	/* curl stops: CURLE_WRITE_ERROR */
+	}
+	sk_strbuf_add(r->body, data, size * nmemb);
 	return size * nmemb;
 }
 
@@ -68,6 +80,8 @@ int sk_http(struct sk_strbuf *body, long *status,
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *headers = NULL;
 	char *shown = url_for_message(req->url);
+	struct reply reply = { body, req->max_bytes ? req->max_bytes :
+			       SK_HTTP_MAX_BYTES, 0 };
 	CURLcode rc;
 	CURL *c = NULL;
 	int err = 0;
@@ -95,7 +109,7 @@ int sk_http(struct sk_strbuf *body, long *status,
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "stablekit");
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, take_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
 	if (headers)
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
 	if (req->method && strcmp(req->method, "GET")) {
@@ -113,6 +127,9 @@ int sk_http(struct sk_strbuf *body, long *status,
 	if (rc == CURLE_OPERATION_TIMEDOUT) {
 		err = sk_error_set(SK_ETIMEOUT, "%s: no reply within %ld s",
 				   shown, req->timeout_s > 0 ? req->timeout_s : 60L);
+	} else if (reply.too_big) {
+		err = sk_error_set(SK_ERROR, "%s: the reply is larger than %zu "
+				   "bytes", shown, reply.max);
 	} else if (rc != CURLE_OK) {
 		err = sk_error_set(SK_ERROR, "%s: %s", shown, *errbuf ? errbuf :
 				   curl_easy_strerror(rc));

@@ -16,12 +16,17 @@ struct sk_http_request {
 	const char *body;		/* POST: sent as is */
 	const char *content_type;	/* of body; "application/json" */
 	long timeout_s;			/* the whole request; 0: 60 */
+	size_t max_bytes;		/* of the reply; 0: SK_HTTP_MAX_BYTES */
 };
+
+/* A reply larger than this is an error, not memory filled. */
+#define SK_HTTP_MAX_BYTES ((size_t)64 << 20)
 
 /*
  * 0 with *status the HTTP status and body the reply (any status);
- * SK_ETIMEOUT past the limit, SK_ERROR when no reply came (the message
- * names the URL without its credentials and says curl's reason).
+ * SK_ETIMEOUT past the limit, SK_ERROR when no reply came or it was
+ * larger than max_bytes (the message names the URL without its
+ * credentials and says curl's reason).
  */
 int sk_http(struct sk_strbuf *body, long *status,
 	    const struct sk_http_request *req);

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -310,6 +311,12 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 		return sk_error_set(SK_ETOOL, "cannot run '%s': %s",
 				    o->argv[0], strerror(err));
 	}
+	if (o->max_file_bytes) {
+		struct rlimit lim = { o->max_file_bytes, o->max_file_bytes };
+
+		/* the child has only just started: nothing big written yet */
+		prlimit(pid, RLIMIT_FSIZE, &lim, NULL);
+	}
 	if (pump(res, &outp[0], &errp[0], deadline) < 0)
 		late = 1;
 	if (!late)
@@ -332,6 +339,10 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 	if (late)
 		return sk_error_set(SK_ETIMEOUT, "'%s' ran past its limit of %u s and was killed",
 				    o->argv[0], o->timeout_ms / 1000);
+	if (o->max_file_bytes && res->exit_code == 128 + SIGXFSZ)
+		return sk_error_set(SK_ETOOL, "'%s' wrote a file past the limit "
+				    "of %llu bytes and was stopped", o->argv[0],
+				    o->max_file_bytes);
 	return 0;
 }
 

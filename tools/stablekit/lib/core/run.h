@@ -24,6 +24,12 @@ struct sk_run_opts {
 	const char *stderr_path;	/* stderr to this file, as it comes */
 	unsigned int timeout_ms;	/* 0: no limit */
 	unsigned int flags;
+	/*
+	 * 0: no limit; else no file the tool writes may grow past this many
+	 * bytes (its RLIMIT_FSIZE, set as it starts): a server's endless
+	 * answer stops the tool instead of filling the disk.
+	 */
+	unsigned long long max_file_bytes;
 };
 
 struct sk_run_result {
@@ -38,7 +44,8 @@ struct sk_run_result {
 
 /*
  * Returns 0 when the tool ran (whatever its exit code), SK_ETOOL when it
- * could not be started, SK_ETIMEOUT when it was killed at the limit.
+ * could not be started or was stopped at max_file_bytes, SK_ETIMEOUT when
+ * it was killed at the limit.
  */
 int sk_run(struct sk_run_result *out, const struct sk_run_opts *opts);
 void sk_run_result_release(struct sk_run_result *res);

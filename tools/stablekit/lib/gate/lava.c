@@ -474,7 +474,7 @@ static int api(struct sk_strbuf *body, long *status, const struct sk_lava *l,
 	char *auth = sk_xstrfmt("Authorization: Token %s", l->token);
 	char *url = sk_xstrfmt("%s%s", l->url, path);
 	const char *headers[] = { auth, "Accept: application/json", NULL };
-	struct sk_http_request req = { method, url, headers, data, NULL, 60 };
+	struct sk_http_request req = { method, url, headers, data, NULL, 60, 0 };
 	int err;
 
 	sk_strbuf_reset(body);

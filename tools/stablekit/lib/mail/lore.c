@@ -145,6 +145,7 @@ static int download(int *status, const char *base, const char *url,
 	ro.argv = argv;
 	ro.timeout_ms = timeout_ms ? timeout_ms + 5000 : 0;
 	ro.flags = SK_RUN_CAPTURE_OUT | SK_RUN_CAPTURE_ERR;
+	ro.max_file_bytes = SK_LORE_MAX_BYTES;
 	do {
 		sk_run_result_release(&res);
 		ret = sk_run(&res, &ro);
@@ -170,6 +171,7 @@ static int gunzip(const char *in, const char *out, unsigned int timeout_ms)
 	ro.stdout_path = out;
 	ro.timeout_ms = timeout_ms;
 	ro.flags = SK_RUN_CAPTURE_ERR;
+	ro.max_file_bytes = SK_LORE_MAX_BYTES;
 	ret = sk_run(&res, &ro);
 	if (!ret && res.exit_code)
 		ret = sk_error_set(SK_ETOOL, "%s: not the gzipped mbox a search answers: %s",

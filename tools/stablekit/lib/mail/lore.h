@@ -31,8 +31,11 @@ void sk_lore_env_release(struct sk_lore_env *env);
  * A public-inbox search (the Xapian query language lore documents), whole
  * threads of the matches (t=1), as mail.  No match is success with no mail.
  * A server that cannot be reached is SK_ETOOL with a message saying so;
- * tmpdir holds the download.
+ * tmpdir holds the download.  The answer, gzipped and unpacked, is at most
+ * SK_LORE_MAX_BYTES each: a larger or endless one is SK_ETOOL, never a
+ * full disk or memory.
  */
+#define SK_LORE_MAX_BYTES (512ULL << 20)
 int sk_lore_search(struct sk_mbox *out, const char *url, const char *query,
 		   const char *tmpdir, unsigned int timeout_ms);
 
