@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "mail/maintainers.h"
+#include "core/strbuf.h"
 
 static const char text[] =
 	"Preamble text\n"
@@ -81,12 +82,50 @@ static void test_entry_outside_section(void **state)
 	sk_maintainers_release(&m);
 }
 
+/*
+ * An N: pattern glibc cannot match in bounded time is refused with its
+ * line; the kernel's own kinds of pattern are not.
+ */
+static void test_regex_blowup_refused(void **state)
+{
+	static const char *const tame[] = {
+		"[^a-z]tegra", "\\bmxc[^\\d]", "^.*/vdso/[^/]*getrandom[^/]+$",
+		"bcm[9]?63138", "include/uapi/linux/nl80211-.*",
+		"include\\/linux\\/page[-_][a-zA-Z]*", "a{2,3}b", NULL
+	};
+	static const char *const wild[] = {
+		"a++++++++++++++++++++++", "(a+)+", "(a|b*)*x", "a*?", "x{1,2}+",
+		NULL
+	};
+	struct sk_maintainers m;
+	size_t i;
+
+	(void)state;
+	for (i = 0; tame[i]; i++) {
+		char *text = sk_xstrfmt("SEC\nM:\tA <a@b>\nN:\t%s\n", tame[i]);
+
+		assert_int_equal(sk_maintainers_parse(&m, "MAINTAINERS", text), 0);
+		sk_maintainers_release(&m);
+		free(text);
+	}
+	for (i = 0; wild[i]; i++) {
+		char *text = sk_xstrfmt("SEC\nM:\tA <a@b>\nN:\t%s\n", wild[i]);
+
+		assert_int_equal(sk_maintainers_parse(&m, "MAINTAINERS", text),
+				 SK_EINVALID);
+		assert_non_null(strstr(sk_error_last(), "MAINTAINERS:3: N: pattern"));
+		sk_maintainers_release(&m);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_sections),
 		cmocka_unit_test(test_most_specific_is_to),
 		cmocka_unit_test(test_exclusions_and_regex),
+		cmocka_unit_test(test_regex_blowup_refused),
 		cmocka_unit_test(test_entry_outside_section),
 	};
 

@@ -16,6 +16,60 @@ static int is_entry(const char *s, size_t len)
 	       (s[2] == '\t' || s[2] == ' ');
 }
 
+static int quantifier(char c)
+{
+	return c == '+' || c == '*' || c == '?' || c == '{';
+}
+
+/*
+ * Can an N: pattern be matched in bounded time?  glibc's regex grows
+ * without bound on repeated or nested quantifiers ("a++++..." took 20 s
+ * and 3 GB at 22 of them); the kernel's own patterns are short words,
+ * classes and at most a few single quantifiers.
+ */
+static int regex_tame(const char *re)
+{
+	int repeated[16] = { 0 }, depth = 0, count = 0, after = 0;
+	const char *p;
+
+	if (strlen(re) > 256)
+		return 0;
+	for (p = re; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			after = 0;
+		} else if (*p == '[') {
+			/* a bracket expression is one atom: skip to its end */
+			p += p[1] == '^';
+			p += p[1] == ']';
+			while (p[1] && p[1] != ']')
+				p++;
+			after = 0;
+		} else if (*p == '(') {
+			if (depth == 15)
+				return 0;
+			repeated[++depth] = 0;
+			after = 0;
+		} else if (*p == ')') {
+			after = depth > 0 && repeated[depth] ? 2 : 0;
+			depth -= depth > 0;
+		} else if (quantifier(*p)) {
+			if (after || ++count > 32)
+				return 0;	/* a quantifier of a quantifier */
+			repeated[depth] = 1;
+			if (*p == '{') {
+				while (p[1] && p[1] != '}')
+					p++;
+				p += p[1] == '}';
+			}
+			after = 1;
+		} else {
+			after = 0;
+		}
+	}
+	return 1;
+}
+
 int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 			 const char *text)
 {
@@ -48,6 +102,12 @@ int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 			e = SK_ARRAY_PUSH(cur->entries, cur->nr, cur->alloc);
 			e->tag = p[0];
 			e->value = sk_xstrndup(v, (size_t)(p + len - v));
+			if (e->tag == 'N' && !regex_tame(e->value))
+				return sk_error_set(SK_EINVALID, "%s:%zu: N: pattern "
+						    "with repeated or nested "
+						    "quantifiers, or too long, "
+						    "to match in bounded time",
+						    name, line);
 		} else {
 			cur = NULL;
 			prev = p;
