@@ -12,15 +12,13 @@ $SK_WORK/t6000-build and reused across cases and runs; ccache is on.
 
 SRC=/usr/src/linux-source-6.12.tar.xz
 WS="$SK_WORK/linux"
+# What the project depends on is installed by make deps: its absence is
+# a failure, never a skip.
 if ! test -d "$WS/.git" && ! test -f "$SRC"; then
-	skip_all="no workspace and $SRC not installed (make deps)"
-	test_done
+	error "no workspace and $SRC not installed (make deps)"
 fi
 for tool in quilt make aarch64-linux-gnu-gcc i686-linux-gnu-gcc riscv64-linux-gnu-gcc; do
-	if ! command -v $tool >/dev/null; then
-		skip_all="$tool not installed (make deps)"
-		test_done
-	fi
+	command -v $tool >/dev/null || error "$tool not installed (make deps)"
 done
 
 FIX="$SHARNESS_TEST_SRCDIR/t6000"
