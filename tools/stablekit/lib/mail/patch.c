@@ -23,6 +23,8 @@ static void subject_tags(struct sk_subject *s, const char *tags, size_t len)
 			n++;
 		if (n >= 5 && !strncasecmp(p, "PATCH", 5)) {
 			s->flags |= SK_SUBJ_PATCH;
+			if (n == 8 && !strncasecmp(p + 5, "SET", 3))
+				s->flags |= SK_SUBJ_PATCHSET;
 			if (n > 6 && (p[5] == 'v' || p[5] == 'V'))
 				s->version = atoi(p + 6);	/* [PATCHv3] */
 		} else if (n == 3 && !strncasecmp(p, "RFC", 3)) {
@@ -72,6 +74,15 @@ int sk_subject_parse(struct sk_subject *out, const char *subject)
 		out->version = 1;
 	out->title = sk_xstrdup(p);
 	return 0;
+}
+
+int sk_subject_is_cover(const struct sk_subject *s)
+{
+	if (s->flags & SK_SUBJ_REPLY)
+		return 0;
+	if (s->nr == 0 && s->total > 0)
+		return 1;
+	return (s->flags & SK_SUBJ_PATCHSET) && !s->total;
 }
 
 void sk_subject_release(struct sk_subject *s)
