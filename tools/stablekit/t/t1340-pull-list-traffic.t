@@ -126,6 +126,15 @@ test_expect_success 'a follow-up [PATCH-next v6 7/6] is stored as an addition to
 	same_as_b4 p6 $CPUSET 6
 '
 
+test_expect_success 'the stored mails keep the sender'"'"'s signature (git 2.54.0), as b4 does' '
+	grep --no-group-separator -A1 "^-- \$" b4/*.mbx | grep -v "^-- \$" >expect &&
+	test $(wc -l <expect) = 7 &&
+	awk "/^Subject: \[PATCH v6 [1-9]/ { p = 1 } p" p6/series/$CPUSET/v6.mbx |
+		grep --no-group-separator -A1 "^-- \$" | grep -v "^-- \$" >actual &&
+	test_cmp expect actual &&
+	! grep "^2\.39\.5\$" p6/series/$CPUSET/v6.mbx
+'
+
 PSI66=sched-psi-fix-race-in-pressure_write-cve-2026-52991
 PSI66_2=20260715084256.43412-3-lulie@linux.alibaba.com
 

@@ -198,6 +198,8 @@ static int split_body(struct sk_patch *out, const struct sk_mail *m,
 		out->notes = sk_xstrndup(sep + 4, (size_t)(diff - sep - 4));
 	sig = find_line(diff, "-- \n");
 	out->diff = sig ? sk_xstrndup(diff, (size_t)(sig - diff)) : sk_xstrdup(diff);
+	if (sig && sig[4] && sig[4] != '\n')
+		out->signature = sk_xstrndup(sig + 4, strcspn(sig + 4, "\n"));
 	out->diff_line = body_line + line_of(body, diff);
 	return 0;
 }
@@ -328,6 +330,7 @@ void sk_patch_release(struct sk_patch *p)
 	sk_trailers_free(p->trailers, p->nr_trailers);
 	free(p->notes);
 	free(p->diff);
+	free(p->signature);
 	for (i = 0; i < p->nr_files; i++)
 		free(p->files[i]);
 	free(p->files);
@@ -363,5 +366,9 @@ void sk_patch_format(struct sk_strbuf *out, const struct sk_patch *p,
 	else
 		sk_strbuf_addch(out, '\n');
 	sk_strbuf_adds(out, p->diff);
-	sk_strbuf_adds(out, "-- \n2.39.5\n\n");
+	/* the sender's git, as b4 keeps it: no version of ours is invented */
+	if (p->signature)
+		sk_strbuf_addf(out, "-- \n%s\n\n", p->signature);
+	else
+		sk_strbuf_addch(out, '\n');
 }

@@ -43,6 +43,7 @@ struct sk_patch {
 	size_t nr_trailers, alloc_trailers;
 	char *notes;		/* after "---": diffstat, changelog */
 	char *diff;		/* from where the diff starts to the signature */
+	char *signature;	/* the line after "-- " (the sender's git), or NULL */
 	size_t diff_line;	/* where the diff starts in the source */
 	char **files;
 	size_t nr_files;
