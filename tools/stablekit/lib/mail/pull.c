@@ -622,10 +622,12 @@ static int check_complete(struct pull *pl)
 		if (i == pl->nr_patches)
 			sk_strbuf_addf(&missing, " %d/%d", n, total);
 	}
-	if (missing.len)
+	if (missing.len) {
+		pl->res->missing = sk_xstrdup(missing.buf + 1);
 		ret = sk_error_set(SK_EINVALID,
 				   "%s: incomplete series, missing patch%s", pl->input,
 				   missing.buf);
+	}
 	for (i = 0; !ret && i < pl->nr_patches; i++)
 		if (pl->patches[i].subj.nr > total)
 			note(pl, "patch %d/%d '%s': added to the revision after it was posted",
@@ -885,6 +887,28 @@ static char *upstream_of(struct pull *pl, const char *msgid)
 	return NULL;
 }
 
+/*
+ * The From: the head mail was sent with, when it is not the author's (a
+ * patch sent from another address, the author in an in-body From:):
+ * pull --update searches the list by it.
+ */
+static char *sender_of(const struct pull *pl, const char *msgid,
+		       const char *author)
+{
+	long at = sk_listmail_find(&pl->raw, msgid);
+	char *a, *b;
+	int same;
+
+	if (at < 0 || !*pl->raw.mails[at].from)
+		return NULL;
+	a = email_of(pl->raw.mails[at].from);
+	b = email_of(author ? author : "");
+	same = !strcmp(a, b);
+	free(a);
+	free(b);
+	return same ? NULL : sk_xstrdup(pl->raw.mails[at].from);
+}
+
 static void build_revision(struct pull *pl)
 {
 	struct sk_revision *r = &pl->rev;
@@ -904,6 +928,7 @@ static void build_revision(struct pull *pl)
 	pl->subject = sk_xstrdup(s.title);
 	pl->author = sk_xstrdup(head->from);
 	sk_subject_release(&s);
+	r->sender = sender_of(pl, r->message_id, pl->author);
 	footer_value(&pl->change_id, head->body, "change-id:");
 	footer_value(&r->base_commit, head->body, "base-commit:");
 	r->patches = sk_xcalloc(pl->nr_patches, sizeof(*r->patches));
@@ -1524,5 +1549,6 @@ void sk_pull_result_release(struct sk_pull_result *r)
 	sk_strbuf_release(&r->warnings);
 	sk_strbuf_release(&r->notes);
 	sk_strbuf_release(&r->threads);
+	free(r->missing);
 	memset(r, 0, sizeof(*r));
 }
