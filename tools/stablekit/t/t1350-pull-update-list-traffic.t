@@ -82,6 +82,8 @@ KMEM_FIRST=20260626101356.1599643-1-alex@ghiti.fr
 KMEM_RESEND=20260626102358.1603618-1-alex@ghiti.fr
 BLK=blk-throttle-fix-divide-by-zero-on-legacy-iops-limit
 BLK_V2=20260715125042.1465476-1-cui.tao@linux.dev
+SWAP=mm-swap-introduce-swap-tier-infrastructure
+SWAP_V8=20260617053447.2831896-1-youngjun.park@lge.com
 
 test_expect_success 'setup: the threads on a public-inbox list' '
 	public-inbox-init -V2 -L full cgroups "$INBOX" \
@@ -91,6 +93,7 @@ test_expect_success 'setup: the threads on a public-inbox list' '
 	import "$T/kmem-v2-first-incomplete.mbox" &&
 	import "$T/kmem-v2-resend.mbox" &&
 	import "$T/blk-throttle-v2-sent-as-other.mbox" &&
+	import "$T/swap-tiers-v8-new-subject.mbox" &&
 	start_server
 '
 
@@ -138,6 +141,24 @@ test_expect_success 'sent from another address than the in-body From: v2 is foun
 	(cd p3 && stablekit pull --update) >out &&
 	echo "$BLK: up to date (v2)" >expect &&
 	test_cmp expect out
+'
+
+test_expect_success 'a v8 under a new subject that links v7 is found and joins the series' '
+	project p8 &&
+	stablekit -C p8 pull -m "$T/swap-tiers-v7.mbox" >out &&
+	grep "^$SWAP: v7, 4 patches (new series)$" out &&
+	(cd p8 && stablekit pull --update) >out &&
+	grep "^$SWAP: new revision v8 on the list, pulled (4 patches; previous v7)$" out &&
+	test "$(conf p8 $SWAP revision.8.message-id)" = $SWAP_V8 &&
+	test "$(ls p8/series)" = $SWAP
+'
+
+test_expect_success 'offline too: pull -m of the v8 thread joins the stored v7' '
+	project p8b &&
+	stablekit -C p8b pull -m "$T/swap-tiers-v7.mbox" >/dev/null &&
+	stablekit -C p8b pull -m "$T/swap-tiers-v8-new-subject.mbox" >out &&
+	grep "^$SWAP: v8, 4 patches (new revision; previous v7)$" out &&
+	test "$(ls p8b/series)" = $SWAP
 '
 
 test_done

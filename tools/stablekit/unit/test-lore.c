@@ -136,14 +136,16 @@ static void test_query(void **state)
 
 	(void)state;
 	assert_string_equal(q, "((s:mm AND s:vmscan AND s:reduce AND s:lru_lock AND "
-			    "s:contention AND f:\"usama.arif@linux.dev\")) AND d:20260712..");
+			    "s:contention AND f:\"usama.arif@linux.dev\") "
+			    "OR nq:\"v2-0@linux.dev\") AND d:20260712..");
 	free(q);
 	free(s->change_id);
 	s->change_id = sk_xstrdup("20260701-vmstat-cost-\"x");
 	q = sk_pull_update_query(s);
 	assert_string_equal(q, "(nq:\"change-id: 20260701-vmstat-cost-x\" OR (s:mm AND "
 			    "s:vmscan AND s:reduce AND s:lru_lock AND s:contention AND "
-			    "f:\"usama.arif@linux.dev\")) AND d:20260712..");
+			    "f:\"usama.arif@linux.dev\") OR nq:\"v2-0@linux.dev\") "
+			    "AND d:20260712..");
 	free(q);
 	sk_series_free(s);
 }
@@ -167,7 +169,8 @@ static void test_query_every_identity(void **state)
 	s->revs[0].patches[0].author = sk_xstrdup("Tao Cui <CuiTao@kylinos.cn>");
 	q = sk_pull_update_query(s);
 	assert_string_equal(q, "((s:blk AND s:throttle AND s:fix AND "
-			    "(f:\"cuitao@kylinos.cn\" OR f:\"cui.tao@linux.dev\"))) AND d:20260712..");
+			    "(f:\"cuitao@kylinos.cn\" OR f:\"cui.tao@linux.dev\")) "
+			    "OR nq:\"v2-0@linux.dev\") AND d:20260712..");
 	free(q);
 	sk_series_free(s);
 }

@@ -146,6 +146,28 @@ static void add_from(struct sk_strbuf *q, const struct sk_series *s)
 	identities_release(&id);
 }
 
+#define MAX_LINKS 4
+
+/*
+ * OR a new revision's cover that links the stored ones (its subject may
+ * have changed): the newest stored revisions' message-ids as phrases.
+ */
+static void add_links(struct sk_strbuf *q, const struct sk_series *s)
+{
+	size_t i, n = 0;
+
+	for (i = s->nr_revs; i > 0 && n < MAX_LINKS; i--) {
+		const char *id = s->revs[i - 1].message_id;
+
+		if (!id || !*id)
+			continue;
+		sk_strbuf_adds(q, " OR nq:\"");
+		add_clean(q, id, "@.-_+=");
+		sk_strbuf_addch(q, '"');
+		n++;
+	}
+}
+
 char *sk_pull_update_query(const struct sk_series *s)
 {
 	struct sk_strbuf q = SK_STRBUF_INIT;
@@ -176,6 +198,7 @@ char *sk_pull_update_query(const struct sk_series *s)
 		p += n;
 	}
 	add_from(&q, s);
+	add_links(&q, s);
 	sk_strbuf_adds(&q, ")");
 	if (latest && search_day(day, latest->date))
 		sk_strbuf_addf(&q, " AND d:%s..", day);
@@ -216,6 +239,23 @@ static int change_id_in(const char *body, const char *id)
 	return 0;
 }
 
+/* Does body link a stored revision (".../<message-id>/")? */
+static int links_stored(const struct sk_series *s, const char *body)
+{
+	size_t i, n;
+
+	for (i = 0; i < s->nr_revs; i++) {
+		const char *id = s->revs[i].message_id, *p;
+
+		n = id ? strlen(id) : 0;
+		for (p = body; n && (p = strstr(p, id)); p += n)
+			if (p > body && strchr("/<: \t\n", p[-1]) &&
+			    (!p[n] || strchr("/>#?) \t\n", p[n])))
+				return 1;
+	}
+	return 0;
+}
+
 /* Is this mail the head of a revision of s? */
 static int same_series(const struct sk_series *s, const struct sk_mail *m,
 		       const struct sk_subject *subj)
@@ -227,7 +267,8 @@ static int same_series(const struct sk_series *s, const struct sk_mail *m,
 
 	if (s->change_id && *s->change_id && change_id_in(m->body, s->change_id))
 		return 1;
-	if (!s->subject || strcasecmp(s->subject, subj->title))
+	if ((!s->subject || strcasecmp(s->subject, subj->title)) &&
+	    !links_stored(s, m->body))
 		return 0;
 	a = email_of(m->from);
 	identities_of(&id, s);

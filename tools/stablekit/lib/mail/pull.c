@@ -966,7 +966,45 @@ static void build_revision(struct pull *pl)
 	}
 }
 
-/* The stored series this revision belongs to: change-id, else subject+author. */
+/* Does text name the message-id id as a link would: ".../id/", "<id>"? */
+static int names_msgid(const char *text, const char *id)
+{
+	size_t n = strlen(id);
+	const char *p;
+
+	for (p = text; n && (p = strstr(p, id)); p += n) {
+		char before = p > text ? p[-1] : ' ';
+		char after = p[n];
+
+		if (strchr("/<: \t\n", before) &&
+		    (!after || strchr("/>#?) \t\n", after)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A new revision whose subject changed still links the earlier ones
+ * ("v7: https://lore.kernel.org/linux-mm/<cover>/"): in the cover, else
+ * in patch 1's notes.
+ */
+static int links_revision(const struct pull *pl, const struct sk_series *s)
+{
+	const struct sk_mail *head = pl->cover.nr ? &pl->cover.mails[0] :
+				     &pl->am.mails[0];
+	size_t i;
+
+	for (i = 0; i < s->nr_revs; i++)
+		if (s->revs[i].message_id && *s->revs[i].message_id &&
+		    names_msgid(head->body, s->revs[i].message_id))
+			return 1;
+	return 0;
+}
+
+/*
+ * The stored series this revision belongs to: change-id, else the author
+ * and the subject or a link to a stored revision.
+ */
 static int find_series(struct sk_series **out, const struct pull *pl)
 {
 	char **names;
@@ -991,8 +1029,9 @@ static int find_series(struct sk_series **out, const struct pull *pl)
 		else if (pl->change_id && s->change_id)
 			same = !strcmp(pl->change_id, s->change_id);
 		else
-			same = s->subject && !strcasecmp(s->subject, pl->subject) &&
-			       !strcmp(smail, mail);
+			same = !strcmp(smail, mail) &&
+			       ((s->subject && !strcasecmp(s->subject, pl->subject)) ||
+				links_revision(pl, s));
 		free(smail);
 		if (same)
 			*out = s;
