@@ -227,8 +227,8 @@ static json_t *pull_json(const struct sk_update_pull *p)
 	json_object_set_new(o, "previous", r->previous ? json_integer(r->previous) : json_null());
 	json_object_set_new(o, "new_trailers", json_integer((json_int_t)c.trailers));
 	json_object_set_new(o, "new_fixlets", json_integer((json_int_t)c.fixlets));
-	json_object_set_new(o, "changes", sk_json_changes(&r->changes));
-	json_object_set_new(o, "warnings", sk_json_lines(r->warnings.buf));
+	json_object_set_new(o, "changes", sk_seriesjson_changes(&r->changes));
+	json_object_set_new(o, "warnings", sk_seriesjson_lines(r->warnings.buf));
 	return o;
 }
 

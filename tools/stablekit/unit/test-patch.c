@@ -162,7 +162,7 @@ static void test_diff_check_rename_and_symlink(void **state)
 	assert_int_equal(sk_patch_diff_check(link, "l.mbox", 10, &files, &nr), SK_EINVALID);
 	assert_non_null(strstr(sk_error_last(),
 			       "l.mbox:11: 'mm/l' is a symbolic link (mode 120000)"));
-	sk_strv_free(files, nr);
+	sk_strvec_free_array(files, nr);
 }
 
 /* #14.1: a stable review mail's diff has no "diff --git" line */

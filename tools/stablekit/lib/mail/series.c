@@ -608,7 +608,7 @@ static void free_patch(struct sk_series_patch *p)
 		free(p->trailers[i].value);
 	}
 	free(p->trailers);
-	sk_strv_free(p->files, p->nr_files);
+	sk_strvec_free_array(p->files, p->nr_files);
 	for (i = 0; i < p->nr_fixlets; i++) {
 		struct sk_fixlet *f = &p->fixlets[i];
 
@@ -617,7 +617,7 @@ static void free_patch(struct sk_series_patch *p)
 		free(f->date);
 		free(f->message_id);
 		free(f->in_reply_to);
-		sk_strv_free(f->files, f->nr_files);
+		sk_strvec_free_array(f->files, f->nr_files);
 	}
 	free(p->fixlets);
 }
