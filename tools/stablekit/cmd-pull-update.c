@@ -118,6 +118,10 @@ static void print_pull(const struct sk_update_series *us, const struct sk_update
 	char *now, *prev;
 	struct counts c;
 
+	if (p->skipped) {
+		printf("%s: skipped %s: %s\n", us->slug, p->message_id, p->error);
+		return;
+	}
 	if (p->ret) {
 		printf("%s: failed pulling %s: %s\n", us->slug, p->message_id, p->error);
 		return;
@@ -157,6 +161,9 @@ static const char *status_of(const struct sk_update_series *us)
 	for (i = 0; i < us->nr_pulls; i++) {
 		enum sk_pull_outcome o = us->pulls[i].res.outcome;
 
+		if (us->pulls[i].ret)	/* skipped: nothing stored */
+			continue;
+
 		if (o == SK_PULL_NEW_REVISION || o == SK_PULL_NEW_SERIES)
 			return "new-revision";
 		if (o == SK_PULL_UPDATED)
@@ -175,6 +182,9 @@ static void print_text(const struct sk_update_result *res)
 		const struct sk_update_series *us = &res->items[i];
 
 		if (!strcmp(status_of(us), "up-to-date")) {
+			for (j = 0; j < us->nr_pulls; j++)
+				if (us->pulls[j].skipped)
+					print_pull(us, &us->pulls[j]);
 			if (us->latest_label)
 				printf("%s: up to date (%s)\n", us->slug,
 				       us->latest_label);
@@ -201,6 +211,11 @@ static json_t *pull_json(const struct sk_update_pull *p)
 	struct counts c;
 
 	json_object_set_new(o, "message_id", json_string(p->message_id));
+	if (p->skipped) {
+		json_object_set_new(o, "outcome", json_string("skipped"));
+		json_object_set_new(o, "reason", json_string(p->error));
+		return o;
+	}
 	if (p->ret) {
 		json_object_set_new(o, "outcome", json_string("failed"));
 		json_object_set_new(o, "error", json_string(p->error));
@@ -299,7 +314,7 @@ static void print_warnings(const struct sk_update_result *res)
 					(int)(nl - w), w);
 				w = nl + 1;
 			}
-			if (p->ret)
+			if (p->ret && !p->skipped)
 				fprintf(stderr, "error: %s: %s\n", res->items[i].slug, p->error);
 		}
 }

@@ -136,14 +136,41 @@ static void test_query(void **state)
 
 	(void)state;
 	assert_string_equal(q, "((s:mm AND s:vmscan AND s:reduce AND s:lru_lock AND "
-			    "s:contention AND f:\"usama.arif@linux.dev\")) AND d:20260712..");
+			    "s:contention AND f:\"usama.arif@linux.dev\") "
+			    "OR nq:\"v2-0@linux.dev\") AND d:20260712..");
 	free(q);
 	free(s->change_id);
 	s->change_id = sk_xstrdup("20260701-vmstat-cost-\"x");
 	q = sk_pull_update_query(s);
 	assert_string_equal(q, "(nq:\"change-id: 20260701-vmstat-cost-x\" OR (s:mm AND "
 			    "s:vmscan AND s:reduce AND s:lru_lock AND s:contention AND "
-			    "f:\"usama.arif@linux.dev\")) AND d:20260712..");
+			    "f:\"usama.arif@linux.dev\") OR nq:\"v2-0@linux.dev\") "
+			    "AND d:20260712..");
+	free(q);
+	sk_series_free(s);
+}
+
+/*
+ * Tao Cui's blk-throttle fix (cgroups list, July 2026): sent from
+ * cui.tao@linux.dev, in-body From: cuitao@kylinos.cn.  The list's f:
+ * field is the sender's, so both are searched.
+ */
+static void test_query_every_identity(void **state)
+{
+	struct sk_series *s = series_v2(NULL);
+	char *q;
+
+	(void)state;
+	free(s->subject);
+	s->subject = sk_xstrdup("blk-throttle: fix");
+	free(s->author);
+	s->author = sk_xstrdup("Tao Cui <cuitao@kylinos.cn>");
+	s->revs[0].sender = sk_xstrdup("Tao Cui <cui.tao@linux.dev>");
+	s->revs[0].patches[0].author = sk_xstrdup("Tao Cui <CuiTao@kylinos.cn>");
+	q = sk_pull_update_query(s);
+	assert_string_equal(q, "((s:blk AND s:throttle AND s:fix AND "
+			    "(f:\"cuitao@kylinos.cn\" OR f:\"cui.tao@linux.dev\")) "
+			    "OR nq:\"v2-0@linux.dev\") AND d:20260712..");
 	free(q);
 	sk_series_free(s);
 }
@@ -198,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_b4_env),
 		cmocka_unit_test(test_urlencode),
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_query_every_identity),
 		cmocka_unit_test(test_is_revision),
 	};
 

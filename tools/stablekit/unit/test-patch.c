@@ -42,6 +42,40 @@ static void test_subjects(void **state)
 		      SK_SUBJ_PATCH | SK_SUBJ_RESEND, "a: b");
 }
 
+/* Tejun Heo's covers (cgroups list, 2026): "[PATCHSET v2]", no counter. */
+static void test_subjects_patchset(void **state)
+{
+	static const char *const covers[] = {
+		"[PATCHSET v2] sched/psi: Fix psimon fork deadlock and rtpoll_timer UAF",
+		"[PATCHSET cgroup/for-7.2] cgroup: Per-css kill_css_finish deferral",
+		"[PATCHSET v2 sched_ext/for-7.1] sched_ext: Implement cgroup sub-scheduler support",
+		"[PATCHSET v2 0/3] a: b",
+	};
+	struct sk_subject s;
+	size_t i;
+
+	(void)state;
+	check_subject("[PATCHSET v2] sched/psi: Fix psimon fork deadlock and rtpoll_timer UAF",
+		      2, 0, 0, SK_SUBJ_PATCH | SK_SUBJ_PATCHSET,
+		      "sched/psi: Fix psimon fork deadlock and rtpoll_timer UAF");
+	check_subject("[PATCHSET v2 2/3] a: b", 2, 2, 3,
+		      SK_SUBJ_PATCH | SK_SUBJ_PATCHSET, "a: b");
+	for (i = 0; i < sizeof(covers) / sizeof(*covers); i++) {
+		sk_subject_parse(&s, covers[i]);
+		assert_true(sk_subject_is_cover(&s));
+		sk_subject_release(&s);
+	}
+	sk_subject_parse(&s, "Re: [PATCHSET v2] sched/psi: x");
+	assert_false(sk_subject_is_cover(&s));
+	sk_subject_release(&s);
+	sk_subject_parse(&s, "[PATCHSET v2 1/3] a: b");
+	assert_false(sk_subject_is_cover(&s));
+	sk_subject_release(&s);
+	sk_subject_parse(&s, "[PATCH] a: b");
+	assert_false(sk_subject_is_cover(&s));
+	sk_subject_release(&s);
+}
+
 static const char good_diff[] =
 	"diff --git a/mm/a.c b/mm/a.c\n"
 	"index 1..2 100644\n"
@@ -189,6 +223,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subjects),
+		cmocka_unit_test(test_subjects_patchset),
 		cmocka_unit_test(test_diff_check_lists_files),
 		cmocka_unit_test(test_diff_check_truncated),
 		cmocka_unit_test(test_diff_check_unsafe_paths),

@@ -24,6 +24,49 @@ static void test_fixes_well_formed(void **state)
 	sk_fixes_release(&f);
 }
 
+/* The stable convention: "# 5.7" names the first release with the bug. */
+static void test_fixes_version_comment(void **state)
+{
+	struct sk_fixes f;
+
+	(void)state;
+	/* Sang-Heon Jeon's mm/hugetlb fix, linux-mm 2025 */
+	assert_int_equal(sk_fixes_parse(&f,
+		"cf11e85fc08c (\"mm: hugetlb: optionally allocate gigantic hugepages using cma\") # 5.7"), 0);
+	assert_string_equal(f.sha, "cf11e85fc08c");
+	assert_string_equal(f.subject,
+		"mm: hugetlb: optionally allocate gigantic hugepages using cma");
+	sk_fixes_release(&f);
+	assert_int_equal(sk_fixes_parse(&f, "cf11e85fc08c (\"a (b) c\") #v5.7+"), 0);
+	assert_string_equal(f.subject, "a (b) c");
+	sk_fixes_release(&f);
+}
+
+/* git log --pretty=reference: "abbrev (subject, author date)". */
+static void test_fixes_reference_style(void **state)
+{
+	struct sk_fixes f;
+
+	(void)state;
+	assert_int_equal(sk_fixes_parse(&f,
+		"cf11e85fc08c (mm: hugetlb: optionally allocate gigantic hugepages using cma, 2020-04-10)"), 0);
+	assert_string_equal(f.sha, "cf11e85fc08c");
+	assert_string_equal(f.subject,
+		"mm: hugetlb: optionally allocate gigantic hugepages using cma");
+	sk_fixes_release(&f);
+	assert_int_equal(sk_fixes_parse(&f,
+		"1da177e4c3f4 (Linux-2.6.12-rc2, 2005-04-16)"), 0);
+	assert_string_equal(f.subject, "Linux-2.6.12-rc2");
+	sk_fixes_release(&f);
+	/* no date, or no subject: still not a reference */
+	assert_int_equal(sk_fixes_parse(&f, "cf11e85fc08c (mm: hugetlb: x)"), SK_EINVALID);
+	sk_fixes_release(&f);
+	assert_int_equal(sk_fixes_parse(&f, "cf11e85fc08c (, 2020-04-10)"), SK_EINVALID);
+	sk_fixes_release(&f);
+	assert_int_equal(sk_fixes_parse(&f, "cf11e85fc08c (x, 2020-4-10)"), SK_EINVALID);
+	sk_fixes_release(&f);
+}
+
 static void test_fixes_malformed(void **state)
 {
 	struct sk_fixes f;
@@ -34,6 +77,10 @@ static void test_fixes_malformed(void **state)
 	assert_int_equal(sk_fixes_parse(&f, "7404bd37cfbe (\"mm: workingset: use"), SK_EINVALID);
 	sk_fixes_release(&f);
 	assert_int_equal(sk_fixes_parse(&f, "abc (\"too short\")"), SK_EINVALID);
+	sk_fixes_release(&f);
+	/* prose after the subject is no "# version" comment */
+	assert_int_equal(sk_fixes_parse(&f,
+		"7404bd37cfbe (\"mm: x\") and the follow-up"), SK_EINVALID);
 	sk_fixes_release(&f);
 }
 
@@ -139,6 +186,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixes_well_formed),
+		cmocka_unit_test(test_fixes_version_comment),
+		cmocka_unit_test(test_fixes_reference_style),
 		cmocka_unit_test(test_fixes_malformed),
 		cmocka_unit_test(test_cc_stable_bounds),
 		cmocka_unit_test(test_trailer_block_is_last_paragraph),

@@ -9,6 +9,29 @@
 /* Per thread, as libgit2 keeps its last error. */
 static _Thread_local char last_error[4096];
 
+/*
+ * Messages name data from mails and diffs: a CR or an escape sequence in a
+ * path must reach the terminal as text ("\r", "\x1b"), never raw.
+ */
+static void escape_controls(char *msg, size_t size)
+{
+	char tmp[sizeof(last_error)];
+	size_t i, j = 0;
+
+	for (i = 0; msg[i] && j + 5 < sizeof(tmp); i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		if (c == '\r')
+			j += (size_t)snprintf(tmp + j, sizeof(tmp) - j, "\\r");
+		else if ((c < ' ' && c != '\n' && c != '\t') || c == 0x7f)
+			j += (size_t)snprintf(tmp + j, sizeof(tmp) - j, "\\x%02x", c);
+		else
+			tmp[j++] = (char)c;
+	}
+	tmp[j] = '\0';
+	snprintf(msg, size, "%s", tmp);
+}
+
 int sk_error_set(int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -16,6 +39,7 @@ int sk_error_set(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
+	escape_controls(last_error, sizeof(last_error));
 	return code;
 }
 

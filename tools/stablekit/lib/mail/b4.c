@@ -66,6 +66,11 @@ int sk_b4_am(struct sk_b4_am_result *out, const struct sk_b4_am_opts *o)
 		sk_argv_push(&argv, "--offline-mode");
 	sk_argv_push(&argv, "am");
 	sk_argv_push(&argv, "--add-link");
+	/*
+	 * An ack or a Tested-by given to the cover letter is given to the
+	 * whole series: that is how maintainers apply it.
+	 */
+	sk_argv_push(&argv, "--apply-cover-trailers");
 	if (o->mbox) {
 		sk_argv_push(&argv, "--use-local-mbox");
 		sk_argv_push(&argv, o->mbox);

@@ -282,7 +282,7 @@ enum sk_mail_kind sk_mail_kind(const struct sk_mail *m)
 	}
 	sk_subject_parse(&s, m->subject);
 	if (!(s.flags & SK_SUBJ_REPLY) && (s.flags & (SK_SUBJ_PATCH | SK_SUBJ_RFC)) &&
-	    !(s.nr == 0 && s.total > 0))	/* a cover letter: 0/N */
+	    !sk_subject_is_cover(&s))
 		k = SK_MAIL_PATCH;
 	sk_subject_release(&s);
 	if (k != SK_MAIL_PATCH)

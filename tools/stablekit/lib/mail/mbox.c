@@ -462,6 +462,21 @@ static char *ct_param(const char *ct, const char *param)
 	return NULL;
 }
 
+/*
+ * A base64 or quoted-printable body keeps the sender's CRLF line ends
+ * inside the encoding (Outlook, Exchange): read them as LF, like the
+ * mbox's own line ends.
+ */
+static void crlf_to_lf(struct sk_strbuf *sb)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < sb->len; i++)
+		if (sb->buf[i] != '\r' || i + 1 >= sb->len || sb->buf[i + 1] != '\n')
+			sb->buf[j++] = sb->buf[i];
+	sk_strbuf_setlen(sb, j);
+}
+
 static int decode_part(struct sk_strbuf *out, const char *cte, const char *ct,
 		       const char *raw, size_t len)
 {
@@ -477,6 +492,8 @@ static int decode_part(struct sk_strbuf *out, const char *cte, const char *ct,
 		sk_strbuf_add(&bytes, raw, len);
 	if (!ret)
 		ret = sk_to_utf8(out, bytes.buf, bytes.len, charset);
+	if (!ret)
+		crlf_to_lf(out);
 	free(charset);
 	sk_strbuf_release(&bytes);
 	return ret;

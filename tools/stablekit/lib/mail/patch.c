@@ -23,6 +23,8 @@ static void subject_tags(struct sk_subject *s, const char *tags, size_t len)
 			n++;
 		if (n >= 5 && !strncasecmp(p, "PATCH", 5)) {
 			s->flags |= SK_SUBJ_PATCH;
+			if (n == 8 && !strncasecmp(p + 5, "SET", 3))
+				s->flags |= SK_SUBJ_PATCHSET;
 			if (n > 6 && (p[5] == 'v' || p[5] == 'V'))
 				s->version = atoi(p + 6);	/* [PATCHv3] */
 		} else if (n == 3 && !strncasecmp(p, "RFC", 3)) {
@@ -72,6 +74,15 @@ int sk_subject_parse(struct sk_subject *out, const char *subject)
 		out->version = 1;
 	out->title = sk_xstrdup(p);
 	return 0;
+}
+
+int sk_subject_is_cover(const struct sk_subject *s)
+{
+	if (s->flags & SK_SUBJ_REPLY)
+		return 0;
+	if (s->nr == 0 && s->total > 0)
+		return 1;
+	return (s->flags & SK_SUBJ_PATCHSET) && !s->total;
 }
 
 void sk_subject_release(struct sk_subject *s)
@@ -187,6 +198,8 @@ static int split_body(struct sk_patch *out, const struct sk_mail *m,
 		out->notes = sk_xstrndup(sep + 4, (size_t)(diff - sep - 4));
 	sig = find_line(diff, "-- \n");
 	out->diff = sig ? sk_xstrndup(diff, (size_t)(sig - diff)) : sk_xstrdup(diff);
+	if (sig && sig[4] && sig[4] != '\n')
+		out->signature = sk_xstrndup(sig + 4, strcspn(sig + 4, "\n"));
 	out->diff_line = body_line + line_of(body, diff);
 	return 0;
 }
@@ -317,6 +330,7 @@ void sk_patch_release(struct sk_patch *p)
 	sk_trailers_free(p->trailers, p->nr_trailers);
 	free(p->notes);
 	free(p->diff);
+	free(p->signature);
 	for (i = 0; i < p->nr_files; i++)
 		free(p->files[i]);
 	free(p->files);
@@ -352,5 +366,9 @@ void sk_patch_format(struct sk_strbuf *out, const struct sk_patch *p,
 	else
 		sk_strbuf_addch(out, '\n');
 	sk_strbuf_adds(out, p->diff);
-	sk_strbuf_adds(out, "-- \n2.39.5\n\n");
+	/* the sender's git, as b4 keeps it: no version of ours is invented */
+	if (p->signature)
+		sk_strbuf_addf(out, "-- \n%s\n\n", p->signature);
+	else
+		sk_strbuf_addch(out, '\n');
 }

@@ -12,6 +12,7 @@ enum sk_subject_flags {
 	SK_SUBJ_RESEND = 1 << 2,
 	SK_SUBJ_REPLY = 1 << 3,		/* "Re:" */
 	SK_SUBJ_FIXLET = 1 << 4,	/* "[fixlet]" or "[fixup]" */
+	SK_SUBJ_PATCHSET = 1 << 5,	/* "[PATCHSET v2]": a cover letter */
 };
 
 struct sk_subject {
@@ -21,7 +22,14 @@ struct sk_subject {
 	char *title;		/* without any [..] prefix or Re: */
 };
 
+/*
+ * "[PATCHSET v2 0/N]" reads like "[PATCH v2 0/N]"; a "[PATCHSET v2]"
+ * without a counter is a cover letter too (Tejun Heo's form): nr 0,
+ * total 0, SK_SUBJ_PATCHSET.
+ */
 int sk_subject_parse(struct sk_subject *out, const char *subject);
+/* A cover letter: "0/N", or a PATCHSET without a counter; not a reply. */
+int sk_subject_is_cover(const struct sk_subject *s);
 void sk_subject_release(struct sk_subject *s);
 
 /* A patch mail split the way git am splits it. */
@@ -35,6 +43,7 @@ struct sk_patch {
 	size_t nr_trailers, alloc_trailers;
 	char *notes;		/* after "---": diffstat, changelog */
 	char *diff;		/* from where the diff starts to the signature */
+	char *signature;	/* the line after "-- " (the sender's git), or NULL */
 	size_t diff_line;	/* where the diff starts in the source */
 	char **files;
 	size_t nr_files;

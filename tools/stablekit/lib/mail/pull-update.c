@@ -72,15 +72,100 @@ static int search_day(char out[9], const char *date)
 	return strftime(out, 9, "%Y%m%d", &tm) == 8;
 }
 
-/* f:"address", closing the subject's group */
-static void add_from(struct sk_strbuf *q, const char *author)
-{
-	char *mail = email_of(author ? author : "");
+#define MAX_IDENTITIES 8
 
-	sk_strbuf_adds(q, "f:\"");
-	add_clean(q, mail, "@.-_+");
-	sk_strbuf_adds(q, "\")");
-	free(mail);
+/* The addresses a series is sent from, lowercased, unique, at most 8. */
+struct identities {
+	char *mail[MAX_IDENTITIES];
+	size_t nr;
+};
+
+static void add_identity(struct identities *id, const char *from)
+{
+	char *mail;
+	size_t i;
+
+	if (!from || !*from || id->nr == MAX_IDENTITIES)
+		return;
+	mail = email_of(from);
+	for (i = 0; i < id->nr; i++)
+		if (!strcmp(id->mail[i], mail))
+			break;
+	if (i < id->nr || !*mail)
+		free(mail);
+	else
+		id->mail[id->nr++] = mail;
+}
+
+/*
+ * Who sends the series: its author, the address each revision was sent
+ * from (an in-body From: hides it) and each patch's author, newest
+ * revision first.
+ */
+static void identities_of(struct identities *id, const struct sk_series *s)
+{
+	size_t i, j;
+
+	memset(id, 0, sizeof(*id));
+	add_identity(id, s->author);
+	for (i = s->nr_revs; i > 0; i--) {
+		const struct sk_revision *r = &s->revs[i - 1];
+
+		add_identity(id, r->sender);
+		for (j = 0; j < r->nr_patches; j++)
+			add_identity(id, r->patches[j].author);
+	}
+}
+
+static void identities_release(struct identities *id)
+{
+	size_t i;
+
+	for (i = 0; i < id->nr; i++)
+		free(id->mail[i]);
+	id->nr = 0;
+}
+
+/* f:"address" (or several, OR-ed), closing the subject's group */
+static void add_from(struct sk_strbuf *q, const struct sk_series *s)
+{
+	struct identities id;
+	size_t i;
+
+	identities_of(&id, s);
+	if (id.nr > 1)
+		sk_strbuf_addch(q, '(');
+	for (i = 0; i < id.nr; i++) {
+		sk_strbuf_adds(q, i ? " OR f:\"" : "f:\"");
+		add_clean(q, id.mail[i], "@.-_+");
+		sk_strbuf_addch(q, '"');
+	}
+	if (!id.nr)
+		sk_strbuf_adds(q, "f:\"\"");
+	sk_strbuf_adds(q, id.nr > 1 ? "))" : ")");
+	identities_release(&id);
+}
+
+#define MAX_LINKS 4
+
+/*
+ * OR a new revision's cover that links the stored ones (its subject may
+ * have changed): the newest stored revisions' message-ids as phrases.
+ */
+static void add_links(struct sk_strbuf *q, const struct sk_series *s)
+{
+	size_t i, n = 0;
+
+	for (i = s->nr_revs; i > 0 && n < MAX_LINKS; i--) {
+		const char *id = s->revs[i - 1].message_id;
+
+		if (!id || !*id)
+			continue;
+		sk_strbuf_adds(q, " OR nq:\"");
+		add_clean(q, id, "@.-_+=");
+		sk_strbuf_addch(q, '"');
+		n++;
+	}
 }
 
 char *sk_pull_update_query(const struct sk_series *s)
@@ -112,7 +197,8 @@ char *sk_pull_update_query(const struct sk_series *s)
 		}
 		p += n;
 	}
-	add_from(&q, s->author);
+	add_from(&q, s);
+	add_links(&q, s);
 	sk_strbuf_adds(&q, ")");
 	if (latest && search_day(day, latest->date))
 		sk_strbuf_addf(&q, " AND d:%s..", day);
@@ -153,22 +239,43 @@ static int change_id_in(const char *body, const char *id)
 	return 0;
 }
 
+/* Does body link a stored revision (".../<message-id>/")? */
+static int links_stored(const struct sk_series *s, const char *body)
+{
+	size_t i, n;
+
+	for (i = 0; i < s->nr_revs; i++) {
+		const char *id = s->revs[i].message_id, *p;
+
+		n = id ? strlen(id) : 0;
+		for (p = body; n && (p = strstr(p, id)); p += n)
+			if (p > body && strchr("/<: \t\n", p[-1]) &&
+			    (!p[n] || strchr("/>#?) \t\n", p[n])))
+				return 1;
+	}
+	return 0;
+}
+
 /* Is this mail the head of a revision of s? */
 static int same_series(const struct sk_series *s, const struct sk_mail *m,
 		       const struct sk_subject *subj)
 {
-	char *a, *b;
-	int same;
+	struct identities id;
+	char *a;
+	size_t i;
+	int same = 0;
 
 	if (s->change_id && *s->change_id && change_id_in(m->body, s->change_id))
 		return 1;
-	if (!s->subject || strcasecmp(s->subject, subj->title))
+	if ((!s->subject || strcasecmp(s->subject, subj->title)) &&
+	    !links_stored(s, m->body))
 		return 0;
 	a = email_of(m->from);
-	b = email_of(s->author ? s->author : "");
-	same = !strcmp(a, b);
+	identities_of(&id, s);
+	for (i = 0; i < id.nr && !same; i++)
+		same = !strcmp(a, id.mail[i]);
+	identities_release(&id);
 	free(a);
-	free(b);
 	return same;
 }
 
@@ -278,9 +385,23 @@ static int search_one(struct plan *pl, const struct sk_update_opts *o,
 	return ret;
 }
 
-static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
-		    const char *url, const char *msgid)
+/* A posted (not RFC) revision of s of this version, stored, so complete. */
+static const struct sk_revision *stored_version(const struct sk_series *s,
+						int version)
 {
+	size_t i;
+
+	for (i = 0; i < s->nr_revs; i++)
+		if (!s->revs[i].rfc && sk_revision_posted(&s->revs[i]) == version)
+			return &s->revs[i];
+	return NULL;
+}
+
+static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
+		    const char *url, const char *msgid, const struct sk_series *s,
+		    int version)
+{
+	const struct sk_revision *have;
 	struct sk_pull_opts po = { 0 };
 	struct sk_update_pull *p;
 
@@ -294,7 +415,15 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 	po.lore = url;
 	po.timeout_ms = o->timeout_ms;
 	p->ret = sk_pull(&p->res, &po);
-	if (p->ret) {
+	have = p->ret && p->res.missing && s ? stored_version(s, version) : NULL;
+	if (have) {
+		/* the list keeps the broken first try forever: say it, go on */
+		p->skipped = 1;
+		p->error = sk_xstrfmt("an incomplete posting of v%d (missing patch %s); v%d is stored complete from <%s>",
+				      version, p->res.missing, version,
+				      have->message_id ? have->message_id : "?");
+		sk_error_clear();
+	} else if (p->ret) {
 		p->error = sk_xstrdup(sk_error_last());
 		us->failed = 1;
 	} else if (p->res.outcome == SK_PULL_NEW_REVISION && !p->res.older) {
@@ -323,13 +452,14 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 	us->nr_found = pl->nr_cands;
 	/* one revision that fails (incomplete on the list) does not hide the next */
 	for (i = 0; i < pl->nr_cands; i++) {
-		do_pull(us, o, url, pl->cands[i].message_id);
+		do_pull(us, o, url, pl->cands[i].message_id, pl->s,
+			pl->cands[i].version);
 		new_rev |= !us->pulls[us->nr_pulls - 1].ret &&
 			   us->pulls[us->nr_pulls - 1].res.outcome == SK_PULL_NEW_REVISION;
 	}
 	/* replies to the revision we have: trailers and fixlets since */
 	if (!new_rev && latest && latest->message_id)
-		do_pull(us, o, url, latest->message_id);
+		do_pull(us, o, url, latest->message_id, NULL, 0);
 }
 
 static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts *o)

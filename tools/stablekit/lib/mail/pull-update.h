@@ -29,6 +29,11 @@ struct sk_update_pull {
 	char *message_id;		/* the thread pulled */
 	int ret;			/* 0, or the error of this pull */
 	char *error;
+	/*
+	 * Failed, but no failure: an incomplete posting of a version the
+	 * store holds complete (a RESEND followed it).  error says why.
+	 */
+	int skipped;
 	struct sk_pull_result res;	/* when ret is 0 */
 };
 

@@ -20,6 +20,11 @@
 #include <unistd.h>
 
 #define SLUG_MAX 52
+/*
+ * "[PATCH v6 7/6]": a patch the author added to a posted revision after
+ * the fact.  Beyond a few such, the counter is junk, not an addition.
+ */
+#define SK_PULL_ADDITIONS 16
 
 /* Everything one pull works on, released in one place. */
 struct pull {
@@ -85,6 +90,27 @@ static char *email_of(const char *from)
 	return e;
 }
 
+/* One line of a warning or a note: what mails carry is shown, not obeyed. */
+static void add_line(struct sk_strbuf *sb, const char *fmt, va_list ap)
+{
+	struct sk_strbuf line = SK_STRBUF_INIT;
+	size_t i;
+
+	sk_strbuf_vaddf(&line, fmt, ap);
+	for (i = 0; i < line.len; i++) {
+		unsigned char c = (unsigned char)line.buf[i];
+
+		if (c == '\r')
+			sk_strbuf_adds(sb, "\\r");
+		else if ((c < ' ' && c != '\t') || c == 0x7f)
+			sk_strbuf_addf(sb, "\\x%02x", c);
+		else
+			sk_strbuf_addch(sb, (char)c);
+	}
+	sk_strbuf_addch(sb, '\n');
+	sk_strbuf_release(&line);
+}
+
 static void warn(struct pull *pl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -93,9 +119,8 @@ static void warn(struct pull *pl, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	sk_strbuf_vaddf(&pl->res->warnings, fmt, ap);
+	add_line(&pl->res->warnings, fmt, ap);
 	va_end(ap);
-	sk_strbuf_addch(&pl->res->warnings, '\n');
 }
 
 static void note(struct pull *pl, const char *fmt, ...)
@@ -106,9 +131,8 @@ static void note(struct pull *pl, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	sk_strbuf_vaddf(&pl->res->notes, fmt, ap);
+	add_line(&pl->res->notes, fmt, ap);
 	va_end(ap);
-	sk_strbuf_addch(&pl->res->notes, '\n');
 }
 
 /* "<id>", "id" or a lore URL ".../id/" to the bare id. */
@@ -155,7 +179,7 @@ static int is_cover(const struct sk_mail *m)
 	int cover;
 
 	sk_subject_parse(&s, m->subject);
-	cover = !(s.flags & SK_SUBJ_REPLY) && s.nr == 0 && s.total > 0;
+	cover = sk_subject_is_cover(&s);
 	sk_subject_release(&s);
 	return cover;
 }
@@ -250,6 +274,19 @@ static int answers(const struct sk_mail *m, const char *id)
 	return yes;
 }
 
+/*
+ * "[PATCH 6.6.y 1/2]" under a cover letter, without the "-stable review
+ * patch." preamble of a review: an author's backport, a series like any
+ * other, whichever of its mails is named.
+ */
+static int author_backport(const struct pull *pl, size_t i)
+{
+	const char *body = pl->raw.mails[i].body;
+
+	return pl->kinds[i] == SK_MAIL_STABLE_REVIEW &&
+	       sk_stable_review_body(body) == body;
+}
+
 /* Without a message-id, several stable mails: each is a series, listed. */
 static int list_stable(struct pull *pl, size_t stable)
 {
@@ -280,12 +317,17 @@ static int list_stable(struct pull *pl, size_t stable)
 static int stable_unit(struct pull *pl, long at)
 {
 	size_t i, stable = 0, other = 0;
+	int cover = 0;
 	char *id;
 
+	for (i = 0; i < pl->raw.nr; i++)
+		cover |= pl->use[i] && is_cover(&pl->raw.mails[i]);
 	for (i = 0; i < pl->raw.nr; i++) {
 		if (!pl->use[i] || !pl->kinds[i])
 			continue;
-		if (is_stable_kind(pl->kinds[i]))
+		if (cover && author_backport(pl, i))
+			other++;
+		else if (is_stable_kind(pl->kinds[i]))
 			stable++, at = at < 0 ? (long)i : at;
 		else
 			other++;
@@ -567,7 +609,7 @@ static void footer_value(char **slot, const char *body, const char *key)
 }
 
 /* A revision is stored whole or not at all. */
-static int check_complete(const struct pull *pl)
+static int check_complete(struct pull *pl)
 {
 	struct sk_strbuf missing = SK_STRBUF_INIT;
 	int total = pl->nr_patches ? pl->patches[0].subj.total : 0, n;
@@ -580,10 +622,16 @@ static int check_complete(const struct pull *pl)
 		if (i == pl->nr_patches)
 			sk_strbuf_addf(&missing, " %d/%d", n, total);
 	}
-	if (missing.len)
+	if (missing.len) {
+		pl->res->missing = sk_xstrdup(missing.buf + 1);
 		ret = sk_error_set(SK_EINVALID,
 				   "%s: incomplete series, missing patch%s", pl->input,
 				   missing.buf);
+	}
+	for (i = 0; !ret && i < pl->nr_patches; i++)
+		if (pl->patches[i].subj.nr > total)
+			note(pl, "patch %d/%d '%s': added to the revision after it was posted",
+			     pl->patches[i].subj.nr, total, pl->patches[i].subj.title);
 	sk_strbuf_release(&missing);
 	return ret;
 }
@@ -611,7 +659,7 @@ static size_t validated_of(const struct pull *pl, const struct sk_subject *want)
 		    !(s.flags & SK_SUBJ_RFC) == !(want->flags & SK_SUBJ_RFC)) {
 			if (!s.total)
 				single = 1;
-			else if (s.nr > 0 && s.nr <= s.total) {
+			else if (s.nr > 0 && s.nr <= s.total + SK_PULL_ADDITIONS) {
 				if (s.nr > max) {
 					seen = sk_xrealloc(seen, (size_t)s.nr + 1);
 					memset(seen + max + 1, 0, (size_t)(s.nr - max));
@@ -754,8 +802,19 @@ static int find_fixlets(struct pull *pl)
 			sk_patch_release(&p);
 		if (ret == SK_ENOTFOUND)
 			continue;
-		if (ret)
-			return ret;
+		if (ret) {
+			/*
+			 * A reviewer's sketch, wrapped by a mail client: b4
+			 * takes the series without it, so do we.
+			 */
+			char *rid = sk_msgid_strip(m->message_id);
+
+			warn(pl, "reply <%s> '%s' (%s:%zu): its diff does not parse, not taken as a fixlet: %s",
+			     rid, m->subject, m->source, m->line, sk_error_last());
+			free(rid);
+			sk_error_clear();
+			continue;
+		}
 		free(p.message_id);
 		p.message_id = sk_msgid_strip(m->message_id);
 		irt = parent_of(m);
@@ -820,28 +879,56 @@ static char *upstream_of(struct pull *pl, const char *msgid)
 		free(id);
 		if (!same)
 			continue;
-		if (!pl->kind || !strcmp(pl->kind, "series"))
+		if ((!pl->kind || !strcmp(pl->kind, "series")) &&
+		    (pl->single || !author_backport(pl, i)))
 			pl->kind = sk_mail_kind_name(pl->kinds[i]);
 		return sk_mail_upstream(m->body);
 	}
 	return NULL;
 }
 
+/*
+ * The From: the head mail was sent with, when it is not the author's (a
+ * patch sent from another address, the author in an in-body From:):
+ * pull --update searches the list by it.
+ */
+static char *sender_of(const struct pull *pl, const char *msgid,
+		       const char *author)
+{
+	long at = sk_listmail_find(&pl->raw, msgid);
+	char *a, *b;
+	int same;
+
+	if (at < 0 || !*pl->raw.mails[at].from)
+		return NULL;
+	a = email_of(pl->raw.mails[at].from);
+	b = email_of(author ? author : "");
+	same = !strcmp(a, b);
+	free(a);
+	free(b);
+	return same ? NULL : sk_xstrdup(pl->raw.mails[at].from);
+}
+
 static void build_revision(struct pull *pl)
 {
 	struct sk_revision *r = &pl->rev;
 	const struct sk_mail *head = pl->cover.nr ? &pl->cover.mails[0] : &pl->am.mails[0];
-	struct sk_subject s;
+	struct sk_subject s, label;
 	size_t i, j;
 
 	sk_subject_parse(&s, head->subject);
-	r->version = pl->patches[0].subj.version;
-	set_label(r, &pl->patches[0].subj);
+	label = pl->patches[0].subj;
+	/* "[PATCHSET v2]" over "[PATCH 1/2]": the cover names the version */
+	if (pl->cover.nr && s.version > label.version)
+		label.version = s.version;
+	r->version = label.version;
+	set_label(r, &label);
 	r->message_id = sk_msgid_strip(head->message_id);
 	r->date = sk_xstrdup(head->date);
 	pl->subject = sk_xstrdup(s.title);
 	pl->author = sk_xstrdup(head->from);
 	sk_subject_release(&s);
+	r->sender = sender_of(pl, r->message_id, pl->author);
 	footer_value(&pl->change_id, head->body, "change-id:");
 	footer_value(&r->base_commit, head->body, "base-commit:");
 	r->patches = sk_xcalloc(pl->nr_patches, sizeof(*r->patches));
@@ -879,7 +966,45 @@ static void build_revision(struct pull *pl)
 	}
 }
 
-/* The stored series this revision belongs to: change-id, else subject+author. */
+/* Does text name the message-id id as a link would: ".../id/", "<id>"? */
+static int names_msgid(const char *text, const char *id)
+{
+	size_t n = strlen(id);
+	const char *p;
+
+	for (p = text; n && (p = strstr(p, id)); p += n) {
+		char before = p > text ? p[-1] : ' ';
+		char after = p[n];
+
+		if (strchr("/<: \t\n", before) &&
+		    (!after || strchr("/>#?) \t\n", after)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A new revision whose subject changed still links the earlier ones
+ * ("v7: https://lore.kernel.org/linux-mm/<cover>/"): in the cover, else
+ * in patch 1's notes.
+ */
+static int links_revision(const struct pull *pl, const struct sk_series *s)
+{
+	const struct sk_mail *head = pl->cover.nr ? &pl->cover.mails[0] :
+				     &pl->am.mails[0];
+	size_t i;
+
+	for (i = 0; i < s->nr_revs; i++)
+		if (s->revs[i].message_id && *s->revs[i].message_id &&
+		    names_msgid(head->body, s->revs[i].message_id))
+			return 1;
+	return 0;
+}
+
+/*
+ * The stored series this revision belongs to: change-id, else the author
+ * and the subject or a link to a stored revision.
+ */
 static int find_series(struct sk_series **out, const struct pull *pl)
 {
 	char **names;
@@ -904,8 +1029,9 @@ static int find_series(struct sk_series **out, const struct pull *pl)
 		else if (pl->change_id && s->change_id)
 			same = !strcmp(pl->change_id, s->change_id);
 		else
-			same = s->subject && !strcasecmp(s->subject, pl->subject) &&
-			       !strcmp(smail, mail);
+			same = !strcmp(smail, mail) &&
+			       ((s->subject && !strcasecmp(s->subject, pl->subject)) ||
+				links_revision(pl, s));
 		free(smail);
 		if (same)
 			*out = s;
@@ -948,6 +1074,14 @@ static char *subject_prefix(const struct sk_revision *r, int nr, size_t total)
 	return sk_xstrfmt("[PATCH %s %d/%zu]", r->label, nr, total);
 }
 
+/* The N of "n/N" as posted: patches added later as N+1/N keep it. */
+static size_t posted_total(const struct pull *pl)
+{
+	size_t total = pl->nr_patches ? (size_t)pl->patches[0].subj.total : 0;
+
+	return total && total < pl->nr_patches ? total : pl->nr_patches;
+}
+
 static void format_mbox(struct sk_strbuf *out, const struct pull *pl,
 			const struct sk_revision *r)
 {
@@ -956,7 +1090,7 @@ static void format_mbox(struct sk_strbuf *out, const struct pull *pl,
 	if (pl->cover.nr) {
 		const struct sk_mail *c = &pl->cover.mails[0];
 		struct sk_subject s;
-		char *prefix = subject_prefix(r, -1, pl->nr_patches);
+		char *prefix = subject_prefix(r, -1, posted_total(pl));
 
 		sk_subject_parse(&s, c->subject);
 		sk_strbuf_adds(out, "From stablekit Mon Sep 17 00:00:00 2001\n");
@@ -972,7 +1106,7 @@ static void format_mbox(struct sk_strbuf *out, const struct pull *pl,
 		free(prefix);
 	}
 	for (i = 0; i < pl->nr_patches; i++) {
-		char *prefix = subject_prefix(r, pl->patches[i].subj.nr, pl->nr_patches);
+		char *prefix = subject_prefix(r, pl->patches[i].subj.nr, posted_total(pl));
 
 		sk_patch_format(out, &pl->patches[i], prefix);
 		free(prefix);
@@ -1454,5 +1588,6 @@ void sk_pull_result_release(struct sk_pull_result *r)
 	sk_strbuf_release(&r->warnings);
 	sk_strbuf_release(&r->notes);
 	sk_strbuf_release(&r->threads);
+	free(r->missing);
 	memset(r, 0, sizeof(*r));
 }

@@ -41,6 +41,7 @@ struct sk_pull_result {
 	int previous;			/* compared against; 0 if none */
 	struct sk_rev_changes changes;	/* against previous */
 	int older;			/* stored, but an older revision than the latest */
+	char *missing;			/* failed, incomplete: "5/9 6/9" */
 	struct sk_strbuf warnings;	/* one per line */
 	struct sk_strbuf notes;		/* for --verbose: mails skipped, items kept */
 	/*

@@ -246,6 +246,8 @@ static int load_revision_key(struct sk_revision *r, const char *key,
 		set_str(&r->message_id, value);
 	else if (!strcmp(key, "label"))
 		set_str(&r->label, value);
+	else if (!strcmp(key, "sender"))
+		set_str(&r->sender, value);
 	else if (!strcmp(key, "date"))
 		set_str(&r->date, value);
 	else if (!strcmp(key, "mbox"))
@@ -629,6 +631,7 @@ void sk_revision_release(struct sk_revision *r)
 		free_patch(&r->patches[j]);
 	free(r->patches);
 	free(r->message_id);
+	free(r->sender);
 	free(r->label);
 	free(r->date);
 	free(r->mbox);
@@ -716,6 +719,7 @@ static int save_revision(struct sk_confwriter *w, const struct sk_revision *r)
 		sk_confwriter_add(w, "revision", sub, "label", r->label);
 	free(plain);
 	sk_confwriter_add(w, "revision", sub, "message-id", r->message_id);
+	sk_confwriter_add(w, "revision", sub, "sender", r->sender);
 	sk_confwriter_add(w, "revision", sub, "date", r->date);
 	sk_confwriter_add(w, "revision", sub, "mbox", r->mbox);
 	sk_confwriter_add(w, "revision", sub, "base-commit", r->base_commit);

@@ -11,7 +11,8 @@
  * as replies, v<N>.fixlets.mbx.
  *
  *   [series]              slug, subject, author, change-id, kind
- *   [revision "2"]        label, message-id, date, mbox, base-commit, patches
+ *   [revision "2"]        label, message-id, sender, date, mbox, base-commit,
+ *                         patches
  *   [patch "2.1"]         subject, author, date, message-id, patch-id,
  *                         message-hash, upstream, file (one per touched
  *                         path), and one key per trailer, lowercased:
@@ -63,6 +64,7 @@ struct sk_revision {
 	int rfc;		/* from the label */
 	int posted;		/* the version the subject gave (1 if none) */
 	char *message_id;	/* of the cover letter, else of patch 1 */
+	char *sender;		/* its From: as sent, when not the author's */
 	char *date;
 	char *mbox;		/* file name in the series directory */
 	char *base_commit;

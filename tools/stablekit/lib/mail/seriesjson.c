@@ -57,6 +57,7 @@ json_t *sk_seriesjson_revision(const struct sk_revision *r)
 	json_object_set_new(o, "date", sk_json_string(r->date));
 	json_object_set_new(o, "mbox", sk_json_string(r->mbox));
 	json_object_set_new(o, "base_commit", sk_json_string(r->base_commit));
+	json_object_set_new(o, "sender", sk_json_string(r->sender));
 	for (i = 0; i < r->nr_patches; i++)
 		json_array_append_new(ps, sk_seriesjson_patch(&r->patches[i]));
 	json_object_set_new(o, "patches", ps);

@@ -7,6 +7,46 @@
 #include <string.h>
 #include <strings.h>
 
+/*
+ * The ')' closing the subject: the last one of the value, before only
+ * blanks or a "# 5.7" comment (the stable convention's note of the
+ * release that has the fix).
+ */
+static const char *fixes_end(const char *p)
+{
+	const char *hash = strstr(p, ") #"), *close, *q;
+
+	if (hash) {
+		/* the comment is the text after the last ") #" */
+		for (q = hash; (q = strstr(q + 1, ") #"));)
+			hash = q;
+		return hash;
+	}
+	close = strrchr(p, ')');
+	if (!close)
+		return NULL;
+	for (q = close + 1; *q == ' ' || *q == '\t'; q++)
+		;
+	return *q ? NULL : close;
+}
+
+/*
+ * git's reference style, "(subject, 2020-04-01)": the subject's length,
+ * 0 when the parenthesis does not end in ", YYYY-MM-DD".
+ */
+static size_t reference_date(const char *open, const char *close)
+{
+	const char *d = close - 10;
+	size_t i;
+
+	if (close - open < 14 || d[-2] != ',' || d[-1] != ' ')
+		return 0;
+	for (i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? d[i] != '-' : !isdigit((unsigned char)d[i]))
+			return 0;
+	return (size_t)(d - 2 - open - 1);
+}
+
 int sk_fixes_parse(struct sk_fixes *out, const char *value)
 {
 	const char *p = value, *open, *close;
@@ -26,13 +66,21 @@ int sk_fixes_parse(struct sk_fixes *out, const char *value)
 		p++;
 	if (!*p)
 		return 0;
-	open = strstr(p, "(\"");
-	close = strrchr(p, ')');
-	if (open != p || !close || close[1] || close[-1] != '"' || close - 1 <= open + 1)
+	if (*p != '(')
 		return sk_error_set(SK_EINVALID,
 				    "Fixes: '%s' lacks a complete (\"subject\")", value);
-	out->subject = sk_xstrndup(open + 2, (size_t)(close - 1 - open - 2));
-	return 0;
+	close = fixes_end(p);
+	open = p;
+	if (close && close[-1] == '"' && open[1] == '"' && close - 1 > open + 1) {
+		out->subject = sk_xstrndup(open + 2, (size_t)(close - 1 - open - 2));
+		return 0;
+	}
+	if (close && (n = reference_date(open, close)) > 0) {
+		out->subject = sk_xstrndup(open + 1, n);
+		return 0;
+	}
+	return sk_error_set(SK_EINVALID,
+			    "Fixes: '%s' lacks a complete (\"subject\")", value);
 }
 
 void sk_fixes_release(struct sk_fixes *f)

@@ -18,7 +18,11 @@ struct sk_fixes {
 	char *subject;		/* the quoted subject, or NULL */
 };
 
-/* 'abcdef123456 ("subject")'; SK_EINVALID for anything else. */
+/*
+ * 'abcdef123456 ("subject")', with a trailing "# 5.7" comment (stable's
+ * convention) or not, and git's reference style 'abcdef123456 (subject,
+ * 2020-04-01)'; SK_EINVALID for anything else.
+ */
 int sk_fixes_parse(struct sk_fixes *out, const char *value);
 void sk_fixes_release(struct sk_fixes *f);
 
