@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 8
+/* 9: patch-ids as git computes them (renames, indent heuristic) */
+#define SCHEMA_VERSION 9
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup
@@ -104,6 +105,7 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_BY_UPSTREAM] = "SELECT id, kind FROM uprefs"
 		" WHERE upstream BETWEEN substr(?1, 1, 12) AND ?1"
 		" AND substr(?1, 1, length(upstream)) = upstream",
+	[ST_REVERTS] = "SELECT id, kind FROM uprefs WHERE kind = ?1",
 	[ST_GET_FILES] = "SELECT files FROM commits WHERE id = ?1",
 	[ST_SET_FILES] = "UPDATE commits SET files = ?2 WHERE id = ?1",
 	[ST_GET_PATCHID] = "SELECT patch_id FROM commits WHERE id = ?1",
@@ -881,6 +883,59 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 	return ret;
 }
 
+static int cmp_pos_desc(const void *a, const void *b)
+{
+	return -cmp_pos(a, b);
+}
+
+/*
+ * The newest cap commits of the range (its members, read whole), newest
+ * first: where a pick is looked for whatever its subject and author.
+ */
+int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
+			   long long range, size_t cap)
+{
+	struct cands c = { 0 };
+	struct members *m;
+	size_t i;
+	int ret = sk_index_finish(idx);
+
+	if (!ret)
+		ret = members_get(&m, idx, range);
+	for (i = 0; !ret && i < m->nr; i++)
+		if (m->pos[i]) {
+			cand_add(&c, (long long)i, -1);
+			c.items[c.nr - 1].pos = m->pos[i];
+		}
+	if (!ret && c.nr > 1)
+		qsort(c.items, c.nr, sizeof(*c.items), cmp_pos_desc);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, cap);
+	free(c.items);
+	return ret;
+}
+
+/* Reverts are few beside the backports: a scan of the table. */
+int sk_index_reverts(struct sk_index_list *out, struct sk_index *idx,
+		     long long range)
+{
+	struct cands c = { 0 };
+	sqlite3_stmt *s;
+	int ret = sk_index_finish(idx);
+
+	if (!ret) {
+		s = sk_index__stmt(idx, ST_REVERTS);
+		sqlite3_bind_int(s, 1, SK_UPREF_REVERT);
+		ret = cands_sql(&c, idx, s);
+	}
+	if (!ret)
+		ret = cands_order(&c, idx, range);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, 0);
+	free(c.items);
+	return ret;
+}
+
 void sk_index_list_release(struct sk_index_list *l)
 {
 	size_t i;
@@ -1095,7 +1150,8 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		     const char *oid)
 {
 	sqlite3_stmt *s;
-	git_diff *diff = NULL;
+	git_commit *c = NULL;
+	git_oid goid;
 	long long id;
 	int ret = sk_index_finish(idx);
 
@@ -1110,10 +1166,11 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		snprintf(out, 41, "%s", sqlite3_column_text(s, 0));
 		return 0;
 	}
-	ret = commit_diff(&diff, repo, oid);
-	if (!ret)
-		ret = sk_patchid_diff(out, diff);
-	git_diff_free(diff);
+	/* as git show diffs it: renames, the indent heuristic */
+	if (git_oid_fromstr(&goid, oid) || git_commit_lookup(&c, repo, &goid))
+		return sk_error_git(SK_ERROR, oid);
+	ret = sk_patchid_commit(out, repo, c);
+	git_commit_free(c);
 	if (ret)
 		return ret;
 	s = sk_index__stmt(idx, ST_SET_PATCHID);

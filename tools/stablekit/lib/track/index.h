@@ -85,6 +85,12 @@ int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid);
 int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid);
+/* The newest cap commits of the range, newest first. */
+int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
+			   long long range, size_t cap);
+/* The commits of the range that say "This reverts commit <sha>". */
+int sk_index_reverts(struct sk_index_list *out, struct sk_index *idx,
+		     long long range);
 void sk_index_list_release(struct sk_index_list *l);
 
 /* Lazily computed and cached: the paths a commit touches, its patch-id. */

@@ -22,6 +22,12 @@
  */
 #define MAINLINE_AUTHOR_CAP 300
 #define BRANCH_AUTHOR_CAP 2000
+/*
+ * A pick whose subject and author were both changed is found by its
+ * patch-id among the newest commits of the branch that touch the same
+ * files (their paths are cached in the index): this many of them.
+ */
+#define BRANCH_SCAN_CAP 5000
 /* A reshaped landing covers this much of the patch's changed lines (%). */
 #define RESHAPED_COVER 75
 
@@ -204,6 +210,32 @@ struct run {
 		struct sk_lines l;
 	} *lines;
 	size_t nr_lines, alloc_lines;
+	/* the reverts of merges of each range looked at, read once */
+	struct merge_reverts {
+		struct sk_index *idx;
+		long long range;
+		struct merge_revert {
+			char revert[41], merge[41];
+			char mainline[41], side[41];	/* its parents */
+		} *items;
+		size_t nr, alloc;
+	} *mrs;
+	size_t nr_mrs, alloc_mrs;
+	/* the paths of the newest commits of each branch range, on demand */
+	struct range_files {
+		struct sk_index *idx;
+		long long range;
+		struct range_commit {
+			char oid[41];
+			char *subject;
+			char **files;
+			size_t nr_files;
+		} *items;
+		size_t nr, alloc;
+	} *rfs;
+	size_t nr_rfs, alloc_rfs;
+	/* the merge that find_revert's revert reverts, or "" */
+	char via_merge[41];
 	struct sk_strbuf sb;
 };
 
@@ -698,8 +730,110 @@ static const struct sk_lines *patch_lines(struct pinfo *pi)
 }
 
 /*
+ * The merge a revert reverts, with its parents: the side is the one that
+ * "reversing changes made to <parent>" does not name (git revert -m 1
+ * names the first).  0 if the revert is not of a merge.
+ */
+static int read_merge_revert(struct merge_revert *out, git_repository *repo,
+			     const char *revert)
+{
+	struct sk_commit_facts f;
+	git_commit *c = NULL, *m = NULL;
+	git_oid oid;
+	const char *msg, *to;
+	size_t i, n;
+	int found = 0, side = 1;
+
+	if (git_oid_fromstr(&oid, revert) || git_commit_lookup(&c, repo, &oid))
+		return 0;
+	msg = git_commit_message(c);
+	sk_commit_facts_parse(&f, msg);
+	for (i = 0; i < f.nr_uprefs && !found; i++) {
+		n = strlen(f.uprefs[i].sha);
+		if (f.uprefs[i].kind != SK_UPREF_REVERT ||
+		    git_oid_fromstrn(&oid, f.uprefs[i].sha, n) ||
+		    git_commit_lookup_prefix(&m, repo, &oid, n))
+			continue;
+		if (git_commit_parentcount(m) == 2) {
+			to = strstr(msg, "changes made to ");
+			git_oid_tostr(out->side, 41, git_commit_parent_id(m, 1));
+			if (to && !strncasecmp(to + 16, out->side, 7))
+				side = 0;
+			git_oid_tostr(out->side, 41,
+				      git_commit_parent_id(m, side));
+			git_oid_tostr(out->mainline, 41,
+				      git_commit_parent_id(m, !side));
+			git_oid_tostr(out->merge, 41, git_commit_id(m));
+			snprintf(out->revert, 41, "%s", revert);
+			found = 1;
+		}
+		git_commit_free(m);
+		m = NULL;
+	}
+	sk_commit_facts_release(&f);
+	git_commit_free(c);
+	sk_error_clear();
+	return found;
+}
+
+/* The reverts of merges in range, read on first use. */
+static struct merge_reverts *merge_reverts(struct run *r, long long range)
+{
+	struct sk_index_list l = { 0 };
+	struct merge_reverts *mr;
+	struct merge_revert one;
+	size_t i;
+
+	for (i = 0; i < r->nr_mrs; i++)
+		if (r->mrs[i].idx == r->idx && r->mrs[i].range == range)
+			return &r->mrs[i];
+	mr = SK_ARRAY_PUSH(r->mrs, r->nr_mrs, r->alloc_mrs);
+	memset(mr, 0, sizeof(*mr));
+	mr->idx = r->idx;
+	mr->range = range;
+	if (sk_index_reverts(&l, r->idx, range))
+		sk_error_clear();
+	for (i = 0; i < l.nr; i++)
+		if (read_merge_revert(&one, r->repo, l.items[i].oid))
+			*SK_ARRAY_PUSH(mr->items, mr->nr, mr->alloc) = one;
+	sk_index_list_release(&l);
+	return mr;
+}
+
+/*
+ * A revert of a merge reverts every commit the merge brought in: those
+ * of its side that its mainline parent did not have.
+ */
+static int find_merge_revert(char out[41], struct run *r, long long range,
+			     const char *oid, const char *after)
+{
+	struct merge_reverts *mr = merge_reverts(r, range);
+	size_t i;
+
+	for (i = 0; i < mr->nr; i++) {
+		const struct merge_revert *m = &mr->items[i];
+
+		if (after && sk_index_is_ancestor(r->idx, r->repo, after,
+						  m->revert) != 1)
+			continue;
+		if (sk_index_is_ancestor(r->idx, r->repo, oid, m->side) != 1 ||
+		    sk_index_is_ancestor(r->idx, r->repo, oid,
+					 m->mainline) == 1)
+			continue;
+		memcpy(out, m->revert, 41);
+		memcpy(r->via_merge, m->merge, 41);
+		sk_error_clear();
+		return 1;
+	}
+	sk_error_clear();
+	return 0;
+}
+
+/*
  * The first commit of range that reverts oid ("This reverts commit
- * <oid>."); with after, only one that descends from after.  1 if found.
+ * <oid>.", or the revert of a merge that brought oid in); with after,
+ * only one that descends from after.  1 if found; r->via_merge names the
+ * merge, or is empty.
  */
 static int find_revert(char out[41], struct run *r, long long range,
 		       const char *oid, const char *after)
@@ -708,6 +842,7 @@ static int find_revert(char out[41], struct run *r, long long range,
 	size_t i;
 	int found = 0;
 
+	r->via_merge[0] = '\0';
 	sk_index_by_upstream(&l, r->idx, range, oid);
 	for (i = 0; i < l.nr && !found; i++) {
 		if (l.items[i].kind != SK_UPREF_REVERT)
@@ -720,7 +855,7 @@ static int find_revert(char out[41], struct run *r, long long range,
 	}
 	sk_index_list_release(&l);
 	sk_error_clear();
-	return found;
+	return found || find_merge_revert(out, r, range, oid, after);
 }
 
 /* The subject of a commit the index knows, or "". */
@@ -1045,6 +1180,7 @@ static void map_reverts(struct run *r, struct pinfo *pi, long long range)
 		if (!find_revert(rv, r, range, u->commit, NULL))
 			continue;
 		memcpy(u->reverted_by, rv, sizeof(rv));
+		memcpy(u->reverted_merge, r->via_merge, sizeof(r->via_merge));
 		if (find_revert(again, r, range, rv, NULL)) {
 			char *subj = commit_subject(r, again);
 
@@ -1164,6 +1300,7 @@ struct landing {
 	char oid[41];
 	char *proof;
 	char reverted_by[41];
+	char reverted_merge[41];	/* the merge reverted_by reverts */
 };
 
 struct landings {
@@ -1215,8 +1352,85 @@ static void landing_reverts(struct run *r, struct sk_track_branch *tb,
 		return;
 	}
 	if (find_revert(rv, r, tb->range, l->oid, NULL) ||
-	    (upstream && find_revert(rv, r, tb->range, upstream, l->oid)))
+	    (upstream && find_revert(rv, r, tb->range, upstream, l->oid))) {
 		memcpy(l->reverted_by, rv, sizeof(rv));
+		memcpy(l->reverted_merge, r->via_merge, sizeof(rv));
+	}
+}
+
+static struct range_files *range_files(struct run *r, long long range)
+{
+	struct sk_index_list l = { 0 };
+	struct range_files *rf;
+	size_t i;
+
+	for (i = 0; i < r->nr_rfs; i++)
+		if (r->rfs[i].idx == r->idx && r->rfs[i].range == range)
+			return &r->rfs[i];
+	rf = SK_ARRAY_PUSH(r->rfs, r->nr_rfs, r->alloc_rfs);
+	memset(rf, 0, sizeof(*rf));
+	rf->idx = r->idx;
+	rf->range = range;
+	if (sk_index_range_commits(&l, r->idx, range, BRANCH_SCAN_CAP))
+		sk_error_clear();
+	for (i = 0; i < l.nr; i++) {
+		struct range_commit *c = SK_ARRAY_PUSH(rf->items, rf->nr,
+						       rf->alloc);
+
+		memset(c, 0, sizeof(*c));
+		memcpy(c->oid, l.items[i].oid, sizeof(c->oid));
+		c->subject = sk_xstrdup(l.items[i].subject);
+		if (sk_index_files(&c->files, &c->nr_files, r->idx, r->repo,
+				   c->oid))
+			sk_error_clear();
+	}
+	sk_index_list_release(&l);
+	return rf;
+}
+
+static void range_files_release(struct range_files *rf)
+{
+	size_t i;
+
+	for (i = 0; i < rf->nr; i++) {
+		sk_index_files_free(rf->items[i].files, rf->items[i].nr_files);
+		free(rf->items[i].subject);
+	}
+	free(rf->items);
+}
+
+/*
+ * Equal patch-id decides, whatever the subject and the author say: the
+ * commits of the branch that touch the files of the patch (or of a
+ * fixlet), and only them, are compared.
+ */
+static void scan_landings(struct landings *ls, struct run *r,
+			  struct sk_track_branch *tb, struct pinfo *pi)
+{
+	struct range_files *rf = range_files(r, tb->range);
+	struct landing *x;
+	const char *pid;
+	size_t i, j;
+	int maybe;
+
+	for (i = 0; i < rf->nr; i++) {
+		const struct range_commit *c = &rf->items[i];
+
+		maybe = same_files(c->files, c->nr_files, pi->p->files,
+				   pi->p->nr_files);
+		for (j = 0; !maybe && j < pi->p->nr_fixlets; j++)
+			maybe = same_files(c->files, c->nr_files,
+					   pi->p->fixlets[j].files,
+					   pi->p->fixlets[j].nr_files);
+		if (!maybe || !(pid = same_patchid(r, pi, c->oid)))
+			continue;
+		x = add_landing(ls, c->oid, sk_xstrfmt(
+			"equal patch-id: %s has %s (subject \"%s\"; "
+			"one of the commits that touch its files)", c->oid,
+			pid, c->subject));
+		if (x)
+			landing_reverts(r, tb, x, NULL, 0);
+	}
 }
 
 /*
@@ -1303,6 +1517,8 @@ static void branch_landings(struct landings *ls, struct run *r,
 			landing_reverts(r, tb, x, NULL, 0);
 	}
 	sk_index_list_release(&a);
+	if (!ls->nr)
+		scan_landings(ls, r, tb, pi);
 	/* a revert of a revert lands it again */
 	for (i = 0; i < ls->nr; i++) {
 		char again[41];
@@ -1355,9 +1571,15 @@ static int check_present(struct run *r, struct sk_track_branch *tb,
 		if (!l->reverted_by[0])
 			continue;
 		subj = commit_subject(r, l->reverted_by);
-		cell_say(c, "reverted: %s (\"%s\") reverts %s, which had "
-			 "landed it (%s)", l->reverted_by, subj, l->oid,
-			 l->proof);
+		if (l->reverted_merge[0])
+			cell_say(c, "reverted: %s (\"%s\") reverts the merge "
+				 "%s, which brought in %s, which had landed it "
+				 "(%s)", l->reverted_by, subj,
+				 l->reverted_merge, l->oid, l->proof);
+		else
+			cell_say(c, "reverted: %s (\"%s\") reverts %s, which "
+				 "had landed it (%s)", l->reverted_by, subj,
+				 l->oid, l->proof);
 		free(subj);
 	}
 	if (!live) {
@@ -1531,7 +1753,12 @@ static void mainline_evidence(struct sk_track_cell *c,
 	for (i = 0; i < tp->nr_upstream; i++) {
 		const struct sk_track_upstream *u = &tp->upstream[i];
 
-		if (u->reverted_by[0])
+		if (u->reverted_by[0] && u->reverted_merge[0])
+			cell_say(c, "reverted: %s reverts the merge %s, which "
+				 "brought in %s (\"%s\"), which had landed it "
+				 "(%s)", u->reverted_by, u->reverted_merge,
+				 u->commit, u->subject, u->how);
+		else if (u->reverted_by[0])
 			cell_say(c, "reverted: %s reverts %s (\"%s\"), which "
 				 "had landed it (%s)", u->reverted_by,
 				 u->commit, u->subject, u->how);
@@ -1719,6 +1946,12 @@ out:
 	for (i = 0; i < r.nr_lines; i++)
 		sk_lines_release(&r.lines[i].l);
 	free(r.lines);
+	for (i = 0; i < r.nr_mrs; i++)
+		free(r.mrs[i].items);
+	free(r.mrs);
+	for (i = 0; i < r.nr_rfs; i++)
+		range_files_release(&r.rfs[i]);
+	free(r.rfs);
 	sk_strbuf_release(&r.sb);
 	if (ret) {
 		sk_track_free(t);

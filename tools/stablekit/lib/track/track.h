@@ -88,6 +88,7 @@ struct sk_track_upstream {
 	char *how;			/* which evidence matched it */
 	enum sk_proof proof;
 	char reverted_by[41];		/* empty: not reverted upstream */
+	char reverted_merge[41];	/* the merge reverted_by reverts */
 };
 
 /* A commit with the patch's subject and another patch-id. */
