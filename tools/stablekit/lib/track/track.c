@@ -597,6 +597,12 @@ static int prepare_branches(struct run *r)
 					    r->repo, key, &tip,
 					    tb->base[0] ? &base : NULL);
 		free(key);
+		if (ret == SK_EINVALID && tb->base[0])
+			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': "
+					    "base '%s' is not an ancestor of "
+					    "ref '%s'", r->o->branches->path,
+					    br->base_line, br->name, br->base,
+					    br->ref);
 		if (ret)
 			return sk_error_prefix(ret, "branch '%s'", br->name);
 		if (br->kind == SK_BRANCH_MAINLINE && !r->mainline)
