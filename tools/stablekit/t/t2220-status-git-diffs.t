@@ -51,12 +51,13 @@ test_expect_success 'setup: history, project, series pulled, status' '
 		ref = linux-1.0.y
 		base = v1.0
 	EOF
-	for s in rename indent mrev mreap reword; do
+	for s in rename indent mrev mreap reword similar squash edited; do
 		(cd p && stablekit pull -m "../linux.mbox/$s.mbox") >/dev/null 2>&1 ||
 		return 1
 	done &&
-	test $(ls p/series | wc -l) = 5 &&
-	(cd p && stablekit status --json >../status.json)
+	test $(ls p/series | wc -l) = 8 &&
+	(cd p && stablekit status --stats --json >../status.json 2>../stats) &&
+	grep "diffs: [1-9]" stats
 '
 
 test_expect_success 'the cases are what git says they are' '
@@ -136,8 +137,13 @@ test_expect_success 'a merge reverted and reapplied: upstream again, --why cites
 	grep "reverted: $RMA reverts the merge $MA, which brought in $A1" why
 '
 
-test_expect_success 'a warm status gives the same answers' '
-	(cd p && stablekit status --json >../status2.json) &&
+test_expect_success 'a warm status diffs no commit and gives the same answers' '
+	(cd p && stablekit status --stats --json >../status2.json 2>../stats2) &&
+	grep "diffs: 0 " stats2 &&
+	test $(sqlite3 linux/.git/stablekit-index.sqlite \
+		"SELECT count(*) FROM matches") -gt 0 &&
+	test "$(state $(slug similar):1 mainline)" = similar &&
+	test "$(state $(slug squash):1 mainline)" = upstream &&
 	jq -S "del(.timing, .stats)" status.json >a &&
 	jq -S "del(.timing, .stats)" status2.json >b &&
 	test_cmp a b

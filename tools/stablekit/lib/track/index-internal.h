@@ -31,6 +31,7 @@ enum stmt {
 	ST_REVERTS,
 	ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
 	ST_GET_TOUCH, ST_SET_TOUCH, ST_GET_ANC, ST_SET_ANC,
+	ST_GET_MATCH, ST_SET_MATCH,
 	ST_RUNS, ST_RUN_CHUNK, ST_RUN_INSERT, ST_RUN_CHUNK_INSERT,
 	ST_RUN_DROP_CHUNKS, ST_RUN_DROP, ST_NR
 };
@@ -133,6 +134,7 @@ struct sk_index {
 	int runs_loaded;
 	struct members *members;	/* ranges read whole, on first use */
 	size_t nr_members, alloc_members;
+	unsigned long diffs;	/* commits diffed for files or patch-id */
 	char *warning;		/* the file was rebuilt: why */
 	char *path;		/* for messages */
 };

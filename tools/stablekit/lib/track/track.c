@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +235,23 @@ struct run {
 		size_t nr, alloc;
 	} *rfs;
 	size_t nr_rfs, alloc_rfs;
+	/* each author's newest commits per range, read once */
+	struct author_cache {
+		struct sk_index *idx;
+		long long range;
+		size_t cap;
+		char *email;
+		struct sk_index_list l;
+	} *authors;
+	size_t nr_authors, alloc_authors;
+	/* the paths of the commits looked at, read once */
+	struct files_slot {
+		char oid[41];
+		char **files;
+		size_t nr;
+		int ok;
+	} *files;
+	size_t files_mask, nr_files_slots;
 	/* the merge that find_revert's revert reverts, or "" */
 	char via_merge[41];
 	struct sk_strbuf sb;
@@ -673,6 +691,61 @@ static size_t file_overlap(struct pinfo *pi, char **files, size_t nr)
 	return n;
 }
 
+/* A commit id's first hex digits: where it goes in a table. */
+static size_t oid_slot(const char *oid)
+{
+	size_t h = 0;
+	int i;
+
+	for (i = 0; i < 8 && isxdigit((unsigned char)oid[i]); i++)
+		h = h * 16 + (isdigit((unsigned char)oid[i]) ? oid[i] - '0' :
+			      (tolower((unsigned char)oid[i]) - 'a' + 10));
+	return h;
+}
+
+/*
+ * The paths a commit touches (cached in the index), read once per run:
+ * the patches of one author look at the same commits.  NULL when they
+ * cannot be read.
+ */
+static const struct files_slot *commit_files(struct run *r, const char *oid)
+{
+	struct files_slot *f;
+	size_t i, h = oid_slot(oid);
+
+	if (2 * (r->nr_files_slots + 1) > r->files_mask + 1) {
+		struct files_slot *old = r->files;
+		size_t old_size = r->files ? r->files_mask + 1 : 0;
+
+		r->files_mask = old_size ? 2 * old_size - 1 : 1023;
+		r->files = sk_xcalloc(r->files_mask + 1, sizeof(*r->files));
+		for (i = 0; i < old_size; i++) {
+			size_t k;
+
+			if (!old[i].oid[0])
+				continue;
+			k = oid_slot(old[i].oid);
+			while (r->files[k & r->files_mask].oid[0])
+				k++;
+			r->files[k & r->files_mask] = old[i];
+		}
+		free(old);
+	}
+	for (;; h++) {
+		f = &r->files[h & r->files_mask];
+		if (!f->oid[0])
+			break;
+		if (!strcmp(f->oid, oid))
+			return f->ok ? f : NULL;
+	}
+	snprintf(f->oid, sizeof(f->oid), "%s", oid);
+	r->nr_files_slots++;
+	f->ok = !sk_index_files(&f->files, &f->nr, r->idx, r->repo, oid);
+	if (!f->ok)
+		sk_error_clear();
+	return f->ok ? f : NULL;
+}
+
 /*
  * An equal patch-id can only be had by a commit that touches the same
  * files as the patch (or one of its fixlets): the cheap test first.
@@ -680,27 +753,16 @@ static size_t file_overlap(struct pinfo *pi, char **files, size_t nr)
 static const char *author_patchid(struct run *r, struct pinfo *pi,
 				  const char *oid)
 {
-	char **files = NULL;
-	size_t nr = 0, i;
-	int maybe, touches;
+	const struct files_slot *f = commit_files(r, oid);
+	size_t i;
+	int maybe;
 
-	/* Changes every file of the patch, or of a fixlet, at all? */
-	touches = pi->p->nr_files &&
-		sk_index_touches_all(r->idx, r->repo, oid, pi->p->files,
-				     pi->p->nr_files) > 0;
-	for (i = 0; !touches && i < pi->p->nr_fixlets; i++)
-		touches = pi->p->fixlets[i].nr_files &&
-			sk_index_touches_all(r->idx, r->repo, oid,
-					     pi->p->fixlets[i].files,
-					     pi->p->fixlets[i].nr_files) > 0;
-	sk_error_clear();
-	if (!touches || sk_index_files(&files, &nr, r->idx, r->repo, oid))
+	if (!f)
 		return NULL;
-	maybe = same_files(files, nr, pi->p->files, pi->p->nr_files);
+	maybe = same_files(f->files, f->nr, pi->p->files, pi->p->nr_files);
 	for (i = 0; !maybe && i < pi->p->nr_fixlets; i++)
-		maybe = same_files(files, nr, pi->p->fixlets[i].files,
+		maybe = same_files(f->files, f->nr, pi->p->fixlets[i].files,
 				   pi->p->fixlets[i].nr_files);
-	sk_index_files_free(files, nr);
 	return maybe ? same_patchid(r, pi, oid) : NULL;
 }
 
@@ -714,6 +776,7 @@ static const struct sk_lines *commit_lines(struct run *r, const char *oid)
 		if (!strcmp(r->lines[i].oid, oid))
 			return &r->lines[i].l;
 	c = SK_ARRAY_PUSH(r->lines, r->nr_lines, r->alloc_lines);
+	r->t->diffs++;
 	snprintf(c->oid, sizeof(c->oid), "%s", oid);
 	if (sk_lines_from_commit(&c->l, r->repo, oid))
 		sk_error_clear();
@@ -835,6 +898,112 @@ static int find_merge_revert(char out[41], struct run *r, long long range,
 	return 0;
 }
 
+/* The key of a question about the patch's lines (and the series'). */
+static long long lines_key(struct sk_strbuf *sb, const char *what,
+			   const struct sk_lines *a, const struct sk_lines *b)
+{
+	size_t i;
+
+	sk_strbuf_reset(sb);
+	sk_strbuf_adds(sb, what);
+	for (i = 0; i < a->nr; i++)
+		sk_strbuf_addf(sb, "\n%s", a->items[i]);
+	if (b) {
+		sk_strbuf_adds(sb, "\n\001");
+		for (i = 0; i < b->nr; i++)
+			sk_strbuf_addf(sb, "\n%s", b->items[i]);
+	}
+	return sk_index_key(sb->buf);
+}
+
+/*
+ * How the patch differs from a similar commit, kept in the index: a run
+ * that has seen the pair reads no diff.
+ */
+static char *similar_difference(struct run *r, struct pinfo *pi,
+				const char *oid)
+{
+	const struct sk_lines *pl = patch_lines(pi);
+	long long key = lines_key(&r->sb, "difference", pl, NULL);
+	struct sk_index_match m;
+	char *d;
+
+	if (sk_index_match_get(&m, r->idx, key, oid) == 1 && m.difference) {
+		d = m.difference;
+		m.difference = NULL;
+		sk_index_match_release(&m);
+		return d;
+	}
+	sk_index_match_release(&m);
+	sk_lines_difference(&r->sb, pl, commit_lines(r, oid));
+	m.difference = r->sb.buf;
+	sk_index_match_set(r->idx, key, oid, &m);
+	sk_error_clear();
+	return sk_xstrdup(r->sb.buf);
+}
+
+/*
+ * A candidate of a reshaped landing against the patch: how many of its
+ * lines are the series' (common), how many it has (nr), and which lines
+ * of the patch it has (cover: group of equal lines, copies).  Kept in
+ * the index under key.
+ */
+static void reshaped_match(struct sk_index_match *m, struct run *r,
+			   long long key, const struct sk_lines *pl,
+			   const uint32_t *group, const struct sk_lines *series,
+			   const char *oid)
+{
+	const struct sk_lines *cl;
+	unsigned char *mark;
+	size_t i, alloc = 0;
+
+	if (sk_index_match_get(m, r->idx, key, oid) == 1)
+		return;
+	sk_index_match_release(m);
+	sk_error_clear();
+	cl = commit_lines(r, oid);
+	m->common = sk_lines_common(cl, series);
+	m->nr = cl->nr;
+	mark = sk_xcalloc(pl->nr ? pl->nr : 1, 1);
+	sk_lines_cover(pl, cl, mark, 1);
+	for (i = 0; i < pl->nr; i++) {
+		if (!mark[i])
+			continue;
+		if (m->nr_cover && m->cover[m->nr_cover - 2] == group[i]) {
+			m->cover[m->nr_cover - 1]++;
+			continue;
+		}
+		*SK_ARRAY_PUSH(m->cover, m->nr_cover, alloc) = group[i];
+		*SK_ARRAY_PUSH(m->cover, m->nr_cover, alloc) = 1;
+	}
+	free(mark);
+	if (sk_index_match_set(r->idx, key, oid, m))
+		sk_error_clear();
+}
+
+/*
+ * The patch's lines a candidate covers that are not covered yet (avail:
+ * the uncovered copies of each group); with set, they are covered.
+ */
+static size_t reshaped_cover(const struct sk_index_match *m, uint32_t *avail,
+			     size_t nr_groups, int set)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 1 < m->nr_cover; i += 2) {
+		uint32_t g = m->cover[i], c = m->cover[i + 1];
+
+		if (g >= nr_groups)
+			continue;
+		if (c > avail[g])
+			c = avail[g];
+		n += c;
+		if (set)
+			avail[g] -= c;
+	}
+	return n;
+}
+
 /*
  * The first commit of range that reverts oid ("This reverts commit
  * <oid>.", or the revert of a merge that brought oid in); with after,
@@ -924,21 +1093,38 @@ static void add_similar(struct run *r, struct pinfo *pi,
 	memset(sm, 0, sizeof(*sm));
 	memcpy(sm->commit, c->oid, sizeof(sm->commit));
 	sm->subject = sk_xstrdup(c->subject);
-	sk_lines_difference(&r->sb, patch_lines(pi), commit_lines(r, c->oid));
-	sm->difference = sk_xstrdup(r->sb.buf);
+	sm->difference = similar_difference(r, pi, c->oid);
 	find_revert(sm->reverted_by, r, range, c->oid, NULL);
 }
 
 /*
  * The commits of range by the patch's author, newest first, at most cap:
- * where a reworded or reshaped landing is looked for.
+ * where a reworded or reshaped landing is looked for.  Read once per run
+ * for each author: the patches of an author share them.
  */
-static void author_commits(struct sk_index_list *out, struct run *r,
-			   const char *email, long long range, size_t cap)
+static const struct sk_index_list *author_commits(struct run *r,
+						  const char *email,
+						  long long range, size_t cap)
 {
-	memset(out, 0, sizeof(*out));
-	if (*email && sk_index_by_email_recent(out, r->idx, range, email, cap))
+	struct author_cache *ac;
+	size_t i;
+
+	for (i = 0; i < r->nr_authors; i++) {
+		ac = &r->authors[i];
+		if (ac->idx == r->idx && ac->range == range &&
+		    ac->cap == cap && !strcmp(ac->email, email))
+			return &ac->l;
+	}
+	ac = SK_ARRAY_PUSH(r->authors, r->nr_authors, r->alloc_authors);
+	memset(ac, 0, sizeof(*ac));
+	ac->idx = r->idx;
+	ac->range = range;
+	ac->cap = cap;
+	ac->email = sk_xstrdup(email);
+	if (*email && sk_index_by_email_recent(&ac->l, r->idx, range, email,
+					       cap))
 		sk_error_clear();
+	return &ac->l;
 }
 
 /*
@@ -1000,19 +1186,19 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 			     r->sb.buf);
 	}
 	if (!pi->tp->nr_upstream) {
-		struct sk_index_list a;
+		const struct sk_index_list *a = author_commits(r, pi->email,
+							      range,
+							      MAINLINE_AUTHOR_CAP);
 
-		author_commits(&a, r, pi->email, range, MAINLINE_AUTHOR_CAP);
-		for (i = 0; i < a.nr && !pi->tp->nr_upstream; i++) {
-			if (!(pid = author_patchid(r, pi, a.items[i].oid)))
+		for (i = 0; i < a->nr && !pi->tp->nr_upstream; i++) {
+			if (!(pid = author_patchid(r, pi, a->items[i].oid)))
 				continue;
 			sk_strbuf_reset(&r->sb);
 			sk_strbuf_addf(&r->sb, "equal patch-id: it has %s "
 				       "(subject differs)", pid);
-			add_upstream(pi, a.items[i].oid, a.items[i].subject,
+			add_upstream(pi, a->items[i].oid, a->items[i].subject,
 				     SK_PROOF_PATCHID, r->sb.buf);
 		}
-		sk_index_list_release(&a);
 	}
 	for (i = 0; i < l.nr; i++)
 		if (!is_upstream(pi, l.items[i].oid))
@@ -1073,11 +1259,15 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 	for (k = first; k < end; k++) {
 		struct pinfo *pi = &r->pi[k];
 		const struct sk_lines *pl = patch_lines(pi);
-		struct sk_index_list cand = { 0 }, a;
-		unsigned char *mark;
+		struct sk_index_list cand = { 0 };
+		const struct sk_index_list *a;
+		struct sk_index_match *cm;
+		uint32_t *group, *avail;
+		size_t nr_groups = 0;
 		char **chosen = NULL;
 		size_t nr_chosen = 0, alloc_chosen = 0, covered = 0, own = 0,
 		       theirs = 0;
+		long long key;
 		int via_link = 0;
 
 		if (pi->tp->nr_upstream || !pl->nr)
@@ -1085,36 +1275,40 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 		for (i = 0; i < linked.nr; i++)
 			push_candidate(&cand, linked.items[i].oid,
 				       linked.items[i].subject);
-		author_commits(&a, r, pi->email, range, MAINLINE_AUTHOR_CAP);
-		for (i = 0; i < a.nr; i++) {
-			char **files = NULL;
-			size_t nr = 0;
+		a = author_commits(r, pi->email, range, MAINLINE_AUTHOR_CAP);
+		for (i = 0; i < a->nr; i++) {
+			const struct files_slot *f = commit_files(r,
+							a->items[i].oid);
 
-			if (sk_index_files(&files, &nr, r->idx, r->repo,
-					   a.items[i].oid))
-				continue;
-			if (file_overlap(pi, files, nr))
-				push_candidate(&cand, a.items[i].oid,
-					       a.items[i].subject);
-			sk_index_files_free(files, nr);
+			if (f && file_overlap(pi, f->files, f->nr))
+				push_candidate(&cand, a->items[i].oid,
+					       a->items[i].subject);
 		}
-		sk_index_list_release(&a);
-		sk_error_clear();
-		mark = sk_xcalloc(pl->nr, 1);
+		/* equal lines of the patch are one group, counted */
+		group = sk_xcalloc(pl->nr, sizeof(*group));
+		avail = sk_xcalloc(pl->nr, sizeof(*avail));
+		for (i = 0; i < pl->nr; i++) {
+			if (i && strcmp(pl->items[i], pl->items[i - 1]))
+				nr_groups++;
+			group[i] = nr_groups;
+			avail[nr_groups]++;
+		}
+		nr_groups++;
+		key = lines_key(&r->sb, "reshaped", pl, &series);
+		cm = sk_xcalloc(cand.nr ? cand.nr : 1, sizeof(*cm));
+		for (i = 0; i < cand.nr; i++)
+			reshaped_match(&cm[i], r, key, pl, group, &series,
+				       cand.items[i].oid);
 		for (;;) {
 			size_t best = 0, best_n = 0;
 
 			for (i = 0; i < cand.nr; i++) {
-				const struct sk_lines *cl;
 				size_t n;
 
-				if (cand.items[i].kind)
+				if (cand.items[i].kind || !cm[i].nr ||
+				    2 * (size_t)cm[i].common < (size_t)cm[i].nr)
 					continue;
-				cl = commit_lines(r, cand.items[i].oid);
-				if (!cl->nr ||
-				    2 * sk_lines_common(cl, &series) < cl->nr)
-					continue;
-				n = sk_lines_cover(pl, cl, mark, 0);
+				n = reshaped_cover(&cm[i], avail, nr_groups, 0);
 				if (n > best_n) {
 					best = i;
 					best_n = n;
@@ -1122,14 +1316,10 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 			}
 			if (!best_n)
 				break;
-			{
-				const struct sk_lines *cl =
-					commit_lines(r, cand.items[best].oid);
-
-				covered += sk_lines_cover(pl, cl, mark, 1);
-				own += sk_lines_common(cl, &series);
-				theirs += cl->nr;
-			}
+			covered += reshaped_cover(&cm[best], avail, nr_groups,
+						  1);
+			own += cm[best].common;
+			theirs += cm[best].nr;
 			cand.items[best].kind = 1;
 			*SK_ARRAY_PUSH(chosen, nr_chosen, alloc_chosen) =
 				cand.items[best].oid;
@@ -1138,6 +1328,11 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 					    cand.items[best].oid))
 					via_link = 1;
 		}
+		for (i = 0; i < cand.nr; i++)
+			sk_index_match_release(&cm[i]);
+		free(cm);
+		free(group);
+		free(avail);
 		if (nr_chosen && (via_link ||
 		    100 * covered >= RESHAPED_COVER * pl->nr)) {
 			sk_strbuf_reset(&r->sb);
@@ -1163,7 +1358,6 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 						     SK_PROOF_HUNKS, r->sb.buf);
 		}
 		free(chosen);
-		free(mark);
 		sk_index_list_release(&cand);
 	}
 	sk_index_list_release(&linked);
@@ -1451,7 +1645,8 @@ static void branch_landings(struct landings *ls, struct run *r,
 			    struct sk_index_list *similar)
 {
 	struct sk_track_patch *tp = pi->tp;
-	struct sk_index_list l = { 0 }, a;
+	struct sk_index_list l = { 0 };
+	const struct sk_index_list *a;
 	struct landing *x;
 	const char *pid;
 	size_t i;
@@ -1506,23 +1701,22 @@ static void branch_landings(struct landings *ls, struct run *r,
 		}
 	}
 	sk_index_list_release(&l);
-	author_commits(&a, r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
-	for (i = 0; i < a.nr; i++) {
+	a = author_commits(r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
+	for (i = 0; i < a->nr; i++) {
 		size_t j;
 
 		for (j = 0; j < ls->nr && strcmp(ls->items[j].oid,
-						 a.items[i].oid); j++)
+						 a->items[i].oid); j++)
 			;
 		if (j < ls->nr ||
-		    !(pid = author_patchid(r, pi, a.items[i].oid)))
+		    !(pid = author_patchid(r, pi, a->items[i].oid)))
 			continue;
-		x = add_landing(ls, a.items[i].oid, sk_xstrfmt(
+		x = add_landing(ls, a->items[i].oid, sk_xstrfmt(
 			"equal patch-id: %s has %s (subject \"%s\")",
-			a.items[i].oid, pid, a.items[i].subject));
+			a->items[i].oid, pid, a->items[i].subject));
 		if (x)
 			landing_reverts(r, tb, x, NULL, 0);
 	}
-	sk_index_list_release(&a);
 	if (!ls->nr)
 		scan_landings(ls, r, tb, pi);
 	/* a revert of a revert lands it again */
@@ -1590,7 +1784,7 @@ static int check_present(struct run *r, struct sk_track_branch *tb,
 	}
 	if (!live) {
 		for (i = 0; i < sim.nr; i++) {
-			char rv[41];
+			char rv[41], *diff;
 
 			if (find_revert(rv, r, tb->range, sim.items[i].oid,
 					NULL)) {
@@ -1599,11 +1793,11 @@ static int check_present(struct run *r, struct sk_track_branch *tb,
 					 "reverts it", sim.items[i].oid, rv);
 				continue;
 			}
-			sk_lines_difference(&r->sb, patch_lines(pi),
-					    commit_lines(r, sim.items[i].oid));
+			diff = similar_difference(r, pi, sim.items[i].oid);
 			cell_say(c, "similar: %s has the subject but not the "
 				 "patch-id; difference: %s", sim.items[i].oid,
-				 r->sb.buf);
+				 diff);
+			free(diff);
 			cell_commit(c, sim.items[i].oid);
 			*similar = 1;
 		}
@@ -1940,6 +2134,10 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	t->match_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	t->diffs += sk_index_diffs(o->idx);
+	for (i = 0; r.where && i < t->nr_branches; i++)
+		if (r.where[i].path)
+			t->diffs += sk_index_diffs(r.where[i].idx);
 	sk_error_clear();
 out:
 	for (k = 0; k < r.nr_pi; k++)
@@ -1958,6 +2156,15 @@ out:
 	for (i = 0; i < r.nr_rfs; i++)
 		range_files_release(&r.rfs[i]);
 	free(r.rfs);
+	for (i = 0; i < r.nr_authors; i++) {
+		free(r.authors[i].email);
+		sk_index_list_release(&r.authors[i].l);
+	}
+	free(r.authors);
+	for (i = 0; r.files && i <= r.files_mask; i++)
+		if (r.files[i].oid[0])
+			sk_index_files_free(r.files[i].files, r.files[i].nr);
+	free(r.files);
 	sk_strbuf_release(&r.sb);
 	if (ret) {
 		sk_track_free(t);

@@ -138,6 +138,8 @@ struct sk_track {
 	struct sk_track_patch *patches;
 	size_t nr_patches, alloc_patches;
 	double index_s, match_s;
+	/* commits diffed by the matching (changed lines, paths, patch-ids) */
+	unsigned long diffs;
 	char **warnings;		/* for the command to print */
 	size_t nr_warnings, alloc_warnings;
 };
