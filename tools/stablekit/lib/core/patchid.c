@@ -568,16 +568,18 @@ static int git_abbrev(git_repository *repo)
 	DIR *d;
 	int bits = 0, len;
 
+	if (dir && !strcmp(dir, last_dir))
+		return last_len;
 	if (!git_repository_config_snapshot(&cfg, repo)) {
 		if (git_config_get_int32(&configured, cfg, "core.abbrev"))
 			configured = 0;
 		git_config_free(cfg);
 	}
 	git_error_clear();
-	if (configured >= 4 && configured <= 40)
-		return configured;
-	if (dir && !strcmp(dir, last_dir))
-		return last_len;
+	if (configured >= 4 && configured <= 40) {
+		len = configured;
+		goto keep;
+	}
 	sk_strbuf_addf(&path, "%sobjects/pack", dir ? dir : "");
 	d = opendir(path.buf);
 	while (d && (de = readdir(d))) {
@@ -598,6 +600,7 @@ static int git_abbrev(git_repository *repo)
 	len = (bits + 1) / 2;
 	if (len < 7)
 		len = 7;
+keep:
 	if (dir && strlen(dir) < sizeof(last_dir)) {
 		snprintf(last_dir, sizeof(last_dir), "%s", dir);
 		last_len = len;

@@ -222,26 +222,20 @@ struct run {
 		size_t nr, alloc;
 	} *mrs;
 	size_t nr_mrs, alloc_mrs;
-	/* the paths of the newest commits of each branch range, on demand */
-	struct range_files {
-		struct sk_index *idx;
-		long long range;
-		struct range_commit {
-			char oid[41];
-			char *subject;
-			char **files;
-			size_t nr_files;
-		} *items;
-		size_t nr, alloc;
-	} *rfs;
-	size_t nr_rfs, alloc_rfs;
 	/* each author's newest commits per range, read once */
 	struct author_cache {
 		struct sk_index *idx;
 		long long range;
 		size_t cap;
-		char *email;
+		char *email;		/* "": the range's newest commits */
 		struct sk_index_list l;
+		/* l's commits by the set of paths they touch, on demand */
+		struct fileset_entry {
+			uint64_t h;
+			size_t i;
+		} *fx;
+		size_t nr_fx, alloc_fx;
+		int fx_built;
 	} *authors;
 	size_t nr_authors, alloc_authors;
 	/* the paths of the commits looked at, read once */
@@ -1098,22 +1092,23 @@ static void add_similar(struct run *r, struct pinfo *pi,
 }
 
 /*
- * The commits of range by the patch's author, newest first, at most cap:
- * where a reworded or reshaped landing is looked for.  Read once per run
- * for each author: the patches of an author share them.
+ * The commits of range by the patch's author (email; "" for every
+ * commit of the range), newest first, at most cap: where a reworded or
+ * reshaped landing is looked for.  Read once per run: the patches of an
+ * author share them.
  */
-static const struct sk_index_list *author_commits(struct run *r,
-						  const char *email,
-						  long long range, size_t cap)
+static struct author_cache *author_commits(struct run *r, const char *email,
+					   long long range, size_t cap)
 {
 	struct author_cache *ac;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < r->nr_authors; i++) {
 		ac = &r->authors[i];
 		if (ac->idx == r->idx && ac->range == range &&
 		    ac->cap == cap && !strcmp(ac->email, email))
-			return &ac->l;
+			return ac;
 	}
 	ac = SK_ARRAY_PUSH(r->authors, r->nr_authors, r->alloc_authors);
 	memset(ac, 0, sizeof(*ac));
@@ -1121,10 +1116,119 @@ static const struct sk_index_list *author_commits(struct run *r,
 	ac->range = range;
 	ac->cap = cap;
 	ac->email = sk_xstrdup(email);
-	if (*email && sk_index_by_email_recent(&ac->l, r->idx, range, email,
-					       cap))
+	ret = *email ? sk_index_by_email_recent(&ac->l, r->idx, range, email,
+						cap) :
+		       sk_index_range_commits(&ac->l, r->idx, range, cap);
+	if (ret)
 		sk_error_clear();
-	return &ac->l;
+	return ac;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A set of paths, as one key: sorted, each once. */
+static uint64_t fileset_hash(struct sk_strbuf *sb, char *const *files,
+			     size_t nr)
+{
+	char **v = sk_xcalloc(nr ? nr : 1, sizeof(*v));
+	size_t i;
+
+	memcpy(v, files, nr * sizeof(*v));
+	qsort(v, nr, sizeof(*v), path_cmp);
+	sk_strbuf_reset(sb);
+	for (i = 0; i < nr; i++)
+		if (!i || strcmp(v[i], v[i - 1]))
+			sk_strbuf_addf(sb, "%s\n", v[i]);
+	free(v);
+	return (uint64_t)sk_index_key(sb->buf);
+}
+
+static int fileset_cmp(const void *a, const void *b)
+{
+	const struct fileset_entry *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static void fileset_build(struct run *r, struct author_cache *ac)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+
+	ac->fx_built = 1;
+	for (i = 0; i < ac->l.nr; i++) {
+		const struct files_slot *f = commit_files(r, ac->l.items[i].oid);
+		struct fileset_entry *e;
+
+		if (!f || !f->nr)
+			continue;
+		e = SK_ARRAY_PUSH(ac->fx, ac->nr_fx, ac->alloc_fx);
+		e->h = fileset_hash(&sb, f->files, f->nr);
+		e->i = i;
+	}
+	sk_strbuf_release(&sb);
+	if (ac->nr_fx > 1)
+		qsort(ac->fx, ac->nr_fx, sizeof(*ac->fx), fileset_cmp);
+}
+
+static void fileset_find(size_t **out, size_t *nr, size_t *alloc,
+			 const struct author_cache *ac, uint64_t h)
+{
+	size_t lo = 0, hi = ac->nr_fx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ac->fx[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ac->nr_fx && ac->fx[lo].h == h; lo++)
+		*SK_ARRAY_PUSH(*out, *nr, *alloc) = ac->fx[lo].i;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The commits of ac (their places in ac->l, newest first) that touch
+ * the same paths as the patch or one of its fixlets: the only ones that
+ * can have its patch-id.
+ */
+static size_t same_paths(size_t **out, struct run *r, struct author_cache *ac,
+			 struct pinfo *pi)
+{
+	size_t nr = 0, alloc = 0, i, j;
+
+	*out = NULL;
+	if (!ac->fx_built)
+		fileset_build(r, ac);
+	if (pi->p->nr_files)
+		fileset_find(out, &nr, &alloc, ac,
+			     fileset_hash(&r->sb, pi->p->files,
+					  pi->p->nr_files));
+	for (i = 0; i < pi->p->nr_fixlets; i++)
+		if (pi->p->fixlets[i].nr_files)
+			fileset_find(out, &nr, &alloc, ac,
+				     fileset_hash(&r->sb,
+						  pi->p->fixlets[i].files,
+						  pi->p->fixlets[i].nr_files));
+	if (nr > 1)
+		qsort(*out, nr, sizeof(**out), size_cmp);
+	for (i = j = 0; i < nr; i++)
+		if (!j || (*out)[j - 1] != (*out)[i])
+			(*out)[j++] = (*out)[i];
+	return j;
 }
 
 /*
@@ -1186,11 +1290,13 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 			     r->sb.buf);
 	}
 	if (!pi->tp->nr_upstream) {
-		const struct sk_index_list *a = author_commits(r, pi->email,
-							      range,
-							      MAINLINE_AUTHOR_CAP);
+		struct author_cache *ac = author_commits(r, pi->email, range,
+							 MAINLINE_AUTHOR_CAP);
+		const struct sk_index_list *a = &ac->l;
+		size_t *cand, nr = same_paths(&cand, r, ac, pi);
 
-		for (i = 0; i < a->nr && !pi->tp->nr_upstream; i++) {
+		for (j = 0; j < nr && !pi->tp->nr_upstream; j++) {
+			i = cand[j];
 			if (!(pid = author_patchid(r, pi, a->items[i].oid)))
 				continue;
 			sk_strbuf_reset(&r->sb);
@@ -1199,6 +1305,7 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 			add_upstream(pi, a->items[i].oid, a->items[i].subject,
 				     SK_PROOF_PATCHID, r->sb.buf);
 		}
+		free(cand);
 	}
 	for (i = 0; i < l.nr; i++)
 		if (!is_upstream(pi, l.items[i].oid))
@@ -1275,7 +1382,8 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 		for (i = 0; i < linked.nr; i++)
 			push_candidate(&cand, linked.items[i].oid,
 				       linked.items[i].subject);
-		a = author_commits(r, pi->email, range, MAINLINE_AUTHOR_CAP);
+		a = &author_commits(r, pi->email, range,
+				    MAINLINE_AUTHOR_CAP)->l;
 		for (i = 0; i < a->nr; i++) {
 			const struct files_slot *f = commit_files(r,
 							a->items[i].oid);
@@ -1558,71 +1666,24 @@ static void landing_reverts(struct run *r, struct sk_track_branch *tb,
 	}
 }
 
-static struct range_files *range_files(struct run *r, long long range)
-{
-	struct sk_index_list l = { 0 };
-	struct range_files *rf;
-	size_t i;
-
-	for (i = 0; i < r->nr_rfs; i++)
-		if (r->rfs[i].idx == r->idx && r->rfs[i].range == range)
-			return &r->rfs[i];
-	rf = SK_ARRAY_PUSH(r->rfs, r->nr_rfs, r->alloc_rfs);
-	memset(rf, 0, sizeof(*rf));
-	rf->idx = r->idx;
-	rf->range = range;
-	if (sk_index_range_commits(&l, r->idx, range, BRANCH_SCAN_CAP))
-		sk_error_clear();
-	for (i = 0; i < l.nr; i++) {
-		struct range_commit *c = SK_ARRAY_PUSH(rf->items, rf->nr,
-						       rf->alloc);
-
-		memset(c, 0, sizeof(*c));
-		memcpy(c->oid, l.items[i].oid, sizeof(c->oid));
-		c->subject = sk_xstrdup(l.items[i].subject);
-		if (sk_index_files(&c->files, &c->nr_files, r->idx, r->repo,
-				   c->oid))
-			sk_error_clear();
-	}
-	sk_index_list_release(&l);
-	return rf;
-}
-
-static void range_files_release(struct range_files *rf)
-{
-	size_t i;
-
-	for (i = 0; i < rf->nr; i++) {
-		sk_index_files_free(rf->items[i].files, rf->items[i].nr_files);
-		free(rf->items[i].subject);
-	}
-	free(rf->items);
-}
-
 /*
  * Equal patch-id decides, whatever the subject and the author say: the
- * commits of the branch that touch the files of the patch (or of a
- * fixlet), and only them, are compared.
+ * newest commits of the branch that touch the files of the patch (or of
+ * a fixlet), and only them, are compared.
  */
 static void scan_landings(struct landings *ls, struct run *r,
 			  struct sk_track_branch *tb, struct pinfo *pi)
 {
-	struct range_files *rf = range_files(r, tb->range);
+	struct author_cache *ac = author_commits(r, "", tb->range,
+						 BRANCH_SCAN_CAP);
 	struct landing *x;
 	const char *pid;
-	size_t i, j;
-	int maybe;
+	size_t *cand, nr = same_paths(&cand, r, ac, pi), j;
 
-	for (i = 0; i < rf->nr; i++) {
-		const struct range_commit *c = &rf->items[i];
+	for (j = 0; j < nr; j++) {
+		const struct sk_index_commit *c = &ac->l.items[cand[j]];
 
-		maybe = same_files(c->files, c->nr_files, pi->p->files,
-				   pi->p->nr_files);
-		for (j = 0; !maybe && j < pi->p->nr_fixlets; j++)
-			maybe = same_files(c->files, c->nr_files,
-					   pi->p->fixlets[j].files,
-					   pi->p->fixlets[j].nr_files);
-		if (!maybe || !(pid = same_patchid(r, pi, c->oid)))
+		if (!(pid = same_patchid(r, pi, c->oid)))
 			continue;
 		x = add_landing(ls, c->oid, sk_xstrfmt(
 			"equal patch-id: %s has %s (subject \"%s\"; "
@@ -1631,6 +1692,7 @@ static void scan_landings(struct landings *ls, struct run *r,
 		if (x)
 			landing_reverts(r, tb, x, NULL, 0);
 	}
+	free(cand);
 }
 
 /*
@@ -1647,6 +1709,8 @@ static void branch_landings(struct landings *ls, struct run *r,
 	struct sk_track_patch *tp = pi->tp;
 	struct sk_index_list l = { 0 };
 	const struct sk_index_list *a;
+	struct author_cache *ac;
+	size_t *cand, nr_cand, k;
 	struct landing *x;
 	const char *pid;
 	size_t i;
@@ -1701,10 +1765,13 @@ static void branch_landings(struct landings *ls, struct run *r,
 		}
 	}
 	sk_index_list_release(&l);
-	a = author_commits(r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
-	for (i = 0; i < a->nr; i++) {
+	ac = author_commits(r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
+	a = &ac->l;
+	nr_cand = same_paths(&cand, r, ac, pi);
+	for (k = 0; k < nr_cand; k++) {
 		size_t j;
 
+		i = cand[k];
 		for (j = 0; j < ls->nr && strcmp(ls->items[j].oid,
 						 a->items[i].oid); j++)
 			;
@@ -1717,6 +1784,7 @@ static void branch_landings(struct landings *ls, struct run *r,
 		if (x)
 			landing_reverts(r, tb, x, NULL, 0);
 	}
+	free(cand);
 	if (!ls->nr)
 		scan_landings(ls, r, tb, pi);
 	/* a revert of a revert lands it again */
@@ -2094,6 +2162,14 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	size_t i, k;
 	int ret;
 
+	/*
+	 * libgit2 keeps trees of 4 KiB at most in its object cache: every
+	 * diff of a kernel commit read mm/, fs/, drivers/ again, inflating
+	 * their delta chains.  Directories are what the matching diffs over
+	 * and over.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)1 << 20);
 	r.o = o;
 	r.t = t;
 	r.repo = o->repo;
@@ -2153,11 +2229,9 @@ out:
 	for (i = 0; i < r.nr_mrs; i++)
 		free(r.mrs[i].items);
 	free(r.mrs);
-	for (i = 0; i < r.nr_rfs; i++)
-		range_files_release(&r.rfs[i]);
-	free(r.rfs);
 	for (i = 0; i < r.nr_authors; i++) {
 		free(r.authors[i].email);
+		free(r.authors[i].fx);
 		sk_index_list_release(&r.authors[i].l);
 	}
 	free(r.authors);
