@@ -52,6 +52,8 @@
 #             then RMM = git revert -m 1 MM ("reversing changes made to")
 #   A1 A2 MA RMA RRMA   series mreap merged by MA, reverted by RMA, and
 #             RRMA its revert (the topic lands again)
+#   R1 MR RMR R1B MR2   series mremerge merged by MR, reverted by RMR,
+#             then picked again as R1B on a new branch merged by MR2
 # linux-1.0.y:
 #   B_RENAME  plain cherry-pick of L_RENAME
 #   B_INDENT  cherry-pick of L_INDENT, subject reworded and author changed
@@ -367,6 +369,23 @@ history_cases() {
 	RMA=$(git rev-parse HEAD) &&
 	htick && git revert --no-edit "$RMA" >/dev/null &&
 	RRMA=$(git rev-parse HEAD) &&
+	# a topic merged, reverted by its merge, rebased and merged again
+	git checkout -q -b mremerge &&
+	htick && hedit net/epsilon.c 40 "epsilon: mremerge one" &&
+	hcommit "$BOB" "net: epsilon: fix the mremerge leak" "" "One." "" \
+		"$(trailers mremerge-1 "$BOB")" &&
+	R1=$(git rev-parse HEAD) &&
+	git checkout -q master &&
+	htick && git merge -q --no-ff -m "Merge branch mremerge" mremerge &&
+	MR=$(git rev-parse HEAD) &&
+	htick && git revert --no-edit -m 1 "$MR" >/dev/null &&
+	RMR=$(git rev-parse HEAD) &&
+	git checkout -q -b mremerge2 &&
+	htick && git cherry-pick "$R1" >/dev/null &&
+	R1B=$(git rev-parse HEAD) &&
+	git checkout -q master &&
+	htick && git merge -q --no-ff -m "Merge branch mremerge2" mremerge2 &&
+	MR2=$(git rev-parse HEAD) &&
 
 	# the stable branch
 	git checkout -q linux-1.0.y &&
@@ -419,12 +438,14 @@ history_cases() {
 		>"$out.mbox/mrev.mbox" &&
 	history_mbox mreap "net: epsilon, fs: gamma: mreap fixes" "$A1" "$A2" \
 		>"$out.mbox/mreap.mbox" &&
+	history_mbox mremerge "" "$R1" >"$out.mbox/mremerge.mbox" &&
 	for v in S1 RS1 V10 L_PICKX L_PLAIN L_REWORD L_BREVERT L_RELAND \
 		 L_UPREV RUP SIM MAIN P_SAMESUB P_SIMILAR P_SQUASH1 P_SQUASH2 \
 		 P_SPLIT P_EDITED1 P_EDITED2 Q SP1 SP2 E1 E2 T1 U T2 MT \
 		 B_PICKX B_PLAIN B_REWORD \
 		 B_BREVERT BR_BREVERT B_RELAND BR_RELAND B_RELAND2 \
 		 ETA L_RENAME L_INDENT M1 M2 MM RMM A1 A2 MA RMA RRMA \
+		 R1 MR RMR R1B MR2 \
 		 B_RENAME B_INDENT; do
 		eval "echo $v=\$$v"
 	done >"$out.shas"

@@ -51,11 +51,11 @@ test_expect_success 'setup: history, project, series pulled, status' '
 		ref = linux-1.0.y
 		base = v1.0
 	EOF
-	for s in rename indent mrev mreap reword similar squash edited; do
+	for s in rename indent mrev mreap mremerge reword similar squash edited; do
 		(cd p && stablekit pull -m "../linux.mbox/$s.mbox") >/dev/null 2>&1 ||
 		return 1
 	done &&
-	test $(ls p/series | wc -l) = 8 &&
+	test $(ls p/series | wc -l) = 9 &&
 	(cd p && stablekit status --stats --json >../status.json 2>../stats) &&
 	grep "diffs: [1-9]" stats
 '
@@ -135,6 +135,18 @@ test_expect_success 'a merge reverted and reapplied: upstream again, --why cites
 	grep "merged as $RRMA" why &&
 	grep "landed again: it reverts $RMA, the revert of $A1" why &&
 	grep "reverted: $RMA reverts the merge $MA, which brought in $A1" why
+'
+
+test_expect_success 'a merge reverted, then its change merged again: upstream as the new commit' '
+	! git -C linux merge-base --is-ancestor $R1B $MR &&
+	test "$(gpid $R1B)" = "$(gpid $R1)" &&
+	test "$(state $(slug mremerge):1 mainline)" = upstream &&
+	upstream $(slug mremerge):1 >up &&
+	grep $R1 up && grep $R1B up &&
+	why $(slug mremerge):1 mainline &&
+	grep "merged as $R1B" why &&
+	grep "reverted: $RMR reverts the merge $MR, which brought in $R1" why &&
+	! grep "reverted: .* $R1B" why
 '
 
 test_expect_success 'a warm status diffs no commit and gives the same answers' '

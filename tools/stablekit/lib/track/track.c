@@ -25,10 +25,13 @@
 #define BRANCH_AUTHOR_CAP 2000
 /*
  * A pick whose subject and author were both changed is found by its
- * patch-id among the newest commits of the branch that touch the same
- * files (their paths are cached in the index): this many of them.
+ * patch-id among the commits of the branch that touch the same files
+ * (their paths are cached in the index), on a branch of at most this
+ * many commits past its base: a backport branch, not a stable series
+ * of ten thousand, where reading every commit's paths would cost a cold
+ * run seconds and a warm one the paths of all of them.
  */
-#define BRANCH_SCAN_CAP 5000
+#define BRANCH_SCAN_CAP 1000
 /* A reshaped landing covers this much of the patch's changed lines (%). */
 #define RESHAPED_COVER 75
 
@@ -1668,18 +1671,21 @@ static void landing_reverts(struct run *r, struct sk_track_branch *tb,
 
 /*
  * Equal patch-id decides, whatever the subject and the author say: the
- * newest commits of the branch that touch the files of the patch (or of
- * a fixlet), and only them, are compared.
+ * commits of a branch of at most BRANCH_SCAN_CAP that touch the files of
+ * the patch (or of a fixlet), and only them, are compared.
  */
 static void scan_landings(struct landings *ls, struct run *r,
 			  struct sk_track_branch *tb, struct pinfo *pi)
 {
 	struct author_cache *ac = author_commits(r, "", tb->range,
-						 BRANCH_SCAN_CAP);
+						 BRANCH_SCAN_CAP + 1);
 	struct landing *x;
 	const char *pid;
-	size_t *cand, nr = same_paths(&cand, r, ac, pi), j;
+	size_t *cand, nr, j;
 
+	if (ac->l.nr > BRANCH_SCAN_CAP)
+		return;
+	nr = same_paths(&cand, r, ac, pi);
 	for (j = 0; j < nr; j++) {
 		const struct sk_index_commit *c = &ac->l.items[cand[j]];
 
