@@ -239,6 +239,7 @@ struct run {
 		} *fx;
 		size_t nr_fx, alloc_fx;
 		int fx_built;
+		unsigned int uses;
 	} *authors;
 	size_t nr_authors, alloc_authors;
 	/* the paths of the commits looked at, read once */
@@ -1208,12 +1209,45 @@ static int size_cmp(const void *a, const void *b)
  * the same paths as the patch or one of its fixlets: the only ones that
  * can have its patch-id.
  */
+/*
+ * A commit that does not change every path of the patch (or of a
+ * fixlet) cannot have its patch-id: tree entries compared, no diff.
+ */
+static int touches_patch(struct run *r, struct pinfo *pi, const char *oid)
+{
+	size_t i;
+	int yes = pi->p->nr_files &&
+		  sk_index_touches_all(r->idx, r->repo, oid, pi->p->files,
+				       pi->p->nr_files) > 0;
+
+	for (i = 0; !yes && i < pi->p->nr_fixlets; i++)
+		yes = pi->p->fixlets[i].nr_files &&
+		      sk_index_touches_all(r->idx, r->repo, oid,
+					   pi->p->fixlets[i].files,
+					   pi->p->fixlets[i].nr_files) > 0;
+	sk_error_clear();
+	return yes;
+}
+
+/* Patches of one author past which its commits' paths are all read. */
+#define FILESET_AFTER 4
+
 static size_t same_paths(size_t **out, struct run *r, struct author_cache *ac,
 			 struct pinfo *pi)
 {
 	size_t nr = 0, alloc = 0, i, j;
 
 	*out = NULL;
+	/*
+	 * For a few patches, each commit's entries at the patch's paths
+	 * (cheap); for many, every commit's paths once, looked up by set.
+	 */
+	if (!ac->fx_built && ac->uses++ < FILESET_AFTER) {
+		for (i = 0; i < ac->l.nr; i++)
+			if (touches_patch(r, pi, ac->l.items[i].oid))
+				*SK_ARRAY_PUSH(*out, nr, alloc) = i;
+		return nr;
+	}
 	if (!ac->fx_built)
 		fileset_build(r, ac);
 	if (pi->p->nr_files)
