@@ -128,8 +128,8 @@ static json_t *cell_json(const struct sk_track_patch *tp,
 							  c->deps[i]));
 	return json_pack("{s:s, s:o, s:o, s:o}",
 			 "state", sk_state_name(c->state),
-			 "evidence", sk_json_strv(c->evidence, c->nr_evidence),
-			 "commits", sk_json_strv(c->commits, c->nr_commits),
+			 "evidence", sk_strvec_array_json(c->evidence, c->nr_evidence),
+			 "commits", sk_strvec_array_json(c->commits, c->nr_commits),
 			 "deps", deps);
 }
 
@@ -151,7 +151,7 @@ static json_t *track_json(const struct sk_track *t, const char *repo)
 				    json_string(tb->br->base) : json_null());
 		json_object_set_new(b, "tip", tb->tip[0] ?
 				    json_string(tb->tip) : json_null());
-		json_object_set_new(b, "arch", sk_json_strv(tb->br->arches,
+		json_object_set_new(b, "arch", sk_strvec_array_json(tb->br->arches,
 							    tb->br->nr_arches));
 		if (tb->problem)
 			json_object_set_new(b, "problem",
