@@ -116,8 +116,8 @@ static void print_stats(const struct sk_track *t, const char *index_path)
 {
 	size_t i;
 
-	fprintf(stderr, "index: %.3fs, match: %.3fs (%s)\n", t->index_s,
-		t->match_s, index_path);
+	fprintf(stderr, "index: %.3fs, match: %.3fs, diffs: %lu (%s)\n",
+		t->index_s, t->match_s, t->diffs, index_path);
 	for (i = 0; i < t->nr_branches; i++)
 		fprintf(stderr, "  %s: walked %lu, new %lu%s\n",
 			t->branches[i].br->name,

@@ -41,6 +41,24 @@
 #   B_RELAND  cherry-pick -x of L_RELAND, BR_RELAND its revert, then
 #   B_RELAND2 cherry-pick -x of L_RELAND again
 #
+# git's own diffs and merge reverts (mainline, after the topic merge):
+#   L_RENAME  drivers/theta.c renamed to drivers/theta_core.c with one line
+#             edited (series rename, no Link: upstream: only git's rename
+#             detection gives the mail's patch-id)
+#   L_INDENT  a third "if (ret)" block in fs/eta.c (series indent, no Link:),
+#             placed in the diff by the indent heuristic; ETA (before v1.0)
+#             added fs/eta.c with two of them
+#   M1 M2 MM RMM    series mrev (Bob, two patches) on a branch merged by MM,
+#             then RMM = git revert -m 1 MM ("reversing changes made to")
+#   A1 A2 MA RMA RRMA   series mreap merged by MA, reverted by RMA, and
+#             RRMA its revert (the topic lands again)
+#   R1 MR RMR R1B MR2   series mremerge merged by MR, reverted by RMR,
+#             then picked again as R1B on a new branch merged by MR2
+# linux-1.0.y:
+#   B_RENAME  plain cherry-pick of L_RENAME
+#   B_INDENT  cherry-pick of L_INDENT, subject reworded and author changed
+#             (Carol): only its patch-id says what it is
+#
 # Every series patch has Cc: stable, so that on linux-1.0.y it is needed
 # unless it is there already (or reverted).
 
@@ -80,7 +98,7 @@ history_stream() {
 		my $c = "filler case $i\n";
 		print "M 100644 inline $f\ndata ", length($c), "\n$c\n";
 	}' "$1" "$HISTORY_LINES" mm/alpha.c mm/beta.c mm/gamma.c fs/gamma.c \
-		fs/delta.c net/epsilon.c include/shared.h \
+		fs/delta.c net/epsilon.c include/shared.h drivers/theta.c \
 		$(for i in $(seq 1 13); do echo net/zeta$i.c; done)
 }
 
@@ -138,7 +156,7 @@ history_mbox() {
 		printf '\n'
 		git log -1 --format=%b "$c" | grep -v "^Link:"
 		printf -- '---\n'
-		git diff-tree -p --no-commit-id "$c"
+		git diff-tree -p -M --no-commit-id "$c"
 		printf -- '-- \n2.40.0\n\n'
 	done
 }
@@ -158,8 +176,24 @@ posted() {	# REF FROM: a side branch mail/REF at FROM
 	git checkout -q -b "mail/$1" "$2"
 }
 
+# fs/eta.c: a function of error checks, the indent heuristic's case (with
+# an argument, one more check after a blank line: git's diff shows the
+# blank line last, a diff without the heuristic first)
+eta_file() {
+	printf 'int eta_setup(void)\n{\n\tint ret = eta_one();\n\n'
+	for i in 1 2 ${1:+3}; do
+		test $i = 3 && printf '\n'
+		printf '\tif (ret) {\n\t\teta_undo();\n\t}\n'
+	done
+	printf '\treturn 0;\n}\n'
+}
+
 history_cases() {
 	out=$1
+	htick && eta_file >fs/eta.c && git add fs/eta.c &&
+	hcommit "$ANN" "fs: eta: add the setup" "" "Set it up." "" \
+		"Signed-off-by: $ANN" &&
+	ETA=$(git rev-parse HEAD) &&
 	# before the release: S1 and its revert
 	htick && hedit mm/alpha.c 5 "alpha: saturate the samesub counter" &&
 	hcommit "$ANN" "mm: alpha: fix the samesub overflow" "" \
@@ -290,6 +324,69 @@ history_cases() {
 	htick && git merge -q --no-ff -m "Merge branch topic" topic &&
 	MT=$(git rev-parse HEAD) &&
 
+	# git's diffs: a rename, a change the indent heuristic places
+	htick && git mv drivers/theta.c drivers/theta_core.c &&
+	hedit drivers/theta_core.c 38 "theta: the core, renamed" &&
+	hcommit "$ANN" "drivers: theta: move the core into theta_core.c" "" \
+		"Name the file after what it holds." "" \
+		"Cc: stable@vger.kernel.org" "Signed-off-by: $ANN" &&
+	L_RENAME=$(git rev-parse HEAD) &&
+	htick && eta_file more >fs/eta.c && git add fs/eta.c &&
+	hcommit "$ANN" "fs: eta: undo the setup on every error" "" \
+		"Check once more." "" "Cc: stable@vger.kernel.org" \
+		"Signed-off-by: $ANN" &&
+	L_INDENT=$(git rev-parse HEAD) &&
+
+	# a topic merged and reverted by reverting its merge
+	git checkout -q -b mrev &&
+	htick && hedit net/epsilon.c 35 "epsilon: mrev one" &&
+	hcommit "$BOB" "net: epsilon: fix the mrev refcount" "" "One." "" \
+		"$(trailers mrev-1 "$BOB")" &&
+	M1=$(git rev-parse HEAD) &&
+	htick && hedit fs/gamma.c 35 "gamma: mrev two" &&
+	hcommit "$BOB" "fs: gamma: fix the mrev lock" "" "Two." "" \
+		"$(trailers mrev-2 "$BOB")" &&
+	M2=$(git rev-parse HEAD) &&
+	git checkout -q master &&
+	htick && git merge -q --no-ff -m "Merge branch mrev" mrev &&
+	MM=$(git rev-parse HEAD) &&
+	htick && git revert --no-edit -m 1 "$MM" >/dev/null &&
+	RMM=$(git rev-parse HEAD) &&
+	# a topic merged, reverted by its merge, and reapplied
+	git checkout -q -b mreap &&
+	htick && hedit net/epsilon.c 38 "epsilon: mreap one" &&
+	hcommit "$BOB" "net: epsilon: fix the mreap count" "" "One." "" \
+		"$(trailers mreap-1 "$BOB")" &&
+	A1=$(git rev-parse HEAD) &&
+	htick && hedit fs/gamma.c 38 "gamma: mreap two" &&
+	hcommit "$BOB" "fs: gamma: fix the mreap wait" "" "Two." "" \
+		"$(trailers mreap-2 "$BOB")" &&
+	A2=$(git rev-parse HEAD) &&
+	git checkout -q master &&
+	htick && git merge -q --no-ff -m "Merge branch mreap" mreap &&
+	MA=$(git rev-parse HEAD) &&
+	htick && git revert --no-edit -m 1 "$MA" >/dev/null &&
+	RMA=$(git rev-parse HEAD) &&
+	htick && git revert --no-edit "$RMA" >/dev/null &&
+	RRMA=$(git rev-parse HEAD) &&
+	# a topic merged, reverted by its merge, rebased and merged again
+	git checkout -q -b mremerge &&
+	htick && hedit net/epsilon.c 40 "epsilon: mremerge one" &&
+	hcommit "$BOB" "net: epsilon: fix the mremerge leak" "" "One." "" \
+		"$(trailers mremerge-1 "$BOB")" &&
+	R1=$(git rev-parse HEAD) &&
+	git checkout -q master &&
+	htick && git merge -q --no-ff -m "Merge branch mremerge" mremerge &&
+	MR=$(git rev-parse HEAD) &&
+	htick && git revert --no-edit -m 1 "$MR" >/dev/null &&
+	RMR=$(git rev-parse HEAD) &&
+	git checkout -q -b mremerge2 &&
+	htick && git cherry-pick "$R1" >/dev/null &&
+	R1B=$(git rev-parse HEAD) &&
+	git checkout -q master &&
+	htick && git merge -q --no-ff -m "Merge branch mremerge2" mremerge2 &&
+	MR2=$(git rev-parse HEAD) &&
+
 	# the stable branch
 	git checkout -q linux-1.0.y &&
 	htick && git cherry-pick -x "$L_PICKX" >/dev/null &&
@@ -309,6 +406,14 @@ history_cases() {
 	BR_RELAND=$(git rev-parse HEAD) &&
 	htick && git cherry-pick -x "$L_RELAND" >/dev/null &&
 	B_RELAND2=$(git rev-parse HEAD) &&
+	htick && git cherry-pick "$L_RENAME" >/dev/null &&
+	B_RENAME=$(git rev-parse HEAD) &&
+	htick && git cherry-pick "$L_INDENT" >/dev/null &&
+	{ echo "eta: plug the error path"; echo; echo "Backported."; } \
+		>"$HISTORY_TMP/msg" &&
+	git commit -q --amend --author="Carol Coder <carol@example.org>" \
+		-F "$HISTORY_TMP/msg" &&
+	B_INDENT=$(git rev-parse HEAD) &&
 	git checkout -q master &&
 
 	# the series as posted
@@ -327,11 +432,21 @@ history_cases() {
 		"$P_EDITED2" >"$out.mbox/edited.mbox" &&
 	history_mbox topic "net: epsilon: topic fixes" "$T1" "$T2" \
 		>"$out.mbox/topic.mbox" &&
+	history_mbox rename "" "$L_RENAME" >"$out.mbox/rename.mbox" &&
+	history_mbox indent "" "$L_INDENT" >"$out.mbox/indent.mbox" &&
+	history_mbox mrev "net: epsilon, fs: gamma: mrev fixes" "$M1" "$M2" \
+		>"$out.mbox/mrev.mbox" &&
+	history_mbox mreap "net: epsilon, fs: gamma: mreap fixes" "$A1" "$A2" \
+		>"$out.mbox/mreap.mbox" &&
+	history_mbox mremerge "" "$R1" >"$out.mbox/mremerge.mbox" &&
 	for v in S1 RS1 V10 L_PICKX L_PLAIN L_REWORD L_BREVERT L_RELAND \
 		 L_UPREV RUP SIM MAIN P_SAMESUB P_SIMILAR P_SQUASH1 P_SQUASH2 \
 		 P_SPLIT P_EDITED1 P_EDITED2 Q SP1 SP2 E1 E2 T1 U T2 MT \
 		 B_PICKX B_PLAIN B_REWORD \
-		 B_BREVERT BR_BREVERT B_RELAND BR_RELAND B_RELAND2; do
+		 B_BREVERT BR_BREVERT B_RELAND BR_RELAND B_RELAND2 \
+		 ETA L_RENAME L_INDENT M1 M2 MM RMM A1 A2 MA RMA RRMA \
+		 R1 MR RMR R1B MR2 \
+		 B_RENAME B_INDENT; do
 		eval "echo $v=\$$v"
 	done >"$out.shas"
 }

@@ -85,6 +85,42 @@ test_expect_success 'an unknown arch, kind or version is an error naming its lin
 		"	version = one"
 '
 
+test_expect_success 'a branch given twice is an error naming the second section' '
+	bad 10 "section .branch \"linux-1.0.y\". again (it is at line 7)" \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"[branch \"linux-1.0.y\"]" "	kind = downstream"
+'
+
+test_expect_success 'a key given twice is an error naming the second line' '
+	bad 10 ".base. is set again (it is set at line 9)" \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"	base = v0.1" &&
+	bad 11 ".repo. is set again (it is set at line 10)" \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"	repo = ../linux" "	repo = ../other" &&
+	conf "[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" \
+		"	arch = x86_64" "	arch = arm64" &&
+	(cd p && stablekit status >/dev/null)
+'
+
+test_expect_success 'a base that is not an ancestor of the ref is an error naming its line' '
+	! git -C linux merge-base --is-ancestor $MAIN linux-1.0.y &&
+	bad 9 "branch .linux-1.0.y.: base .$MAIN. is not an ancestor of ref .linux-1.0.y." \
+		"[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = $MAIN" &&
+	conf "[branch \"linux-1.0.y\"]" "	ref = linux-1.0.y" "	base = v1.0" &&
+	(cd p && stablekit status --json >../status.json) &&
+	test "$(state $T:2 linux-1.0.y)" = needed
+'
+
+test_expect_success 'a sha or a branch as base: the message says to set the version' '
+	bad 9 "branch .backport. has no version: neither its base .$V10. (a commit or branch, not a release tag vX.Y) nor its name says one; set version = X.Y" \
+		"[branch \"backport\"]" "	ref = linux-1.0.y" "	base = $V10" &&
+	conf "[branch \"backport\"]" "	ref = linux-1.0.y" "	base = $V10" \
+		"	version = 1.0" &&
+	(cd p && stablekit status --json >../status.json) &&
+	test "$(state $T:2 backport)" = needed
+'
+
 test_expect_success 'a branch name that is not a valid name is an error' '
 	bad 8 "" "[branch \"../up\"]" "	base = v1.0" &&
 	grep "branch" err && grep "\.\./up" err

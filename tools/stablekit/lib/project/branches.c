@@ -257,6 +257,65 @@ static int section_line(struct conf_lines *cl, const char *section)
 	return 0;
 }
 
+/* "[branch "x"]" for "branch.x", "[stablekit]" for "stablekit". */
+static char *section_text(const char *name)
+{
+	const char *dot = strchr(name, '.');
+
+	if (!dot)
+		return sk_xstrfmt("[%s]", name);
+	return sk_xstrfmt("[%.*s \"%s\"]", (int)(dot - name), name, dot + 1);
+}
+
+/* Keys a section may give more than once: each line adds a value. */
+static int multi_valued(const char *name)
+{
+	const char *key = strrchr(name, '.');
+
+	key = key ? key + 1 : name;
+	return !strcmp(key, "arch") || !strcmp(key, "select");
+}
+
+/*
+ * libgit2 merges a section given twice and keeps the last value of a key
+ * given twice: both are mistakes (a branch pasted twice, an edit that
+ * left the old line), so both are errors naming the second line.
+ */
+static int conf_dups(const struct conf_lines *cl, const char *path)
+{
+	size_t i, j;
+	char *t;
+	int ret;
+
+	for (i = 0; i < cl->nr_sections; i++)
+		for (j = 0; j < i; j++) {
+			if (strcmp(cl->sections[i].name, cl->sections[j].name))
+				continue;
+			t = section_text(cl->sections[i].name);
+			ret = sk_error_set(SK_EINVALID, "%s:%d: section %s "
+					   "again (it is at line %d): give "
+					   "each section once", path,
+					   cl->sections[i].line, t,
+					   cl->sections[j].line);
+			free(t);
+			return ret;
+		}
+	for (i = 0; i < cl->nr; i++) {
+		if (multi_valued(cl->items[i].name))
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(cl->items[i].name, cl->items[j].name))
+				return sk_error_set(SK_EINVALID, "%s:%d: '%s' "
+						    "is set again (it is set at "
+						    "line %d): give it once",
+						    path, cl->items[i].line,
+						    strrchr(cl->items[i].name,
+							    '.') + 1,
+						    cl->items[j].line);
+	}
+	return 0;
+}
+
 /* ---- the branches ---- */
 
 static struct sk_branch *branch_get(struct sk_branches *b, const char *name,
@@ -349,9 +408,13 @@ static int finish(struct sk_branches *b, const char *path)
 		if (sk_version_parse(&br->major, &br->minor, br->base) &&
 		    sk_version_parse(&br->major, &br->minor, br->name))
 			return sk_error_set(SK_EINVALID,
-					    "%s:%d: branch '%s' has no version "
-					    "(set version = X.Y)", path,
-					    br->line, br->name);
+					    "%s:%d: branch '%s' has no version:"
+					    " neither its base '%s' (a commit "
+					    "or branch, not a release tag "
+					    "vX.Y) nor its name says one; set "
+					    "version = X.Y", path,
+					    br->base_line ? br->base_line :
+					    br->line, br->name, br->base);
 	}
 	sk_error_clear();
 	return 0;
@@ -429,6 +492,9 @@ int sk_branches_load(struct sk_branches *out, const char *path)
 		goto out;
 	}
 	scan_lines(&cl, text.buf);
+	ret = conf_dups(&cl, path);
+	if (ret)
+		goto out;
 	while (!(err = git_config_next(&e, it))) {
 		ret = load_entry(out, &cl, e, path);
 		if (ret)

@@ -23,7 +23,9 @@
  *
  * Branches keep the order of the file.  An unknown section or key, a bad
  * value (kind, version, arch), a branch without base or whose name is not
- * a valid name (sk_name_check) is an error naming file:line.
+ * a valid name (sk_name_check), a section given twice, a key other than
+ * arch and select given twice is an error naming file:line.  (That base
+ * is an ancestor of ref is checked by the tracker, which walks them.)
  */
 
 enum sk_branch_kind {

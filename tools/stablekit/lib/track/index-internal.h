@@ -28,8 +28,10 @@ enum stmt {
 	ST_CLEAR_RANGE, ST_INSERT_MEMBER, ST_MEMBERS, ST_COMMIT_ROW,
 	/* the ids of each lookup table's rows */
 	ST_BY_PREFIX, ST_BY_SUBJECT, ST_BY_EMAIL, ST_BY_MSGID, ST_BY_UPSTREAM,
+	ST_REVERTS,
 	ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
 	ST_GET_TOUCH, ST_SET_TOUCH, ST_GET_ANC, ST_SET_ANC,
+	ST_GET_MATCH, ST_SET_MATCH,
 	ST_RUNS, ST_RUN_CHUNK, ST_RUN_INSERT, ST_RUN_CHUNK_INSERT,
 	ST_RUN_DROP_CHUNKS, ST_RUN_DROP, ST_NR
 };
@@ -132,6 +134,7 @@ struct sk_index {
 	int runs_loaded;
 	struct members *members;	/* ranges read whole, on first use */
 	size_t nr_members, alloc_members;
+	unsigned long diffs;	/* commits diffed for files or patch-id */
 	char *warning;		/* the file was rebuilt: why */
 	char *path;		/* for messages */
 };

@@ -468,6 +468,27 @@ static int insert_members(struct sk_index *idx, long long range,
 	return ret;
 }
 
+/*
+ * Is base an ancestor of tip?  Then it is tip, or a parent of a commit of
+ * the range (the commit on the path from tip just before it): a walk
+ * whole tells without another walk.  A walk from an old tip that tip
+ * descends from keeps the answer of the first.
+ */
+static int base_reached(struct node **order, size_t nr, const git_oid *tip,
+			const git_oid *base)
+{
+	size_t i;
+	unsigned int j;
+
+	if (git_oid_equal(tip, base))
+		return 1;
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < order[i]->nr_parents; j++)
+			if (git_oid_equal(&order[i]->parents[j]->oid, base))
+				return 1;
+	return 0;
+}
+
 static int walk_range(struct sk_index *idx, git_repository *repo,
 		      long long range, long long *next_pos,
 		      const git_oid *tip, const git_oid *base,
@@ -498,6 +519,9 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	idx->g.packs = NULL;
 	if (!ret)
 		ret = ret2;
+	if (!ret && !old_tip && base && !base_reached(order, nr, tip, base))
+		ret = sk_error_set(SK_EINVALID, "the base is not an ancestor "
+				   "of the ref");
 	if (!ret && old_tip)
 		ret = insert_members(idx, range, *next_pos, order, nr);
 	else if (!ret)
@@ -647,8 +671,16 @@ int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 	}
 	ret = walk_range(idx, repo, *range_id, &next_pos, tip, base,
 			 have_old ? &old_tip : NULL, st);
-	if (ret)
+	if (ret) {
+		/* its members were dropped: no tip, so that it is walked again */
+		s = sk_index__stmt(idx, ST_UPDATE_RANGE);
+		sqlite3_bind_int64(s, 1, *range_id);
+		sk_index__bind_text(s, 2, "");
+		sk_index__bind_text(s, 3, "");
+		sqlite3_bind_int64(s, 4, 1);
+		sqlite3_step(s);
 		return ret;
+	}
 	s = sk_index__stmt(idx, ST_UPDATE_RANGE);
 	sqlite3_bind_int64(s, 1, *range_id);
 	sk_index__bind_text(s, 2, base_hex);

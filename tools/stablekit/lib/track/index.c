@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 8
+/* 9: patch-ids as git computes them (renames, indent heuristic) */
+#define SCHEMA_VERSION 9
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup
@@ -63,7 +64,11 @@ static const char schema[] =
 	" PRIMARY KEY (id, h)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS ancestry ("
 	" anc TEXT NOT NULL, desc TEXT NOT NULL, yes INTEGER NOT NULL,"
-	" PRIMARY KEY (anc, desc)) WITHOUT ROWID;";
+	" PRIMARY KEY (anc, desc)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS matches ("
+	" key INTEGER NOT NULL, id INTEGER NOT NULL, common INTEGER,"
+	" nr INTEGER, cover BLOB, difference TEXT,"
+	" PRIMARY KEY (key, id)) WITHOUT ROWID;";
 
 static const char drop[] =
 	"DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS oids;"
@@ -72,7 +77,7 @@ static const char drop[] =
 	"DROP TABLE IF EXISTS fixes; DROP TABLE IF EXISTS ranges;"
 	"DROP TABLE IF EXISTS range_commits; DROP TABLE IF EXISTS ancestry;"
 	"DROP TABLE IF EXISTS touches; DROP TABLE IF EXISTS runs;"
-	"DROP TABLE IF EXISTS run_chunks;";
+	"DROP TABLE IF EXISTS run_chunks; DROP TABLE IF EXISTS matches;";
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_FIND_ID] = "SELECT id FROM oids WHERE oid = ?1",
@@ -104,6 +109,7 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_BY_UPSTREAM] = "SELECT id, kind FROM uprefs"
 		" WHERE upstream BETWEEN substr(?1, 1, 12) AND ?1"
 		" AND substr(?1, 1, length(upstream)) = upstream",
+	[ST_REVERTS] = "SELECT id, kind FROM uprefs WHERE kind = ?1",
 	[ST_GET_FILES] = "SELECT files FROM commits WHERE id = ?1",
 	[ST_SET_FILES] = "UPDATE commits SET files = ?2 WHERE id = ?1",
 	[ST_GET_PATCHID] = "SELECT patch_id FROM commits WHERE id = ?1",
@@ -114,6 +120,10 @@ static const char *const stmt_sql[ST_NR] = {
 	[ST_GET_ANC] = "SELECT yes FROM ancestry WHERE anc = ?1 AND desc = ?2",
 	[ST_SET_ANC] = "INSERT OR REPLACE INTO ancestry (anc, desc, yes)"
 		" VALUES (?1, ?2, ?3)",
+	[ST_GET_MATCH] = "SELECT common, nr, cover, difference FROM matches"
+		" WHERE key = ?1 AND id = ?2",
+	[ST_SET_MATCH] = "INSERT OR REPLACE INTO matches (key, id, common, nr,"
+		" cover, difference) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_RUNS] = "SELECT id, kind, range_id, nr, dir FROM runs ORDER BY id",
 	[ST_RUN_CHUNK] = "SELECT data FROM run_chunks WHERE id = ?1",
 	[ST_RUN_INSERT] = "INSERT INTO runs (kind, range_id, nr, dir)"
@@ -881,6 +891,59 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 	return ret;
 }
 
+static int cmp_pos_desc(const void *a, const void *b)
+{
+	return -cmp_pos(a, b);
+}
+
+/*
+ * The newest cap commits of the range (its members, read whole), newest
+ * first: where a pick is looked for whatever its subject and author.
+ */
+int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
+			   long long range, size_t cap)
+{
+	struct cands c = { 0 };
+	struct members *m;
+	size_t i;
+	int ret = sk_index_finish(idx);
+
+	if (!ret)
+		ret = members_get(&m, idx, range);
+	for (i = 0; !ret && i < m->nr; i++)
+		if (m->pos[i]) {
+			cand_add(&c, (long long)i, -1);
+			c.items[c.nr - 1].pos = m->pos[i];
+		}
+	if (!ret && c.nr > 1)
+		qsort(c.items, c.nr, sizeof(*c.items), cmp_pos_desc);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, cap);
+	free(c.items);
+	return ret;
+}
+
+/* Reverts are few beside the backports: a scan of the table. */
+int sk_index_reverts(struct sk_index_list *out, struct sk_index *idx,
+		     long long range)
+{
+	struct cands c = { 0 };
+	sqlite3_stmt *s;
+	int ret = sk_index_finish(idx);
+
+	if (!ret) {
+		s = sk_index__stmt(idx, ST_REVERTS);
+		sqlite3_bind_int(s, 1, SK_UPREF_REVERT);
+		ret = cands_sql(&c, idx, s);
+	}
+	if (!ret)
+		ret = cands_order(&c, idx, range);
+	if (!ret)
+		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, 0);
+	free(c.items);
+	return ret;
+}
+
 void sk_index_list_release(struct sk_index_list *l)
 {
 	size_t i;
@@ -957,6 +1020,7 @@ int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 		split_files(out, nr, (const char *)sqlite3_column_text(s, 0));
 		return 0;
 	}
+	idx->diffs++;
 	ret = commit_diff(&diff, repo, oid);
 	if (ret)
 		return ret;
@@ -1095,7 +1159,8 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		     const char *oid)
 {
 	sqlite3_stmt *s;
-	git_diff *diff = NULL;
+	git_commit *c = NULL;
+	git_oid goid;
 	long long id;
 	int ret = sk_index_finish(idx);
 
@@ -1110,10 +1175,12 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		snprintf(out, 41, "%s", sqlite3_column_text(s, 0));
 		return 0;
 	}
-	ret = commit_diff(&diff, repo, oid);
-	if (!ret)
-		ret = sk_patchid_diff(out, diff);
-	git_diff_free(diff);
+	/* as git show diffs it: renames, the indent heuristic */
+	idx->diffs++;
+	if (git_oid_fromstr(&goid, oid) || git_commit_lookup(&c, repo, &goid))
+		return sk_error_git(SK_ERROR, oid);
+	ret = sk_patchid_commit(out, repo, c);
+	git_commit_free(c);
 	if (ret)
 		return ret;
 	s = sk_index__stmt(idx, ST_SET_PATCHID);
@@ -1152,4 +1219,83 @@ int sk_index_is_ancestor(struct sk_index *idx, git_repository *repo,
 	sqlite3_bind_int(s, 3, yes);
 	ret = sk_index__step_done(idx, s, "store ancestry");
 	return ret ? ret : yes;
+}
+
+/* ---- matching results, per (patch, commit) ---- */
+
+int sk_index_match_get(struct sk_index_match *out, struct sk_index *idx,
+		       long long key, const char *oid)
+{
+	sqlite3_stmt *s;
+	long long id;
+	const void *blob;
+	int ret = sk_index_finish(idx), rc, n;
+
+	memset(out, 0, sizeof(*out));
+	if (!ret)
+		ret = hex_id(&id, idx, oid);
+	if (ret || !id)
+		return ret;
+	s = sk_index__stmt(idx, ST_GET_MATCH);
+	sqlite3_bind_int64(s, 1, key);
+	sqlite3_bind_int64(s, 2, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return sk_index__db_error(idx, "match");
+	out->common = sqlite3_column_int64(s, 0);
+	out->nr = sqlite3_column_int64(s, 1);
+	blob = sqlite3_column_blob(s, 2);
+	n = sqlite3_column_bytes(s, 2);
+	if (blob && n > 0) {
+		out->cover = sk_xmalloc(n);
+		memcpy(out->cover, blob, n);
+		out->nr_cover = n / sizeof(*out->cover);
+	}
+	if (sqlite3_column_type(s, 3) != SQLITE_NULL)
+		out->difference = column_dup(s, 3);
+	return 1;
+}
+
+int sk_index_match_set(struct sk_index *idx, long long key, const char *oid,
+		       const struct sk_index_match *m)
+{
+	sqlite3_stmt *s;
+	long long id;
+	int ret = sk_index_finish(idx);
+
+	if (!ret)
+		ret = hex_id(&id, idx, oid);
+	if (ret || !id)
+		return ret;
+	s = sk_index__stmt(idx, ST_SET_MATCH);
+	sqlite3_bind_int64(s, 1, key);
+	sqlite3_bind_int64(s, 2, id);
+	sqlite3_bind_int64(s, 3, m->common);
+	sqlite3_bind_int64(s, 4, m->nr);
+	if (m->nr_cover)
+		sqlite3_bind_blob(s, 5, m->cover,
+				  m->nr_cover * sizeof(*m->cover),
+				  SQLITE_TRANSIENT);
+	if (m->difference)
+		sk_index__bind_text(s, 6, m->difference);
+	return sk_index__step_done(idx, s, "store match");
+}
+
+void sk_index_match_release(struct sk_index_match *m)
+{
+	free(m->cover);
+	free(m->difference);
+	memset(m, 0, sizeof(*m));
+}
+
+long long sk_index_key(const char *text)
+{
+	return sk_index__text_hash(text);
+}
+
+unsigned long sk_index_diffs(const struct sk_index *idx)
+{
+	return idx ? idx->diffs : 0;
 }

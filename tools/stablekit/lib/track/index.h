@@ -2,6 +2,7 @@
 #define SK_INDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <git2.h>
 
 /*
@@ -85,6 +86,12 @@ int sk_index_by_msgid(struct sk_index_list *out, struct sk_index *idx,
 		      long long range, const char *msgid);
 int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 			 long long range, const char *oid);
+/* The newest cap commits of the range, newest first. */
+int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
+			   long long range, size_t cap);
+/* The commits of the range that say "This reverts commit <sha>". */
+int sk_index_reverts(struct sk_index_list *out, struct sk_index *idx,
+		     long long range);
 void sk_index_list_release(struct sk_index_list *l);
 
 /* Lazily computed and cached: the paths a commit touches, its patch-id. */
@@ -99,6 +106,31 @@ int sk_index_touches_all(struct sk_index *idx, git_repository *repo,
 			 const char *oid, char *const *paths, size_t nr);
 int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		     const char *oid);
+
+/*
+ * What comparing a patch with a commit gave, kept so that a run that
+ * saw them before reads no diff: key names the patch and the question
+ * (sk_index_key of its text).  cover holds pairs (a line of the patch,
+ * by its group of equal lines; how many copies the commit has).
+ */
+struct sk_index_match {
+	long long common, nr;
+	uint32_t *cover;
+	size_t nr_cover;		/* entries (two per pair) */
+	char *difference;		/* or NULL */
+};
+
+/* 1 and *out if kept, 0 if not (or the commit is not indexed). */
+int sk_index_match_get(struct sk_index_match *out, struct sk_index *idx,
+		       long long key, const char *oid);
+int sk_index_match_set(struct sk_index *idx, long long key, const char *oid,
+		       const struct sk_index_match *m);
+void sk_index_match_release(struct sk_index_match *m);
+/* The index's 64-bit hash of a text, for such keys. */
+long long sk_index_key(const char *text);
+
+/* The commits this handle diffed (paths, patch-ids): none when warm. */
+unsigned long sk_index_diffs(const struct sk_index *idx);
 
 /* Is anc an ancestor of (or equal to) desc?  Cached. */
 int sk_index_is_ancestor(struct sk_index *idx, git_repository *repo,

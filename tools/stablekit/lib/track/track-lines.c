@@ -1,5 +1,6 @@
 #include "track/track-lines.h"
 #include "core/error.h"
+#include "core/patchid.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,8 +104,7 @@ int sk_lines_from_commit(struct sk_lines *out, git_repository *repo,
 			 const char *hex)
 {
 	git_oid oid;
-	git_commit *c = NULL, *parent = NULL;
-	git_tree *tree = NULL, *ptree = NULL;
+	git_commit *c = NULL;
 	git_diff *diff = NULL;
 	int ret = 0;
 
@@ -115,11 +115,8 @@ int sk_lines_from_commit(struct sk_lines *out, git_repository *repo,
 	}
 	if (git_commit_parentcount(c) > 1)
 		goto out;
-	if (git_commit_tree(&tree, c) ||
-	    (git_commit_parentcount(c) &&
-	     (git_commit_parent(&parent, c, 0) ||
-	      git_commit_tree(&ptree, parent))) ||
-	    git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) ||
+	/* a renamed file's lines are its changes, as git shows them */
+	if (sk_patchid_commit_diff(&diff, repo, c) ||
 	    git_diff_foreach(diff, NULL, NULL, NULL, line_cb, out)) {
 		ret = sk_error_git(SK_ERROR, hex);
 		goto out;
@@ -127,9 +124,6 @@ int sk_lines_from_commit(struct sk_lines *out, git_repository *repo,
 	sort(out);
 out:
 	git_diff_free(diff);
-	git_tree_free(ptree);
-	git_tree_free(tree);
-	git_commit_free(parent);
 	git_commit_free(c);
 	return ret;
 }

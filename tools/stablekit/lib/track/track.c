@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,15 @@
  */
 #define MAINLINE_AUTHOR_CAP 300
 #define BRANCH_AUTHOR_CAP 2000
+/*
+ * A pick whose subject and author were both changed is found by its
+ * patch-id among the commits of the branch that touch the same files
+ * (their paths are cached in the index), on a branch of at most this
+ * many commits past its base: a backport branch, not a stable series
+ * of ten thousand, where reading every commit's paths would cost a cold
+ * run seconds and a warm one the paths of all of them.
+ */
+#define BRANCH_SCAN_CAP 1000
 /* A reshaped landing covers this much of the patch's changed lines (%). */
 #define RESHAPED_COVER 75
 
@@ -204,6 +214,44 @@ struct run {
 		struct sk_lines l;
 	} *lines;
 	size_t nr_lines, alloc_lines;
+	/* the reverts of merges of each range looked at, read once */
+	struct merge_reverts {
+		struct sk_index *idx;
+		long long range;
+		struct merge_revert {
+			char revert[41], merge[41];
+			char mainline[41], side[41];	/* its parents */
+		} *items;
+		size_t nr, alloc;
+	} *mrs;
+	size_t nr_mrs, alloc_mrs;
+	/* each author's newest commits per range, read once */
+	struct author_cache {
+		struct sk_index *idx;
+		long long range;
+		size_t cap;
+		char *email;		/* "": the range's newest commits */
+		struct sk_index_list l;
+		/* l's commits by the set of paths they touch, on demand */
+		struct fileset_entry {
+			uint64_t h;
+			size_t i;
+		} *fx;
+		size_t nr_fx, alloc_fx;
+		int fx_built;
+		unsigned int uses;
+	} *authors;
+	size_t nr_authors, alloc_authors;
+	/* the paths of the commits looked at, read once */
+	struct files_slot {
+		char oid[41];
+		char **files;
+		size_t nr;
+		int ok;
+	} *files;
+	size_t files_mask, nr_files_slots;
+	/* the merge that find_revert's revert reverts, or "" */
+	char via_merge[41];
 	struct sk_strbuf sb;
 };
 
@@ -565,6 +613,12 @@ static int prepare_branches(struct run *r)
 					    r->repo, key, &tip,
 					    tb->base[0] ? &base : NULL);
 		free(key);
+		if (ret == SK_EINVALID && tb->base[0])
+			return sk_error_set(SK_EINVALID, "%s:%d: branch '%s': "
+					    "base '%s' is not an ancestor of "
+					    "ref '%s'", r->o->branches->path,
+					    br->base_line, br->name, br->base,
+					    br->ref);
 		if (ret)
 			return sk_error_prefix(ret, "branch '%s'", br->name);
 		if (br->kind == SK_BRANCH_MAINLINE && !r->mainline)
@@ -635,6 +689,61 @@ static size_t file_overlap(struct pinfo *pi, char **files, size_t nr)
 	return n;
 }
 
+/* A commit id's first hex digits: where it goes in a table. */
+static size_t oid_slot(const char *oid)
+{
+	size_t h = 0;
+	int i;
+
+	for (i = 0; i < 8 && isxdigit((unsigned char)oid[i]); i++)
+		h = h * 16 + (isdigit((unsigned char)oid[i]) ? oid[i] - '0' :
+			      (tolower((unsigned char)oid[i]) - 'a' + 10));
+	return h;
+}
+
+/*
+ * The paths a commit touches (cached in the index), read once per run:
+ * the patches of one author look at the same commits.  NULL when they
+ * cannot be read.
+ */
+static const struct files_slot *commit_files(struct run *r, const char *oid)
+{
+	struct files_slot *f;
+	size_t i, h = oid_slot(oid);
+
+	if (2 * (r->nr_files_slots + 1) > r->files_mask + 1) {
+		struct files_slot *old = r->files;
+		size_t old_size = r->files ? r->files_mask + 1 : 0;
+
+		r->files_mask = old_size ? 2 * old_size - 1 : 1023;
+		r->files = sk_xcalloc(r->files_mask + 1, sizeof(*r->files));
+		for (i = 0; i < old_size; i++) {
+			size_t k;
+
+			if (!old[i].oid[0])
+				continue;
+			k = oid_slot(old[i].oid);
+			while (r->files[k & r->files_mask].oid[0])
+				k++;
+			r->files[k & r->files_mask] = old[i];
+		}
+		free(old);
+	}
+	for (;; h++) {
+		f = &r->files[h & r->files_mask];
+		if (!f->oid[0])
+			break;
+		if (!strcmp(f->oid, oid))
+			return f->ok ? f : NULL;
+	}
+	snprintf(f->oid, sizeof(f->oid), "%s", oid);
+	r->nr_files_slots++;
+	f->ok = !sk_index_files(&f->files, &f->nr, r->idx, r->repo, oid);
+	if (!f->ok)
+		sk_error_clear();
+	return f->ok ? f : NULL;
+}
+
 /*
  * An equal patch-id can only be had by a commit that touches the same
  * files as the patch (or one of its fixlets): the cheap test first.
@@ -642,27 +751,16 @@ static size_t file_overlap(struct pinfo *pi, char **files, size_t nr)
 static const char *author_patchid(struct run *r, struct pinfo *pi,
 				  const char *oid)
 {
-	char **files = NULL;
-	size_t nr = 0, i;
-	int maybe, touches;
+	const struct files_slot *f = commit_files(r, oid);
+	size_t i;
+	int maybe;
 
-	/* Changes every file of the patch, or of a fixlet, at all? */
-	touches = pi->p->nr_files &&
-		sk_index_touches_all(r->idx, r->repo, oid, pi->p->files,
-				     pi->p->nr_files) > 0;
-	for (i = 0; !touches && i < pi->p->nr_fixlets; i++)
-		touches = pi->p->fixlets[i].nr_files &&
-			sk_index_touches_all(r->idx, r->repo, oid,
-					     pi->p->fixlets[i].files,
-					     pi->p->fixlets[i].nr_files) > 0;
-	sk_error_clear();
-	if (!touches || sk_index_files(&files, &nr, r->idx, r->repo, oid))
+	if (!f)
 		return NULL;
-	maybe = same_files(files, nr, pi->p->files, pi->p->nr_files);
+	maybe = same_files(f->files, f->nr, pi->p->files, pi->p->nr_files);
 	for (i = 0; !maybe && i < pi->p->nr_fixlets; i++)
-		maybe = same_files(files, nr, pi->p->fixlets[i].files,
+		maybe = same_files(f->files, f->nr, pi->p->fixlets[i].files,
 				   pi->p->fixlets[i].nr_files);
-	sk_index_files_free(files, nr);
 	return maybe ? same_patchid(r, pi, oid) : NULL;
 }
 
@@ -676,6 +774,7 @@ static const struct sk_lines *commit_lines(struct run *r, const char *oid)
 		if (!strcmp(r->lines[i].oid, oid))
 			return &r->lines[i].l;
 	c = SK_ARRAY_PUSH(r->lines, r->nr_lines, r->alloc_lines);
+	r->t->diffs++;
 	snprintf(c->oid, sizeof(c->oid), "%s", oid);
 	if (sk_lines_from_commit(&c->l, r->repo, oid))
 		sk_error_clear();
@@ -698,8 +797,216 @@ static const struct sk_lines *patch_lines(struct pinfo *pi)
 }
 
 /*
+ * The merge a revert reverts, with its parents: the side is the one that
+ * "reversing changes made to <parent>" does not name (git revert -m 1
+ * names the first).  0 if the revert is not of a merge.
+ */
+static int read_merge_revert(struct merge_revert *out, git_repository *repo,
+			     const char *revert)
+{
+	struct sk_commit_facts f;
+	git_commit *c = NULL, *m = NULL;
+	git_oid oid;
+	const char *msg, *to;
+	size_t i, n;
+	int found = 0, side = 1;
+
+	if (git_oid_fromstr(&oid, revert) || git_commit_lookup(&c, repo, &oid))
+		return 0;
+	msg = git_commit_message(c);
+	sk_commit_facts_parse(&f, msg);
+	for (i = 0; i < f.nr_uprefs && !found; i++) {
+		n = strlen(f.uprefs[i].sha);
+		if (f.uprefs[i].kind != SK_UPREF_REVERT ||
+		    git_oid_fromstrn(&oid, f.uprefs[i].sha, n) ||
+		    git_commit_lookup_prefix(&m, repo, &oid, n))
+			continue;
+		if (git_commit_parentcount(m) == 2) {
+			to = strstr(msg, "changes made to ");
+			git_oid_tostr(out->side, 41, git_commit_parent_id(m, 1));
+			if (to && !strncasecmp(to + 16, out->side, 7))
+				side = 0;
+			git_oid_tostr(out->side, 41,
+				      git_commit_parent_id(m, side));
+			git_oid_tostr(out->mainline, 41,
+				      git_commit_parent_id(m, !side));
+			git_oid_tostr(out->merge, 41, git_commit_id(m));
+			snprintf(out->revert, 41, "%s", revert);
+			found = 1;
+		}
+		git_commit_free(m);
+		m = NULL;
+	}
+	sk_commit_facts_release(&f);
+	git_commit_free(c);
+	sk_error_clear();
+	return found;
+}
+
+/* The reverts of merges in range, read on first use. */
+static struct merge_reverts *merge_reverts(struct run *r, long long range)
+{
+	struct sk_index_list l = { 0 };
+	struct merge_reverts *mr;
+	struct merge_revert one;
+	size_t i;
+
+	for (i = 0; i < r->nr_mrs; i++)
+		if (r->mrs[i].idx == r->idx && r->mrs[i].range == range)
+			return &r->mrs[i];
+	mr = SK_ARRAY_PUSH(r->mrs, r->nr_mrs, r->alloc_mrs);
+	memset(mr, 0, sizeof(*mr));
+	mr->idx = r->idx;
+	mr->range = range;
+	if (sk_index_reverts(&l, r->idx, range))
+		sk_error_clear();
+	for (i = 0; i < l.nr; i++)
+		if (read_merge_revert(&one, r->repo, l.items[i].oid))
+			*SK_ARRAY_PUSH(mr->items, mr->nr, mr->alloc) = one;
+	sk_index_list_release(&l);
+	return mr;
+}
+
+/*
+ * A revert of a merge reverts every commit the merge brought in: those
+ * of its side that its mainline parent did not have.
+ */
+static int find_merge_revert(char out[41], struct run *r, long long range,
+			     const char *oid, const char *after)
+{
+	struct merge_reverts *mr = merge_reverts(r, range);
+	size_t i;
+
+	for (i = 0; i < mr->nr; i++) {
+		const struct merge_revert *m = &mr->items[i];
+
+		if (after && sk_index_is_ancestor(r->idx, r->repo, after,
+						  m->revert) != 1)
+			continue;
+		if (sk_index_is_ancestor(r->idx, r->repo, oid, m->side) != 1 ||
+		    sk_index_is_ancestor(r->idx, r->repo, oid,
+					 m->mainline) == 1)
+			continue;
+		memcpy(out, m->revert, 41);
+		memcpy(r->via_merge, m->merge, 41);
+		sk_error_clear();
+		return 1;
+	}
+	sk_error_clear();
+	return 0;
+}
+
+/* The key of a question about the patch's lines (and the series'). */
+static long long lines_key(struct sk_strbuf *sb, const char *what,
+			   const struct sk_lines *a, const struct sk_lines *b)
+{
+	size_t i;
+
+	sk_strbuf_reset(sb);
+	sk_strbuf_adds(sb, what);
+	for (i = 0; i < a->nr; i++)
+		sk_strbuf_addf(sb, "\n%s", a->items[i]);
+	if (b) {
+		sk_strbuf_adds(sb, "\n\001");
+		for (i = 0; i < b->nr; i++)
+			sk_strbuf_addf(sb, "\n%s", b->items[i]);
+	}
+	return sk_index_key(sb->buf);
+}
+
+/*
+ * How the patch differs from a similar commit, kept in the index: a run
+ * that has seen the pair reads no diff.
+ */
+static char *similar_difference(struct run *r, struct pinfo *pi,
+				const char *oid)
+{
+	const struct sk_lines *pl = patch_lines(pi);
+	long long key = lines_key(&r->sb, "difference", pl, NULL);
+	struct sk_index_match m;
+	char *d;
+
+	if (sk_index_match_get(&m, r->idx, key, oid) == 1 && m.difference) {
+		d = m.difference;
+		m.difference = NULL;
+		sk_index_match_release(&m);
+		return d;
+	}
+	sk_index_match_release(&m);
+	sk_lines_difference(&r->sb, pl, commit_lines(r, oid));
+	m.difference = r->sb.buf;
+	sk_index_match_set(r->idx, key, oid, &m);
+	sk_error_clear();
+	return sk_xstrdup(r->sb.buf);
+}
+
+/*
+ * A candidate of a reshaped landing against the patch: how many of its
+ * lines are the series' (common), how many it has (nr), and which lines
+ * of the patch it has (cover: group of equal lines, copies).  Kept in
+ * the index under key.
+ */
+static void reshaped_match(struct sk_index_match *m, struct run *r,
+			   long long key, const struct sk_lines *pl,
+			   const uint32_t *group, const struct sk_lines *series,
+			   const char *oid)
+{
+	const struct sk_lines *cl;
+	unsigned char *mark;
+	size_t i, alloc = 0;
+
+	if (sk_index_match_get(m, r->idx, key, oid) == 1)
+		return;
+	sk_index_match_release(m);
+	sk_error_clear();
+	cl = commit_lines(r, oid);
+	m->common = sk_lines_common(cl, series);
+	m->nr = cl->nr;
+	mark = sk_xcalloc(pl->nr ? pl->nr : 1, 1);
+	sk_lines_cover(pl, cl, mark, 1);
+	for (i = 0; i < pl->nr; i++) {
+		if (!mark[i])
+			continue;
+		if (m->nr_cover && m->cover[m->nr_cover - 2] == group[i]) {
+			m->cover[m->nr_cover - 1]++;
+			continue;
+		}
+		*SK_ARRAY_PUSH(m->cover, m->nr_cover, alloc) = group[i];
+		*SK_ARRAY_PUSH(m->cover, m->nr_cover, alloc) = 1;
+	}
+	free(mark);
+	if (sk_index_match_set(r->idx, key, oid, m))
+		sk_error_clear();
+}
+
+/*
+ * The patch's lines a candidate covers that are not covered yet (avail:
+ * the uncovered copies of each group); with set, they are covered.
+ */
+static size_t reshaped_cover(const struct sk_index_match *m, uint32_t *avail,
+			     size_t nr_groups, int set)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 1 < m->nr_cover; i += 2) {
+		uint32_t g = m->cover[i], c = m->cover[i + 1];
+
+		if (g >= nr_groups)
+			continue;
+		if (c > avail[g])
+			c = avail[g];
+		n += c;
+		if (set)
+			avail[g] -= c;
+	}
+	return n;
+}
+
+/*
  * The first commit of range that reverts oid ("This reverts commit
- * <oid>."); with after, only one that descends from after.  1 if found.
+ * <oid>.", or the revert of a merge that brought oid in); with after,
+ * only one that descends from after.  1 if found; r->via_merge names the
+ * merge, or is empty.
  */
 static int find_revert(char out[41], struct run *r, long long range,
 		       const char *oid, const char *after)
@@ -708,6 +1015,7 @@ static int find_revert(char out[41], struct run *r, long long range,
 	size_t i;
 	int found = 0;
 
+	r->via_merge[0] = '\0';
 	sk_index_by_upstream(&l, r->idx, range, oid);
 	for (i = 0; i < l.nr && !found; i++) {
 		if (l.items[i].kind != SK_UPREF_REVERT)
@@ -720,7 +1028,7 @@ static int find_revert(char out[41], struct run *r, long long range,
 	}
 	sk_index_list_release(&l);
 	sk_error_clear();
-	return found;
+	return found || find_merge_revert(out, r, range, oid, after);
 }
 
 /* The subject of a commit the index knows, or "". */
@@ -783,21 +1091,181 @@ static void add_similar(struct run *r, struct pinfo *pi,
 	memset(sm, 0, sizeof(*sm));
 	memcpy(sm->commit, c->oid, sizeof(sm->commit));
 	sm->subject = sk_xstrdup(c->subject);
-	sk_lines_difference(&r->sb, patch_lines(pi), commit_lines(r, c->oid));
-	sm->difference = sk_xstrdup(r->sb.buf);
+	sm->difference = similar_difference(r, pi, c->oid);
 	find_revert(sm->reverted_by, r, range, c->oid, NULL);
 }
 
 /*
- * The commits of range by the patch's author, newest first, at most cap:
- * where a reworded or reshaped landing is looked for.
+ * The commits of range by the patch's author (email; "" for every
+ * commit of the range), newest first, at most cap: where a reworded or
+ * reshaped landing is looked for.  Read once per run: the patches of an
+ * author share them.
  */
-static void author_commits(struct sk_index_list *out, struct run *r,
-			   const char *email, long long range, size_t cap)
+static struct author_cache *author_commits(struct run *r, const char *email,
+					   long long range, size_t cap)
 {
-	memset(out, 0, sizeof(*out));
-	if (*email && sk_index_by_email_recent(out, r->idx, range, email, cap))
+	struct author_cache *ac;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->nr_authors; i++) {
+		ac = &r->authors[i];
+		if (ac->idx == r->idx && ac->range == range &&
+		    ac->cap == cap && !strcmp(ac->email, email))
+			return ac;
+	}
+	ac = SK_ARRAY_PUSH(r->authors, r->nr_authors, r->alloc_authors);
+	memset(ac, 0, sizeof(*ac));
+	ac->idx = r->idx;
+	ac->range = range;
+	ac->cap = cap;
+	ac->email = sk_xstrdup(email);
+	ret = *email ? sk_index_by_email_recent(&ac->l, r->idx, range, email,
+						cap) :
+		       sk_index_range_commits(&ac->l, r->idx, range, cap);
+	if (ret)
 		sk_error_clear();
+	return ac;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A set of paths, as one key: sorted, each once. */
+static uint64_t fileset_hash(struct sk_strbuf *sb, char *const *files,
+			     size_t nr)
+{
+	char **v = sk_xcalloc(nr ? nr : 1, sizeof(*v));
+	size_t i;
+
+	memcpy(v, files, nr * sizeof(*v));
+	qsort(v, nr, sizeof(*v), path_cmp);
+	sk_strbuf_reset(sb);
+	for (i = 0; i < nr; i++)
+		if (!i || strcmp(v[i], v[i - 1]))
+			sk_strbuf_addf(sb, "%s\n", v[i]);
+	free(v);
+	return (uint64_t)sk_index_key(sb->buf);
+}
+
+static int fileset_cmp(const void *a, const void *b)
+{
+	const struct fileset_entry *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static void fileset_build(struct run *r, struct author_cache *ac)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+
+	ac->fx_built = 1;
+	for (i = 0; i < ac->l.nr; i++) {
+		const struct files_slot *f = commit_files(r, ac->l.items[i].oid);
+		struct fileset_entry *e;
+
+		if (!f || !f->nr)
+			continue;
+		e = SK_ARRAY_PUSH(ac->fx, ac->nr_fx, ac->alloc_fx);
+		e->h = fileset_hash(&sb, f->files, f->nr);
+		e->i = i;
+	}
+	sk_strbuf_release(&sb);
+	if (ac->nr_fx > 1)
+		qsort(ac->fx, ac->nr_fx, sizeof(*ac->fx), fileset_cmp);
+}
+
+static void fileset_find(size_t **out, size_t *nr, size_t *alloc,
+			 const struct author_cache *ac, uint64_t h)
+{
+	size_t lo = 0, hi = ac->nr_fx;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ac->fx[mid].h < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ac->nr_fx && ac->fx[lo].h == h; lo++)
+		*SK_ARRAY_PUSH(*out, *nr, *alloc) = ac->fx[lo].i;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The commits of ac (their places in ac->l, newest first) that touch
+ * the same paths as the patch or one of its fixlets: the only ones that
+ * can have its patch-id.
+ */
+/*
+ * A commit that does not change every path of the patch (or of a
+ * fixlet) cannot have its patch-id: tree entries compared, no diff.
+ */
+static int touches_patch(struct run *r, struct pinfo *pi, const char *oid)
+{
+	size_t i;
+	int yes = pi->p->nr_files &&
+		  sk_index_touches_all(r->idx, r->repo, oid, pi->p->files,
+				       pi->p->nr_files) > 0;
+
+	for (i = 0; !yes && i < pi->p->nr_fixlets; i++)
+		yes = pi->p->fixlets[i].nr_files &&
+		      sk_index_touches_all(r->idx, r->repo, oid,
+					   pi->p->fixlets[i].files,
+					   pi->p->fixlets[i].nr_files) > 0;
+	sk_error_clear();
+	return yes;
+}
+
+/* Patches of one author past which its commits' paths are all read. */
+#define FILESET_AFTER 4
+
+static size_t same_paths(size_t **out, struct run *r, struct author_cache *ac,
+			 struct pinfo *pi)
+{
+	size_t nr = 0, alloc = 0, i, j;
+
+	*out = NULL;
+	/*
+	 * For a few patches, each commit's entries at the patch's paths
+	 * (cheap); for many, every commit's paths once, looked up by set.
+	 */
+	if (!ac->fx_built && ac->uses++ < FILESET_AFTER) {
+		for (i = 0; i < ac->l.nr; i++)
+			if (touches_patch(r, pi, ac->l.items[i].oid))
+				*SK_ARRAY_PUSH(*out, nr, alloc) = i;
+		return nr;
+	}
+	if (!ac->fx_built)
+		fileset_build(r, ac);
+	if (pi->p->nr_files)
+		fileset_find(out, &nr, &alloc, ac,
+			     fileset_hash(&r->sb, pi->p->files,
+					  pi->p->nr_files));
+	for (i = 0; i < pi->p->nr_fixlets; i++)
+		if (pi->p->fixlets[i].nr_files)
+			fileset_find(out, &nr, &alloc, ac,
+				     fileset_hash(&r->sb,
+						  pi->p->fixlets[i].files,
+						  pi->p->fixlets[i].nr_files));
+	if (nr > 1)
+		qsort(*out, nr, sizeof(**out), size_cmp);
+	for (i = j = 0; i < nr; i++)
+		if (!j || (*out)[j - 1] != (*out)[i])
+			(*out)[j++] = (*out)[i];
+	return j;
 }
 
 /*
@@ -859,19 +1327,22 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 			     r->sb.buf);
 	}
 	if (!pi->tp->nr_upstream) {
-		struct sk_index_list a;
+		struct author_cache *ac = author_commits(r, pi->email, range,
+							 MAINLINE_AUTHOR_CAP);
+		const struct sk_index_list *a = &ac->l;
+		size_t *cand, nr = same_paths(&cand, r, ac, pi);
 
-		author_commits(&a, r, pi->email, range, MAINLINE_AUTHOR_CAP);
-		for (i = 0; i < a.nr && !pi->tp->nr_upstream; i++) {
-			if (!(pid = author_patchid(r, pi, a.items[i].oid)))
+		for (j = 0; j < nr && !pi->tp->nr_upstream; j++) {
+			i = cand[j];
+			if (!(pid = author_patchid(r, pi, a->items[i].oid)))
 				continue;
 			sk_strbuf_reset(&r->sb);
 			sk_strbuf_addf(&r->sb, "equal patch-id: it has %s "
 				       "(subject differs)", pid);
-			add_upstream(pi, a.items[i].oid, a.items[i].subject,
+			add_upstream(pi, a->items[i].oid, a->items[i].subject,
 				     SK_PROOF_PATCHID, r->sb.buf);
 		}
-		sk_index_list_release(&a);
+		free(cand);
 	}
 	for (i = 0; i < l.nr; i++)
 		if (!is_upstream(pi, l.items[i].oid))
@@ -932,11 +1403,15 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 	for (k = first; k < end; k++) {
 		struct pinfo *pi = &r->pi[k];
 		const struct sk_lines *pl = patch_lines(pi);
-		struct sk_index_list cand = { 0 }, a;
-		unsigned char *mark;
+		struct sk_index_list cand = { 0 };
+		const struct sk_index_list *a;
+		struct sk_index_match *cm;
+		uint32_t *group, *avail;
+		size_t nr_groups = 0;
 		char **chosen = NULL;
 		size_t nr_chosen = 0, alloc_chosen = 0, covered = 0, own = 0,
 		       theirs = 0;
+		long long key;
 		int via_link = 0;
 
 		if (pi->tp->nr_upstream || !pl->nr)
@@ -944,36 +1419,41 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 		for (i = 0; i < linked.nr; i++)
 			push_candidate(&cand, linked.items[i].oid,
 				       linked.items[i].subject);
-		author_commits(&a, r, pi->email, range, MAINLINE_AUTHOR_CAP);
-		for (i = 0; i < a.nr; i++) {
-			char **files = NULL;
-			size_t nr = 0;
+		a = &author_commits(r, pi->email, range,
+				    MAINLINE_AUTHOR_CAP)->l;
+		for (i = 0; i < a->nr; i++) {
+			const struct files_slot *f = commit_files(r,
+							a->items[i].oid);
 
-			if (sk_index_files(&files, &nr, r->idx, r->repo,
-					   a.items[i].oid))
-				continue;
-			if (file_overlap(pi, files, nr))
-				push_candidate(&cand, a.items[i].oid,
-					       a.items[i].subject);
-			sk_index_files_free(files, nr);
+			if (f && file_overlap(pi, f->files, f->nr))
+				push_candidate(&cand, a->items[i].oid,
+					       a->items[i].subject);
 		}
-		sk_index_list_release(&a);
-		sk_error_clear();
-		mark = sk_xcalloc(pl->nr, 1);
+		/* equal lines of the patch are one group, counted */
+		group = sk_xcalloc(pl->nr, sizeof(*group));
+		avail = sk_xcalloc(pl->nr, sizeof(*avail));
+		for (i = 0; i < pl->nr; i++) {
+			if (i && strcmp(pl->items[i], pl->items[i - 1]))
+				nr_groups++;
+			group[i] = nr_groups;
+			avail[nr_groups]++;
+		}
+		nr_groups++;
+		key = lines_key(&r->sb, "reshaped", pl, &series);
+		cm = sk_xcalloc(cand.nr ? cand.nr : 1, sizeof(*cm));
+		for (i = 0; i < cand.nr; i++)
+			reshaped_match(&cm[i], r, key, pl, group, &series,
+				       cand.items[i].oid);
 		for (;;) {
 			size_t best = 0, best_n = 0;
 
 			for (i = 0; i < cand.nr; i++) {
-				const struct sk_lines *cl;
 				size_t n;
 
-				if (cand.items[i].kind)
+				if (cand.items[i].kind || !cm[i].nr ||
+				    2 * (size_t)cm[i].common < (size_t)cm[i].nr)
 					continue;
-				cl = commit_lines(r, cand.items[i].oid);
-				if (!cl->nr ||
-				    2 * sk_lines_common(cl, &series) < cl->nr)
-					continue;
-				n = sk_lines_cover(pl, cl, mark, 0);
+				n = reshaped_cover(&cm[i], avail, nr_groups, 0);
 				if (n > best_n) {
 					best = i;
 					best_n = n;
@@ -981,14 +1461,10 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 			}
 			if (!best_n)
 				break;
-			{
-				const struct sk_lines *cl =
-					commit_lines(r, cand.items[best].oid);
-
-				covered += sk_lines_cover(pl, cl, mark, 1);
-				own += sk_lines_common(cl, &series);
-				theirs += cl->nr;
-			}
+			covered += reshaped_cover(&cm[best], avail, nr_groups,
+						  1);
+			own += cm[best].common;
+			theirs += cm[best].nr;
 			cand.items[best].kind = 1;
 			*SK_ARRAY_PUSH(chosen, nr_chosen, alloc_chosen) =
 				cand.items[best].oid;
@@ -997,6 +1473,11 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 					    cand.items[best].oid))
 					via_link = 1;
 		}
+		for (i = 0; i < cand.nr; i++)
+			sk_index_match_release(&cm[i]);
+		free(cm);
+		free(group);
+		free(avail);
 		if (nr_chosen && (via_link ||
 		    100 * covered >= RESHAPED_COVER * pl->nr)) {
 			sk_strbuf_reset(&r->sb);
@@ -1022,7 +1503,6 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 						     SK_PROOF_HUNKS, r->sb.buf);
 		}
 		free(chosen);
-		free(mark);
 		sk_index_list_release(&cand);
 	}
 	sk_index_list_release(&linked);
@@ -1045,6 +1525,7 @@ static void map_reverts(struct run *r, struct pinfo *pi, long long range)
 		if (!find_revert(rv, r, range, u->commit, NULL))
 			continue;
 		memcpy(u->reverted_by, rv, sizeof(rv));
+		memcpy(u->reverted_merge, r->via_merge, sizeof(r->via_merge));
 		if (find_revert(again, r, range, rv, NULL)) {
 			char *subj = commit_subject(r, again);
 
@@ -1164,6 +1645,7 @@ struct landing {
 	char oid[41];
 	char *proof;
 	char reverted_by[41];
+	char reverted_merge[41];	/* the merge reverted_by reverts */
 };
 
 struct landings {
@@ -1215,8 +1697,42 @@ static void landing_reverts(struct run *r, struct sk_track_branch *tb,
 		return;
 	}
 	if (find_revert(rv, r, tb->range, l->oid, NULL) ||
-	    (upstream && find_revert(rv, r, tb->range, upstream, l->oid)))
+	    (upstream && find_revert(rv, r, tb->range, upstream, l->oid))) {
 		memcpy(l->reverted_by, rv, sizeof(rv));
+		memcpy(l->reverted_merge, r->via_merge, sizeof(rv));
+	}
+}
+
+/*
+ * Equal patch-id decides, whatever the subject and the author say: the
+ * commits of a branch of at most BRANCH_SCAN_CAP that touch the files of
+ * the patch (or of a fixlet), and only them, are compared.
+ */
+static void scan_landings(struct landings *ls, struct run *r,
+			  struct sk_track_branch *tb, struct pinfo *pi)
+{
+	struct author_cache *ac = author_commits(r, "", tb->range,
+						 BRANCH_SCAN_CAP + 1);
+	struct landing *x;
+	const char *pid;
+	size_t *cand, nr, j;
+
+	if (ac->l.nr > BRANCH_SCAN_CAP)
+		return;
+	nr = same_paths(&cand, r, ac, pi);
+	for (j = 0; j < nr; j++) {
+		const struct sk_index_commit *c = &ac->l.items[cand[j]];
+
+		if (!(pid = same_patchid(r, pi, c->oid)))
+			continue;
+		x = add_landing(ls, c->oid, sk_xstrfmt(
+			"equal patch-id: %s has %s (subject \"%s\"; "
+			"one of the commits that touch its files)", c->oid,
+			pid, c->subject));
+		if (x)
+			landing_reverts(r, tb, x, NULL, 0);
+	}
+	free(cand);
 }
 
 /*
@@ -1231,7 +1747,10 @@ static void branch_landings(struct landings *ls, struct run *r,
 			    struct sk_index_list *similar)
 {
 	struct sk_track_patch *tp = pi->tp;
-	struct sk_index_list l = { 0 }, a;
+	struct sk_index_list l = { 0 };
+	const struct sk_index_list *a;
+	struct author_cache *ac;
+	size_t *cand, nr_cand, k;
 	struct landing *x;
 	const char *pid;
 	size_t i;
@@ -1286,23 +1805,28 @@ static void branch_landings(struct landings *ls, struct run *r,
 		}
 	}
 	sk_index_list_release(&l);
-	author_commits(&a, r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
-	for (i = 0; i < a.nr; i++) {
+	ac = author_commits(r, pi->email, tb->range, BRANCH_AUTHOR_CAP);
+	a = &ac->l;
+	nr_cand = same_paths(&cand, r, ac, pi);
+	for (k = 0; k < nr_cand; k++) {
 		size_t j;
 
+		i = cand[k];
 		for (j = 0; j < ls->nr && strcmp(ls->items[j].oid,
-						 a.items[i].oid); j++)
+						 a->items[i].oid); j++)
 			;
 		if (j < ls->nr ||
-		    !(pid = author_patchid(r, pi, a.items[i].oid)))
+		    !(pid = author_patchid(r, pi, a->items[i].oid)))
 			continue;
-		x = add_landing(ls, a.items[i].oid, sk_xstrfmt(
+		x = add_landing(ls, a->items[i].oid, sk_xstrfmt(
 			"equal patch-id: %s has %s (subject \"%s\")",
-			a.items[i].oid, pid, a.items[i].subject));
+			a->items[i].oid, pid, a->items[i].subject));
 		if (x)
 			landing_reverts(r, tb, x, NULL, 0);
 	}
-	sk_index_list_release(&a);
+	free(cand);
+	if (!ls->nr)
+		scan_landings(ls, r, tb, pi);
 	/* a revert of a revert lands it again */
 	for (i = 0; i < ls->nr; i++) {
 		char again[41];
@@ -1355,14 +1879,20 @@ static int check_present(struct run *r, struct sk_track_branch *tb,
 		if (!l->reverted_by[0])
 			continue;
 		subj = commit_subject(r, l->reverted_by);
-		cell_say(c, "reverted: %s (\"%s\") reverts %s, which had "
-			 "landed it (%s)", l->reverted_by, subj, l->oid,
-			 l->proof);
+		if (l->reverted_merge[0])
+			cell_say(c, "reverted: %s (\"%s\") reverts the merge "
+				 "%s, which brought in %s, which had landed it "
+				 "(%s)", l->reverted_by, subj,
+				 l->reverted_merge, l->oid, l->proof);
+		else
+			cell_say(c, "reverted: %s (\"%s\") reverts %s, which "
+				 "had landed it (%s)", l->reverted_by, subj,
+				 l->oid, l->proof);
 		free(subj);
 	}
 	if (!live) {
 		for (i = 0; i < sim.nr; i++) {
-			char rv[41];
+			char rv[41], *diff;
 
 			if (find_revert(rv, r, tb->range, sim.items[i].oid,
 					NULL)) {
@@ -1371,11 +1901,11 @@ static int check_present(struct run *r, struct sk_track_branch *tb,
 					 "reverts it", sim.items[i].oid, rv);
 				continue;
 			}
-			sk_lines_difference(&r->sb, patch_lines(pi),
-					    commit_lines(r, sim.items[i].oid));
+			diff = similar_difference(r, pi, sim.items[i].oid);
 			cell_say(c, "similar: %s has the subject but not the "
 				 "patch-id; difference: %s", sim.items[i].oid,
-				 r->sb.buf);
+				 diff);
+			free(diff);
 			cell_commit(c, sim.items[i].oid);
 			*similar = 1;
 		}
@@ -1531,7 +2061,12 @@ static void mainline_evidence(struct sk_track_cell *c,
 	for (i = 0; i < tp->nr_upstream; i++) {
 		const struct sk_track_upstream *u = &tp->upstream[i];
 
-		if (u->reverted_by[0])
+		if (u->reverted_by[0] && u->reverted_merge[0])
+			cell_say(c, "reverted: %s reverts the merge %s, which "
+				 "brought in %s (\"%s\"), which had landed it "
+				 "(%s)", u->reverted_by, u->reverted_merge,
+				 u->commit, u->subject, u->how);
+		else if (u->reverted_by[0])
 			cell_say(c, "reverted: %s reverts %s (\"%s\"), which "
 				 "had landed it (%s)", u->reverted_by,
 				 u->commit, u->subject, u->how);
@@ -1667,6 +2202,14 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	size_t i, k;
 	int ret;
 
+	/*
+	 * libgit2 keeps trees of 4 KiB at most in its object cache: every
+	 * diff of a kernel commit read mm/, fs/, drivers/ again, inflating
+	 * their delta chains.  Directories are what the matching diffs over
+	 * and over.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+			 (size_t)1 << 20);
 	r.o = o;
 	r.t = t;
 	r.repo = o->repo;
@@ -1707,6 +2250,10 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	t->match_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	t->diffs += sk_index_diffs(o->idx);
+	for (i = 0; r.where && i < t->nr_branches; i++)
+		if (r.where[i].path)
+			t->diffs += sk_index_diffs(r.where[i].idx);
 	sk_error_clear();
 out:
 	for (k = 0; k < r.nr_pi; k++)
@@ -1719,6 +2266,19 @@ out:
 	for (i = 0; i < r.nr_lines; i++)
 		sk_lines_release(&r.lines[i].l);
 	free(r.lines);
+	for (i = 0; i < r.nr_mrs; i++)
+		free(r.mrs[i].items);
+	free(r.mrs);
+	for (i = 0; i < r.nr_authors; i++) {
+		free(r.authors[i].email);
+		free(r.authors[i].fx);
+		sk_index_list_release(&r.authors[i].l);
+	}
+	free(r.authors);
+	for (i = 0; r.files && i <= r.files_mask; i++)
+		if (r.files[i].oid[0])
+			sk_index_files_free(r.files[i].files, r.files[i].nr);
+	free(r.files);
 	sk_strbuf_release(&r.sb);
 	if (ret) {
 		sk_track_free(t);

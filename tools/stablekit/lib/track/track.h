@@ -88,6 +88,7 @@ struct sk_track_upstream {
 	char *how;			/* which evidence matched it */
 	enum sk_proof proof;
 	char reverted_by[41];		/* empty: not reverted upstream */
+	char reverted_merge[41];	/* the merge reverted_by reverts */
 };
 
 /* A commit with the patch's subject and another patch-id. */
@@ -137,6 +138,8 @@ struct sk_track {
 	struct sk_track_patch *patches;
 	size_t nr_patches, alloc_patches;
 	double index_s, match_s;
+	/* commits diffed by the matching (changed lines, paths, patch-ids) */
+	unsigned long diffs;
 	char **warnings;		/* for the command to print */
 	size_t nr_warnings, alloc_warnings;
 };
