@@ -167,14 +167,31 @@ test_expect_success 'a queue that compiles passes, and says what was built' '
 		"$SK_WORK/results/vendor-612/port/$S.json"
 '
 
-test_expect_success 'a partial rewrite pushes with quilt but does not compile: refused' '
+test_expect_success 'a partial rewrite pushes with quilt but does not compile: FAILED, per patch' '
 	test_expect_code 1 port $S --branch vendor-61 >out 2>err &&
-	grep "the queue does not compile (x86_64 objects, defconfig, fail):" err &&
-	grep "mm/swap.c:[0-9]*:[0-9]*: error: implicit declaration of function .lru_note_cost." err &&
-	! test -e p/stable/vendor-61 &&
-	jq -e ".proof.status == \"fail\"" "$SK_WORK/results/vendor-61/port/$S.json" &&
-	jq -e ".proof.reason | contains(\"the queue does not compile\")" \
-		"$SK_WORK/results/vendor-61/port/$S.json"
+	grep "^  1\. FAILED  *mm: drop lru_note_cost()$" out &&
+	grep "^       the queue does not compile with it: mm/swap.c:[0-9]*:[0-9]*: error: implicit declaration of function .lru_note_cost." out &&
+	! test -e p/stable/vendor-61/mm-drop-lru_note_cost.patch &&
+	! grep "^mm-drop" p/stable/vendor-61/series &&
+	jq -e ".proof.status == \"not run\"" "$SK_WORK/results/vendor-61/port/$S.json" &&
+	jq -e ".patches[0].method == \"FAILED\"" "$SK_WORK/results/vendor-61/port/$S.json"
+'
+
+test_expect_success 'its FAILED mail has the compiler message at the hunk' '
+	m=p/stable/vendor-61/failed/mm-drop-lru_note_cost.mail &&
+	grep "^Subject: FAILED: patch \"mm: drop lru_note_cost()\" failed to port to vendor-61$" $m &&
+	grep "^the patch applies (semantic-patches) and the queue pushes with quilt, but the queue does not compile with it" $m &&
+	grep -A1 "^  mm/swap.c:[0-9]*:[0-9]*: error: implicit declaration of function .lru_note_cost." $m >at &&
+	grep "^  at this hunk of the patch (mm/swap.c, new lines" at &&
+	grep "^------------------ original patch ------------------$" $m
+'
+
+test_expect_success 'port --json has the patch and its hunks when the compile check fails' '
+	test_expect_code 1 port $S --branch vendor-61 --json >json &&
+	jq -e ".[0].patches[0].method == \"FAILED\"" json &&
+	jq -e ".[0].patches[0].reason | contains(\"does not compile\")" json &&
+	jq -e "(.[0].patches[0].hunks | length) == 2" json &&
+	jq -e ".[0].failed == 1" json
 '
 
 test_expect_success 'a model repository is no kernel tree: said, not failed' '

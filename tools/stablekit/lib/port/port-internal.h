@@ -36,6 +36,8 @@ struct port {
 	const int *take;		/* per patch of rev: ported now */
 	int kernel_tree;		/* the tip can be compiled (build/build.h) */
 	int compile_failed;		/* the last compile check refused the queue */
+	struct sk_strbuf compile_errors; /* its "file:line:col: error: msg" lines */
+	char *compile_what;		/* "x86_64 defconfig + ...: objects" */
 };
 
 struct work {
@@ -53,6 +55,14 @@ struct work {
 /* The FAILED mail of w's patch (the blocked list goes in at write time). */
 void sk_port_failed_mail(struct sk_strbuf *out, struct port *p,
 			 const struct work *w);
+/*
+ * The FAILED mail of a patch that applied but with which the queue does
+ * not compile: each compiler error shown at the patch's hunk nearest to it.
+ * patch_text is the queue file (mail header, then the diff).
+ */
+void sk_port_compile_mail(struct sk_strbuf *out, struct port *p,
+			  const struct sk_series_patch *sp, struct sk_port_item *it,
+			  const char *patch_text);
 /*
  * The later patches of the series and what became of them once patch nr
  * failed, for the FAILED mail: blocked, or queued as independent.

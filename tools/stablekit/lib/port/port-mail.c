@@ -5,6 +5,7 @@
 #include "mail/maintainers.h"
 #include "project/repo.h"
 #include "core/shquote.h"
+#include "core/diff.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -514,3 +515,96 @@ void sk_port_failed_mail(struct sk_strbuf *out, struct port *p,
 	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
 }
 
+
+/* ---- the FAILED mail of a patch the compile check refused ---- */
+
+/* The hunk of file whose new lines are nearest to line, or NULL. */
+static const struct sk_diff_hunk *hunk_near(const struct sk_diff *d, const char *file,
+					    long line)
+{
+	const struct sk_diff_hunk *best = NULL;
+	long best_d = 0;
+	size_t f, k;
+
+	for (f = 0; f < d->nr; f++) {
+		if (!d->files[f].new_path || strcmp(d->files[f].new_path, file))
+			continue;
+		for (k = 0; k < d->files[f].nr_hunks; k++) {
+			const struct sk_diff_hunk *h = &d->files[f].hunks[k];
+			long dist = line < h->new_start ? h->new_start - line :
+				    line >= h->new_start + h->new_count ?
+				    line - (h->new_start + h->new_count) + 1 : 0;
+
+			if (!best || dist < best_d) {
+				best = h;
+				best_d = dist;
+			}
+		}
+	}
+	return best;
+}
+
+/* One "file:line:col: error: msg" line, at the hunk nearest to it. */
+static void error_at_hunk(struct sk_strbuf *out, const struct sk_diff *d,
+			  const char *diff, const char *err)
+{
+	char *file = sk_xstrndup(err, strcspn(err, ":"));
+	long line = strtol(err + strlen(file) + (err[strlen(file)] ? 1 : 0), NULL, 10);
+	const struct sk_diff_hunk *h = hunk_near(d, file, line);
+
+	sk_strbuf_addf(out, "\n  %s\n", err);
+	if (h) {
+		sk_strbuf_addf(out, "  at this hunk of the patch (%s, new lines %ld-%ld):\n\n",
+			       file, h->new_start, h->new_start + h->new_count - 1);
+		sk_strbuf_add(out, diff + h->begin, h->end - h->begin);
+	} else {
+		sk_strbuf_addf(out, "  (the patch does not change %s: what it changes breaks "
+			       "code that uses it)\n", file);
+	}
+	free(file);
+}
+
+void sk_port_compile_mail(struct sk_strbuf *out, struct port *p,
+			  const struct sk_series_patch *sp, struct sk_port_item *it,
+			  const char *patch_text)
+{
+	const struct sk_branch *br = p->tb->br;
+	struct work w = { 0 };
+	struct sk_diff d;
+	const char *diff = strstr(patch_text, "\ndiff --git ");
+	const char *e;
+
+	w.sp = sp;
+	w.item = it;
+	address(out, p, &w);
+	offline_commands(out, p);
+	if (br->kind != SK_BRANCH_DOWNSTREAM) {
+		sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
+		sk_port_failed_commands(out, p->tb->tip, it->upstream, sp->message_id,
+					br->major, br->minor);
+		sk_strbuf_addch(out, '\n');
+	}
+	it->blocked_at = out->len;
+	sk_strbuf_addf(out, "\nWhat was tried:\n\nthe patch applies (%s) and the queue pushes with "
+		       "quilt, but the queue does not compile with it (compile check: %s).\n",
+		       sk_port_method_name(it->method),
+		       p->compile_what ? p->compile_what : "x86_64");
+	sk_strbuf_adds(out, "\nThe compiler's messages, each at the hunk nearest to it:\n");
+	diff = diff ? diff + 1 : patch_text;
+	if (sk_diff_parse(&d, diff, strlen(diff), "the queued patch", 1, 0)) {
+		sk_error_clear();
+		memset(&d, 0, sizeof(d));
+	}
+	for (e = p->compile_errors.buf; e && *e;) {
+		const char *nl = strchr(e, '\n');
+		char *one = sk_xstrndup(e, nl ? (size_t)(nl - e) : strlen(e));
+		char *t = one + strspn(one, " ");
+
+		if (*t)
+			error_at_hunk(out, &d, diff, t);
+		free(one);
+		e = nl ? nl + 1 : NULL;
+	}
+	sk_diff_release(&d);
+	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
+}

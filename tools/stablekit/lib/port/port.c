@@ -175,6 +175,8 @@ static void clear_hunks(struct sk_port_item *it)
 		free(it->hunks[i].rule);
 		free(it->hunks[i].function);
 		free(it->hunks[i].reason);
+		free(it->hunks[i].placed);
+		free(it->hunks[i].scope);
 	}
 	free(it->hunks);
 	it->hunks = NULL;
@@ -197,7 +199,10 @@ static void hunks_from_diff(struct work *w, size_t i, const char *method)
 
 		for (k = 0; k < df->nr_hunks; k++)
 			add_hunk(w, w->keys[i], path, (int)k + 1, method,
-				 df->hunks[k].funcname);
+				 df->hunks[k].funcname)->placed = sk_xstrdup(
+				!strcmp(method, "clean") ?
+				"clean: its context at the line its header gives (libgit2)" :
+				"three-way merge of the upstream commit (libgit2)");
 	}
 	sk_diff_release(&d);
 }
@@ -213,10 +218,16 @@ static void hunk_from_report(struct work *w, const char *key,
 
 	h->offset = off;
 	h->fuzz = r->fuzz;
+	h->placed = r->placed ? sk_xstrdup(r->placed) : NULL;
+	h->scope = r->scope ? sk_xstrdup(r->scope) : NULL;
 	if (r->absent)
 		h->reason = sk_xstrfmt("%s does not exist in this tree", r->path);
+	else if (r->ambiguous)
+		h->reason = sk_xstrfmt("%zu places where upstream has it match its context "
+				       "as well (fuzz allowed): refused, not guessed", r->ambiguous);
 	else if (!r->applied)
-		h->reason = sk_xstrdup("its context (fuzz 1 allowed) is not in the tree");
+		h->reason = sk_xstrdup("its context (fuzz up to 3 allowed) is not in the tree "
+				       "where upstream has the change");
 }
 
 static void hunks_from_report(struct work *w, const char *key,
@@ -282,6 +293,7 @@ static void hunks_from_rules(struct work *w, size_t i,
 
 		for (k = 0; k < df->nr_hunks; k++) {
 			char *key = sk_xstrfmt("%s:%zu", path, k + 1);
+			struct sk_port_hunk *h;
 			size_t j;
 			int drop = 0;
 
@@ -293,8 +305,11 @@ static void hunks_from_rules(struct work *w, size_t i,
 				w->item->hunks[w->item->nr_hunks - 1].nr = (int)k + 1;
 				continue;
 			}
-			add_hunk(w, w->keys[i], path, (int)k + 1, "semantic",
-				 df->hunks[k].funcname)->rule = rules_for(spec, dir, path);
+			h = add_hunk(w, w->keys[i], path, (int)k + 1, "semantic",
+				     df->hunks[k].funcname);
+			h->rule = rules_for(spec, dir, path);
+			h->placed = sk_xstrfmt("by the semantic patches (%s)",
+					       h->rule ? h->rule : "the series' rules");
 		}
 	}
 	sk_diff_release(&d);
@@ -320,11 +335,12 @@ static int stage_offset(struct port *p, struct work *w)
 	int ret = 0;
 
 	for (i = 0; !ret && i < w->nr; i++)
-		ret = sk_apply_dir(&w->reps[i], p->sb.dir, w->diffs[i], SK_APPLY_FUZZ);
+		ret = sk_apply_dir(&w->reps[i], p->sb.dir, w->diffs[i],
+				   SK_APPLY_FUZZ | SK_APPLY_FUZZ3);
 	if (!ret)
 		ret = sk_sandbox_snapshot(&p->sb);
 	if (ret) {
-		sk_strbuf_addf(&w->tried, "offset and fuzz 1: %s\n",
+		sk_strbuf_addf(&w->tried, "offset and fuzz (up to 3, placement proven): %s\n",
 			       ret == SK_ECONFLICT ? "hunks failed (below)" : sk_error_last());
 		return ret;
 	}
@@ -482,6 +498,20 @@ static void upstream_line(struct sk_strbuf *out, const struct port *p,
 		sk_strbuf_addch(out, '\n');
 }
 
+/* Per hunk not carried clean: how it was placed, and why that is the place. */
+static void placement_notes(struct sk_strbuf *out, const struct sk_port_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++) {
+		const struct sk_port_hunk *h = &it->hunks[i];
+
+		if (h->placed && (h->fuzz || h->offset))
+			sk_strbuf_addf(out, "[ stablekit: %s hunk %d: %s ]\n", h->path, h->nr,
+				       h->placed);
+	}
+}
+
 static void note_line(struct sk_strbuf *out, const struct port *p,
 		      const struct work *w)
 {
@@ -500,6 +530,7 @@ static void note_line(struct sk_strbuf *out, const struct port *p,
 			       w->item->how);
 	else if (w->item->method == SK_PORT_THREEWAY)
 		sk_strbuf_adds(out, "[ stablekit: three-way merge of the upstream commit ]\n");
+	placement_notes(out, w->item);
 	(void)p;
 }
 
@@ -579,7 +610,8 @@ static int keep_file(const struct port *p, const char *dir, const char *diff,
 
 		sk_strbuf_add(&one, diff + f->begin, hdr);
 		sk_strbuf_add(&one, diff + h->begin, h->end - h->begin);
-		r = sk_apply_text(&out, &rep, path, cur.buf, one.buf, SK_APPLY_FUZZ);
+		r = sk_apply_text(&out, &rep, path, cur.buf, one.buf,
+				  SK_APPLY_FUZZ | SK_APPLY_FUZZ3);
 		if (!r) {
 			sk_strbuf_reset(&cur);
 			sk_strbuf_add(&cur, out.buf, out.len);
@@ -943,8 +975,14 @@ static int compile_check(struct port *p, const char *queue)
 						     " + ci/kconfig fragments" : "",
 						     sb.len ? sb.buf : "no object");
 		} else {
+			free(p->compile_what);
+			p->compile_what = sk_xstrfmt("x86_64 %s%s: %s", job.kconfig_base,
+						     job.nr_fragments ? " + ci/kconfig fragments" : "",
+						     sb.len ? sb.buf : "no object");
 			sk_strbuf_reset(&sb);
 			compiler_errors(&sb, &ar->patched);
+			sk_strbuf_reset(&p->compile_errors);
+			sk_strbuf_add(&p->compile_errors, sb.buf, sb.len);
 			p->compile_failed = 1;
 			ret = sk_error_set(SK_ECONFLICT,
 					   "the queue does not compile (x86_64 objects, %s%s, %s):\n%s",
@@ -1061,6 +1099,109 @@ static size_t unqueue_independent(struct port *p, char **names,
 	return gone;
 }
 
+/* Does the queue file text change path? */
+static int patch_touches(const char *text, const char *path)
+{
+	char *needle = sk_xstrfmt("\n+++ b/%s\n", path);
+	int hit = strstr(text, needle) != NULL;
+
+	free(needle);
+	return hit;
+}
+
+static struct sk_port_item *item_of_file(struct port *p, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < p->res->nr; i++)
+		if (p->res->items[i].file && !strcmp(p->res->items[i].file, file))
+			return &p->res->items[i];
+	return NULL;
+}
+
+static const struct sk_series_patch *series_patch(const struct port *p, int nr)
+{
+	size_t i;
+
+	for (i = 0; i < p->rev->nr_patches; i++)
+		if (p->rev->patches[i].nr == nr)
+			return &p->rev->patches[i];
+	return NULL;
+}
+
+/*
+ * The queue does not compile, and no patch was queued only as independent
+ * of a failed one: the first queued patch that changes a file the compiler
+ * complains about fails (the first queued one when none does), with a
+ * FAILED mail that shows each message at its hunk; the patches queued
+ * after it, applied on top of it, are blocked by it.  Returns 0 when no
+ * patch is left to blame.
+ */
+static int blame_compile(struct port *p, char **names, struct sk_strbuf *texts,
+			 size_t *queued)
+{
+	const char *e = p->compile_errors.buf;
+	size_t culprit = *queued, j;
+	struct sk_port_item *it;
+	struct sk_strbuf mail = SK_STRBUF_INIT, orig = SK_STRBUF_INIT;
+	char *first;
+	int nr;
+
+	if (!*queued)
+		return 0;
+	for (; e && *e && culprit == *queued; e = strchr(e, '\n') ? strchr(e, '\n') + 1 : NULL) {
+		const char *f = e + strspn(e, " ");
+		char *file = sk_xstrndup(f, strcspn(f, ":\n"));
+
+		for (j = 0; j < *queued && culprit == *queued; j++)
+			if (patch_touches(texts[j].buf, file))
+				culprit = j;
+		free(file);
+	}
+	if (culprit == *queued)
+		culprit = 0;
+	it = item_of_file(p, names[culprit]);
+	if (!it)
+		return 0;
+	nr = it->nr;
+	sk_port_compile_mail(&mail, p, series_patch(p, nr), it, texts[culprit].buf);
+	if (!sk_series_patch_mail(&orig, p->series, p->rev, nr))
+		sk_strbuf_add(&mail, orig.buf, orig.len);
+	sk_error_clear();
+	e = p->compile_errors.buf + strspn(p->compile_errors.buf, " ");
+	first = sk_xstrndup(e, strcspn(e, "\n"));
+	it->method = SK_PORT_FAILED;
+	free(it->reason);
+	it->reason = sk_xstrfmt("the queue does not compile with it: %s (see the FAILED mail)",
+				first);
+	free(it->failed_mail);
+	it->failed_mail = sk_strbuf_detach(&mail);
+	p->res->failed++;
+	for (j = culprit; j < *queued; j++) {
+		struct sk_port_item *later = item_of_file(p, names[j]);
+
+		if (later && later != it) {
+			later->method = SK_PORT_BLOCKED;
+			later->blocked_by = nr;
+			free(later->reason);
+			later->reason = sk_xstrfmt("blocked by %d (queued on top of it, which does "
+						   "not compile)", nr);
+			p->res->failed++;
+		}
+		if (later) {
+			free(later->file);
+			later->file = NULL;
+		}
+		free(names[j]);
+		names[j] = NULL;
+		sk_strbuf_release(&texts[j]);
+	}
+	*queued = culprit;
+	free(first);
+	sk_strbuf_release(&orig);
+	return 1;
+}
+
 static int port_all(struct port *p)
 {
 	size_t n = p->rev->nr_patches, i, queued = 0;
@@ -1110,17 +1251,31 @@ static int port_all(struct port *p)
 			sk_strbuf_adds(&name, ".patch");
 			w.item->file = sk_xstrdup(name.buf);
 			names[queued++] = sk_strbuf_detach(&name);
+		} else if (!ret && failed_nr) {
+			/*
+			 * It does not apply either, on a tree that lacks patch
+			 * failed_nr: blocked by it, as a series applies in
+			 * order; patch failed_nr's mail lists it.
+			 */
+			w.item->independent_of = 0;
+			w.item->method = SK_PORT_BLOCKED;
+			w.item->blocked_by = failed_nr;
+			free(w.item->reason);
+			w.item->reason = sk_xstrfmt("blocked by %d (it does not apply without "
+						    "patch %d either)", failed_nr, failed_nr);
+			free(w.item->failed_mail);
+			w.item->failed_mail = NULL;
 		} else if (!ret) {
 			w.item->independent_of = 0;
-			if (!failed_nr)
-				failed_nr = sp->nr;
+			failed_nr = sp->nr;
 		}
 		release_work(&w);
 	}
 	if (!ret)
 		ret = prove_and_install(p, names, texts, queued);
-	if (ret == SK_ECONFLICT && p->compile_failed &&
-	    unqueue_independent(p, names, texts, &queued)) {
+	while (ret == SK_ECONFLICT && p->compile_failed &&
+	       (unqueue_independent(p, names, texts, &queued) ||
+		blame_compile(p, names, texts, &queued))) {
 		sk_error_clear();
 		ret = prove_and_install(p, names, texts, queued);
 	}
@@ -1198,6 +1353,7 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	p.o = o;
 	p.res = res;
 	sk_strbuf_init(&p.other);
+	sk_strbuf_init(&p.compile_errors);
 	ret = setup(&p);
 	if (!ret)
 		ret = port_all(&p);
@@ -1208,6 +1364,8 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	free(p.queue_dir);
 	sk_strbuf_release(&p.other);
 	sk_strv_free(p.other_files, p.nr_other);
+	sk_strbuf_release(&p.compile_errors);
+	free(p.compile_what);
 	return ret;
 }
 
