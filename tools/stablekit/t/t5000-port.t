@@ -101,9 +101,14 @@ test_expect_success 'fuzz 1: one outer context line differs' '
 	grep "fuzz 1 in mm/workingset.c hunk 1" out
 '
 
-test_expect_success 'three-way: only a merge with the upstream commit carries it' '
+test_expect_success 'fuzz 2: two outer context lines differ, placed where upstream has it' '
 	port $B --branch vendor-3way >out &&
-	grep "2. three-way  *mm: workingset" out &&
+	grep "2. fuzz  *mm: workingset" out &&
+	grep "fuzz 2 in mm/workingset.c hunk 1" out &&
+	grep "^\[ stablekit: mm/workingset.c hunk 1: fuzz 2: 2 of the 4 outer context lines differ; below the definition its @@ line names (static unsigned long count_shadow_nodes(struct shrinker \*shrinker,); the only place that matches \]$" \
+		$Q/vendor-3way/mm-workingset-use-lruvec_page_state_local-to-count-l.patch &&
+	port $B --branch vendor-3way --json >3way.json &&
+	jq -e ".[0].patches[1].hunks[0].method == \"fuzz\" and .[0].patches[1].hunks[0].landed_in == \"count_shadow_nodes\"" 3way.json &&
 	git -C linuxb archive --prefix=t3/ vendor-3way | tar -x &&
 	(cd t3 && QUILT_PATCHES=../$Q/vendor-3way quilt --quiltrc - push -aq) &&
 	grep "mem_cgroup_flush_stats(sc->memcg);" t3/mm/workingset.c &&

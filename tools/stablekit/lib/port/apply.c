@@ -281,6 +281,19 @@ struct where {
 	const char *named;	/* the @@ text, when not known */
 };
 
+/* "static inline int f(void) { return 0; }", "EXPORT_SYMBOL(f);" */
+static int closes_itself(const char *s)
+{
+	int open = 0, close = 0;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		open += *p == '{';
+		close += *p == '}';
+	}
+	return open ? close >= open : last_char(s) == ';';
+}
+
 static void upstream_where(struct where *w, const struct hunk *h)
 {
 	int rm;
@@ -295,8 +308,7 @@ static void upstream_where(struct where *w, const struct hunk *h)
 	 * ("static inline bool f(void) { return 0; }"): git names the last
 	 * definition line above the hunk, so the hunk is at the top level.
 	 */
-	if (is_funcname_line(h->h->funcname) &&
-	    !def_open((const char *const[]){ h->h->funcname }, 0, 1)) {
+	if (is_funcname_line(h->h->funcname) && closes_itself(h->h->funcname)) {
 		w->known = 1;
 		return;
 	}
@@ -544,6 +556,13 @@ static long place(struct sk_hunk_report *r, const struct lines *old,
 			sk_strbuf_adds(&how, "clean: its context at the line its header gives");
 		}
 	}
+	/*
+	 * Fuzz drops the lines that tie a hunk to its neighbours: unless the
+	 * hunk shows the definition it changes, the one its @@ line names
+	 * must be in the file (else the code moved, and this is no place).
+	 */
+	if (!(w.known && w.sc.len) && h->h->funcname && !named_exists(old, h->h->funcname))
+		max = 0;
 	for (f = 1; at < 0 && f <= max && (h->lead || h->trail); f++) {
 		size_t l = h->lead < (size_t)f ? h->lead : (size_t)f;
 		size_t t = h->trail < (size_t)f ? h->trail : (size_t)f, score, nr;

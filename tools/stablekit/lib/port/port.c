@@ -506,7 +506,8 @@ static void placement_notes(struct sk_strbuf *out, const struct sk_port_item *it
 	for (i = 0; i < it->nr_hunks; i++) {
 		const struct sk_port_hunk *h = &it->hunks[i];
 
-		if (h->placed && (h->fuzz || h->offset))
+		if (h->placed && (!strncmp(h->placed, "offset", 6) ||
+				  !strncmp(h->placed, "fuzz", 4)))
 			sk_strbuf_addf(out, "[ stablekit: %s hunk %d: %s ]\n", h->path, h->nr,
 				       h->placed);
 	}
