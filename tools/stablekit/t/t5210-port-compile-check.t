@@ -162,8 +162,8 @@ test_expect_success 'setup: rules for 6.1 that match lru_note_cost of any arity'
 test_expect_success 'a queue that compiles passes, and says what was built' '
 	port $S --branch vendor-612 >out &&
 	grep "^  1\. clean  *mm: drop lru_note_cost()$" out &&
-	grep "^  compile check: x86_64 defconfig: mm/swap.o$" out &&
-	jq -e ".proof.compile == \"compile check: x86_64 defconfig: mm/swap.o\"" \
+	grep "^  compile check: x86_64 defconfig: mm/swap.o (mm/swap.o for include/linux/swap.h)$" out &&
+	jq -e ".proof.compile == \"compile check: x86_64 defconfig: mm/swap.o (mm/swap.o for include/linux/swap.h)\"" \
 		"$SK_WORK/results/vendor-612/port/$S.json"
 '
 
@@ -281,6 +281,60 @@ test_expect_success 'a later patch that needs the failed one does not compile wi
 	grep "^mm-vmscan-count-one-reclaim-less.patch$" p/stable/vendor-61b/series &&
 	grep "^  patch 2 \"mm: vmscan: weigh reclaim by swap_weight()\": blocked by 1 (it ported" \
 		p/stable/vendor-61b/failed/mm-add-swap_weight.mail
+'
+
+test_expect_success 'setup: psi.c, #included by build_utility.c under CONFIG_PSI' '
+	(cd tiny && git checkout -q -b psi-base v6.12 &&
+	 mkdir -p kernel/sched &&
+	 echo "obj-y += build_utility.o" >kernel/sched/Makefile &&
+	 printf "struct psi_group {\n\tint total;\n};\n" >kernel/sched/sched.h &&
+	 printf "#include \"sched.h\"\n\n#ifdef CONFIG_PSI\n# include \"psi.c\"\n#endif\n" \
+		>kernel/sched/build_utility.c &&
+	 printf "int psi_total(struct psi_group *g)\n{\n\tint t = g->total;\n\n\treturn t;\n}\n" \
+		>kernel/sched/psi.c &&
+	 git add -A && git commit -q -m "sched: psi" && git tag v6.12-psi &&
+	 git checkout -q -b psi-fix &&
+	 sed -i "s/^\treturn t;/\treturn t + 1;/" kernel/sched/psi.c &&
+	 git commit -q -a -m "sched/psi: count one more" &&
+	 git checkout -q -b psi-broken v6.12-psi &&
+	 sed -i "s/^\treturn t;/\treturn psi_missing(t);/" kernel/sched/psi.c &&
+	 git commit -q -a -m "sched/psi: call a function this tree lacks" &&
+	 git checkout -q -b swap-h v6.12 &&
+	 sed -i "s/^\tunsigned long file_cost, anon_cost;/&\n\tunsigned long refault_cost;/" include/linux/swap.h &&
+	 git commit -q -a -m "mm: swap: a refault cost field" &&
+	 git checkout -q mainline) &&
+	for b in psi-fix psi-broken swap-h; do
+		git -C tiny diff $b~1 $b | mail 1 1 "$(git -C tiny log -1 --format=%s $b)" $b >$b.mbox &&
+		(cd p && stablekit pull -m ../$b.mbox) >>pull3.out 2>&1 || return 1
+	done &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "vendor-psi"]
+		ref = psi-base
+		base = v6.12
+		kind = downstream
+		select = sched-psi-count-one-more
+		select = sched-psi-call-a-function-this-tree-lacks
+		select = mm-swap-a-refault-cost-field
+	EOF
+	test -d p/series/sched-psi-count-one-more
+'
+
+test_expect_success 'code under CONFIG_PSI is compiled: a call to a missing function is refused' '
+	test_expect_code 1 port sched-psi-call-a-function-this-tree-lacks --branch vendor-psi >out &&
+	grep "^  1\. FAILED  *sched/psi: call a function this tree lacks$" out &&
+	grep "the queue does not compile with it: kernel/sched/psi.c:[0-9]*:[0-9]*: error: implicit declaration of function .psi_missing." out
+'
+
+test_expect_success 'a #included .c is compiled through its includer, CONFIG_PSI enabled' '
+	port sched-psi-count-one-more --branch vendor-psi >out &&
+	grep "^  1\. clean  *sched/psi: count one more$" out &&
+	grep "^  compile check: x86_64 defconfig + CONFIG_PSI=y: kernel/sched/build_utility.o (kernel/sched/build_utility.o for kernel/sched/psi.c, which it #includes)$" out
+'
+
+test_expect_success 'a header-only queue is compiled through an object that includes it' '
+	port mm-swap-a-refault-cost-field --branch vendor-psi >out &&
+	grep "^  1\. clean  *mm: swap: a refault cost field$" out &&
+	grep "^  compile check: x86_64 defconfig: mm/[a-z]*\.o (mm/[a-z]*\.o for include/linux/swap.h)$" out
 '
 
 test_expect_success 'cleanup' '

@@ -52,6 +52,24 @@ struct work {
 	struct sk_strbuf tried;		/* what was tried, for a failure */
 };
 
+/*
+ * What the compile check compiles for a queue (port-compile.c): objects,
+ * the Kconfig symbols that guard the changed lines, and why each object
+ * ("kernel/sched/build_utility.o for kernel/sched/psi.c, which it
+ * #includes").
+ */
+struct sk_port_compile {
+	char **objects;
+	size_t nr_objects;
+	char **configs;		/* "CONFIG_PSI" */
+	size_t nr_configs;
+	struct sk_strbuf why;
+};
+
+void sk_port_compile_targets(struct sk_port_compile *t, struct port *p, char **texts,
+			     size_t nr_texts);
+void sk_port_compile_release(struct sk_port_compile *t);
+
 /* The FAILED mail of w's patch (the blocked list goes in at write time). */
 void sk_port_failed_mail(struct sk_strbuf *out, struct port *p,
 			 const struct work *w);

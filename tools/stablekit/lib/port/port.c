@@ -935,14 +935,76 @@ static void compiler_errors(struct sk_strbuf *out, const struct sk_build_variant
  * `stablekit build` objects mode, sharing its checkout and O= directory).
  * A tree that is no kernel tree is not compiled, and says so.
  */
-static int compile_check(struct port *p, const char *queue)
+/* "x86_64 defconfig + ci/kconfig fragments + CONFIG_PSI=y: objects (why)" */
+static char *compile_what(const struct sk_build *job, const struct sk_build_archres *ar,
+			  const struct sk_port_compile *t)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i, ci = job->nr_fragments - (t->nr_configs ? 1 : 0);
+
+	sk_strbuf_addf(&sb, "x86_64 %s%s", job->kconfig_base,
+		       ci ? " + ci/kconfig fragments" : "");
+	for (i = 0; i < t->nr_configs; i++)
+		sk_strbuf_addf(&sb, " + %s=y", t->configs[i]);
+	for (i = 0; i < ar->patched.nr_unmet; i++)
+		sk_strbuf_addf(&sb, "%s%s", i ? ", " : " (not set, its dependencies unmet: ",
+			       ar->patched.kconfig_unmet[i]);
+	if (ar->patched.nr_unmet)
+		sk_strbuf_addch(&sb, ')');
+	sk_strbuf_adds(&sb, ": ");
+	for (i = 0; i < ar->nr_objects; i++)
+		sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
+	if (!ar->nr_objects)
+		sk_strbuf_adds(&sb, "no object");
+	if (t->why.len)
+		sk_strbuf_addf(&sb, " (%s)", t->why.buf);
+	return sk_strbuf_detach(&sb);
+}
+
+/* The Kconfig fragment that enables the symbols guarding the changed lines. */
+static int write_fragment(char **path, const char *dir, const struct sk_port_compile *t)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->nr_configs; i++)
+		sk_strbuf_addf(&sb, "%s=y\n", t->configs[i]);
+	*path = sk_path_join(dir, "port-guards.config");
+	ret = sk_write_file_atomic(*path, sb.buf, sb.len);
+	sk_strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Part of the proof, as quilt push is: the queue pushed on a checkout of
+ * the branch, and what compiles the lines it changes built for x86_64
+ * with the branch's build setup (defconfig and ci/kconfig's fragments, the
+ * `stablekit build` objects mode, sharing its checkout and O= directory)
+ * plus the Kconfig symbols that guard them (port-compile.c).  A tree that
+ * is no kernel tree is not compiled, and says so.
+ */
+static int compile_check(struct port *p, const char *queue, struct sk_strbuf *texts,
+			 size_t nr)
 {
 	struct sk_build job;
 	struct sk_build_opts ko = { 0 };
-	char *arches[] = { "x86_64" }, *results = NULL;
+	struct sk_port_compile t;
+	char *arches[] = { "x86_64" }, *results = NULL, *frag = NULL;
 	char *work = absolute_work(p->o->top, p->tb->br->name);
+	char **tv = sk_xcalloc(nr + 1, sizeof(char *));
+	size_t i;
 	int ret = sk_mkdtemp_in(&results, sk_tmp_dir(), "port-compile");
 
+	for (i = 0; i < nr; i++)
+		tv[i] = texts[i].buf;
+	memset(&t, 0, sizeof(t));
+	sk_strbuf_init(&t.why);
+	if (p->kernel_tree)
+		sk_port_compile_targets(&t, p, tv, nr);
+	free(tv);
+	if (!ret && t.nr_configs)
+		ret = write_fragment(&frag, results, &t);
 	ko.repo = p->o->repo;
 	ko.top = p->o->top;
 	ko.branch = p->tb->br;
@@ -954,6 +1016,10 @@ static int compile_check(struct port *p, const char *queue)
 	ko.no_baseline = 1;
 	ko.queue_dir = queue;
 	ko.timeout_s = p->o->timeout_ms / 1000;
+	ko.objects = t.objects;
+	ko.nr_objects = t.nr_objects;
+	ko.fragments = frag ? &frag : NULL;
+	ko.nr_fragments = frag ? 1 : 0;
 	memset(&job, 0, sizeof(job));
 	p->compile_failed = 0;
 	if (!ret)
@@ -963,41 +1029,33 @@ static int compile_check(struct port *p, const char *queue)
 	} else if (!ret) {
 		const struct sk_build_archres *ar = &job.arches[0];
 		struct sk_strbuf sb = SK_STRBUF_INIT;
-		size_t i;
 
-		for (i = 0; i < ar->nr_objects; i++)
-			sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
+		free(p->compile_what);
+		p->compile_what = compile_what(&job, ar, &t);
 		if (ar->patched.status && !strcmp(ar->patched.status, "toolchain-missing")) {
 			ret = sk_error_set(SK_ETOOL, "compile check: no x86_64 compiler: %s",
 					   ar->patched.note ? ar->patched.note : ar->cc);
 		} else if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
-			p->res->compile = sk_xstrfmt("compile check: x86_64 %s%s: %s",
-						     job.kconfig_base, job.nr_fragments ?
-						     " + ci/kconfig fragments" : "",
-						     sb.len ? sb.buf : "no object");
+			p->res->compile = sk_xstrfmt("compile check: %s", p->compile_what);
 		} else {
-			free(p->compile_what);
-			p->compile_what = sk_xstrfmt("x86_64 %s%s: %s", job.kconfig_base,
-						     job.nr_fragments ? " + ci/kconfig fragments" : "",
-						     sb.len ? sb.buf : "no object");
-			sk_strbuf_reset(&sb);
 			compiler_errors(&sb, &ar->patched);
 			sk_strbuf_reset(&p->compile_errors);
 			sk_strbuf_add(&p->compile_errors, sb.buf, sb.len);
 			p->compile_failed = 1;
 			ret = sk_error_set(SK_ECONFLICT,
-					   "the queue does not compile (x86_64 objects, %s%s, %s):\n%s",
-					   job.kconfig_base, job.nr_fragments ?
-					   " + ci/kconfig fragments" : "",
+					   "the queue does not compile (%s, %s):\n%s",
+					   p->compile_what,
 					   ar->patched.status ? ar->patched.status : "not built",
 					   sb.buf);
 		}
 		sk_strbuf_release(&sb);
 	}
 	sk_build_release(&job);
+	sk_port_compile_release(&t);
 	if (results)
 		sk_rmrf(results);
 	free(results);
+	free(frag);
 	free(work);
 	return ret;
 }
@@ -1021,7 +1079,7 @@ static int prove_and_install(struct port *p, char **names,
 		ret = sk_error_prefix(SK_ECONFLICT, "the queue does not push with quilt:\n%s",
 				      log.buf);
 	if (!ret && nr)
-		ret = compile_check(p, tmp);
+		ret = compile_check(p, tmp, texts, nr);
 	if (!ret && chmod(tmp, 0755))
 		ret = sk_error_errno(tmp);
 	if (!ret)
