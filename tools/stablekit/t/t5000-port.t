@@ -132,7 +132,8 @@ test_expect_success 'nothing carries it: a FAILED mail, exit 1, the rest still q
 	grep "^git cherry-pick -x $(git -C linuxb rev-parse master)" $m &&
 	grep "^Possible dependencies:" $m &&
 	grep "20260904094555.2871043-2-hui.zhu@linux.dev" $m &&
-	grep "mm/workingset.c hunk 1 (static unsigned long count_shadow_nodes" $m &&
+	grep "^mm/workingset.c hunk 1 of patch 2 (changes count_shadow_nodes):$" $m &&
+	grep "^    692  static unsigned long count_shadow_nodes(struct shrinker \*shrinker,$" $m &&
 	grep "/\* rewritten 693 \*/" $m &&
 	grep "three-way" $m
 '

@@ -179,9 +179,12 @@ test_expect_success 'the FAILED mail, line by line' '
 
 	The hunks that do not apply, and what this tree has instead:
 
-	mm/memcontrol.c hunk 1 of patch 1 (@@ unsigned long lruvec_page_state(struct lruvec *lruvec, enum node_stat_item idx)):
-	  lruvec_page_state is absent in this tree
-	  nearest name: lruvec_page_state_local (mm/memcontrol.c:505)
+	mm/memcontrol.c hunk 1 of patch 1 (changes lruvec_page_state):
+	  lruvec_page_state is defined in include/linux/memcontrol.h:1377
+	  the tree${SQ}s lruvec_page_state, include/linux/memcontrol.h:1377:
+	   1377  static inline unsigned long lruvec_page_state(struct lruvec *lruvec,
+	   1378  	return node_page_state(lruvec_pgdat(lruvec), idx);
+	   1379  }
 
 	------------------ original patch ------------------
 	EOF

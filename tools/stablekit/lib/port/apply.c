@@ -496,6 +496,20 @@ static struct sk_hunk_report *report_hunk(struct sk_apply_report *rep,
 	return r;
 }
 
+/* The definition the hunk changes upstream, for the FAILED mail. */
+static void changes_of(struct sk_hunk_report *r, const struct where *w)
+{
+	struct scope sc;
+
+	if (w->known && w->sc.len) {
+		r->changes = sk_xstrndup(w->sc.name, w->sc.len);
+	} else if (!w->known && w->named) {
+		sc.len = sk_apply_def_name(w->named, &sc.name);
+		if (sc.len)
+			r->changes = sk_xstrndup(sc.name, sc.len);
+	}
+}
+
 /* "in lru_gen_age_node()", "at the top level", for the placement note. */
 static void describe_where(struct sk_strbuf *out, const struct where *w)
 {
@@ -542,6 +556,7 @@ static long place(struct sk_hunk_report *r, const struct lines *old,
 
 	*sl = *st = 0;
 	upstream_where(&w, h);
+	changes_of(r, &w);
 	at = find_exact(old, want, cursor, h, &w);
 	if (at >= 0) {
 		if (at != want) {
@@ -725,6 +740,12 @@ static void report_absent(struct sk_apply_report *rep, const char *path,
 		make_hunk(&h, &f->hunks[i]);
 		r = report_hunk(rep, path, i, &h, header_start(&f->hunks[i]));
 		r->absent = 1;
+		{
+			struct where w;
+
+			upstream_where(&w, &h);
+			changes_of(r, &w);
+		}
 		free_hunk(&h);
 	}
 }
@@ -835,6 +856,7 @@ void sk_apply_report_release(struct sk_apply_report *rep)
 		free(rep->hunks[i].met);
 		free(rep->hunks[i].placed);
 		free(rep->hunks[i].scope);
+		free(rep->hunks[i].changes);
 	}
 	free(rep->hunks);
 	memset(rep, 0, sizeof(*rep));

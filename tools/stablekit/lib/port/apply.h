@@ -37,6 +37,8 @@ struct sk_hunk_report {
 	size_t ambiguous;	/* refused: this many places matched as well */
 	char *placed;		/* how it was placed and why that is the place */
 	char *scope;		/* the definition its changed lines landed in */
+	char *changes;		/* the definition it changes upstream (its own
+				   lines, else its @@ line), or NULL */
 };
 
 struct sk_apply_report {

@@ -17,6 +17,7 @@
 #include "core/sandbox.h"
 #include "mail/series.h"
 #include "core/strbuf.h"
+#include "port/defs.h"
 
 /* Everything one port works on, released in one place. */
 struct port {
@@ -38,6 +39,7 @@ struct port {
 	int compile_failed;		/* the last compile check refused the queue */
 	struct sk_strbuf compile_errors; /* its "file:line:col: error: msg" lines */
 	char *compile_what;		/* "x86_64 defconfig + ...: objects" */
+	struct sk_defs *defs;		/* the tip's definition index, once asked */
 };
 
 struct work {

@@ -1425,6 +1425,9 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	sk_strv_free(p.other_files, p.nr_other);
 	sk_strbuf_release(&p.compile_errors);
 	free(p.compile_what);
+	if (p.defs)
+		sk_defs_release(p.defs);
+	free(p.defs);
 	return ret;
 }
 
