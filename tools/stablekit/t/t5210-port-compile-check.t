@@ -337,6 +337,26 @@ test_expect_success 'a header-only queue is compiled through an object that incl
 	grep "^  compile check: x86_64 defconfig: mm/[a-z]*\.o (mm/[a-z]*\.o for include/linux/swap.h)$" out
 '
 
+test_expect_success 'a branch in a repository of its own (an imported tarball) is ported to' '
+	mkdir tarball && git -C tiny archive v6.12 | tar -x -C tarball &&
+	(cd tarball && git init -q && git add -A &&
+	 git commit -q -m "Linux 6.12 (from the release tarball)" && git tag v6.12) &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "tarball-612"]
+		repo = ../tarball
+		ref = master
+		base = v6.12
+		kind = downstream
+		select = $S
+	EOF
+	port $S --branch tarball-612 >out &&
+	grep "^  1\. clean  *mm: drop lru_note_cost()$" out &&
+	grep "^  compile check: x86_64 defconfig: mm/swap.o" out &&
+	grep "^commit $(git -C tiny rev-parse mainline~0) upstream\.$\|^mm-drop" \
+		p/stable/tarball-612/series p/stable/tarball-612/mm-drop-lru_note_cost.patch &&
+	test -z "$(git -C tarball status --porcelain)"
+'
+
 test_expect_success 'cleanup' '
 	rm -rf "$SK_WORK"
 '

@@ -81,7 +81,7 @@ static int makefile_config(struct port *p, struct sk_port_compile *t, const char
 	size_t n = strlen(obj);
 	int found = 0;
 
-	if (sk_defs_read(&mk, p->o->repo, &p->tip_tree, path)) {
+	if (sk_defs_read(&mk, p->repo, &p->tip_tree, path)) {
 		sk_error_clear();
 		goto out;
 	}
@@ -294,7 +294,7 @@ static char *find_includer(struct port *p, const char *needle, const char *ident
 			   const char *dir, char **under, size_t nr_under)
 {
 	struct includers c = { needle, idents, dir, NULL, 0, 0 };
-	int r = sk_defs_walk(p->o->repo, &p->tip_tree, under, nr_under, includer_cb, &c);
+	int r = sk_defs_walk(p->repo, &p->tip_tree, under, nr_under, includer_cb, &c);
 
 	if (r < 0)
 		sk_error_clear();
@@ -324,7 +324,7 @@ static void include_site_configs(struct port *p, struct sk_port_compile *t,
 	struct sk_strbuf text = SK_STRBUF_INIT;
 	const char *hit;
 
-	if (sk_defs_read(&text, p->o->repo, &p->tip_tree, includer)) {
+	if (sk_defs_read(&text, p->repo, &p->tip_tree, includer)) {
 		sk_error_clear();
 		return;
 	}

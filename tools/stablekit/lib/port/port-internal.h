@@ -40,6 +40,13 @@ struct port {
 	struct sk_strbuf compile_errors; /* its "file:line:col: error: msg" lines */
 	char *compile_what;		/* "x86_64 defconfig + ...: objects" */
 	struct sk_defs *defs;		/* the tip's definition index, once asked */
+	/*
+	 * The branch's repository: o->repo, or the branch's own (repo = in
+	 * its [branch]) with o->repo's objects as an alternate, so that the
+	 * upstream commits resolve in it too.
+	 */
+	git_repository *repo;
+	git_repository *own_repo;
 };
 
 struct work {

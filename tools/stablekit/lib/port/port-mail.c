@@ -251,7 +251,7 @@ static const struct sk_defs *defs_of(struct port *p, const char *path)
 		return p->defs;
 	p->defs = sk_xcalloc(1, sizeof(*p->defs));
 	under[7] = slash ? sk_xstrndup(path, (size_t)(slash - path) + 1) : NULL;
-	if (sk_defs_index(p->defs, p->o->repo, &p->tip_tree, under, under[7] ? 8 : 7))
+	if (sk_defs_index(p->defs, p->repo, &p->tip_tree, under, under[7] ? 8 : 7))
 		sk_error_clear();
 	free(under[7]);
 	return p->defs;
@@ -285,7 +285,7 @@ static int show_elsewhere(struct sk_strbuf *out, struct port *p, const char *pat
 	for (k = 0; k < nr; k++)
 		sk_strbuf_addf(out, "  %.*s is defined in %s:%ld\n", (int)n, name,
 			       d->v[first + k].path, d->v[first + k].line);
-	if (!sk_defs_read(&text, p->o->repo, &p->tip_tree, d->v[first].path)) {
+	if (!sk_defs_read(&text, p->repo, &p->tip_tree, d->v[first].path)) {
 		struct text_lines l = { 0 };
 		char *s;
 

@@ -1005,7 +1005,7 @@ static int compile_check(struct port *p, const char *queue, struct sk_strbuf *te
 	free(tv);
 	if (!ret && t.nr_configs)
 		ret = write_fragment(&frag, results, &t);
-	ko.repo = p->o->repo;
+	ko.repo = p->repo;
 	ko.top = p->o->top;
 	ko.branch = p->tb->br;
 	ko.mode = SK_BUILD_OBJECTS;
@@ -1349,6 +1349,33 @@ static int port_all(struct port *p)
 	return ret;
 }
 
+/*
+ * A branch in a repository of its own (a tree imported from a release
+ * tarball): its tip is there, the upstream commits in the project's
+ * repository, which its object database gets as an alternate (in memory:
+ * nothing is written to either repository).
+ */
+static int open_own_repo(struct port *p)
+{
+	const char *br_repo = p->tb->br->repo;
+	char *path = br_repo[0] == '/' ? sk_xstrdup(br_repo) : sk_path_join(p->o->top, br_repo);
+	char *objects = sk_path_join(git_repository_commondir(p->o->repo), "objects");
+	git_odb *odb = NULL;
+	int ret = 0;
+
+	if (git_repository_open(&p->own_repo, path))
+		ret = sk_error_git(SK_ENOTFOUND, path);
+	else if (git_repository_odb(&odb, p->own_repo) ||
+		 git_odb_add_disk_alternate(odb, objects))
+		ret = sk_error_git(SK_ERROR, objects);
+	if (!ret)
+		p->repo = p->own_repo;
+	git_odb_free(odb);
+	free(objects);
+	free(path);
+	return ret;
+}
+
 static int setup(struct port *p)
 {
 	git_commit *tip = NULL;
@@ -1357,17 +1384,20 @@ static int setup(struct port *p)
 	int ret;
 
 	p->tb = &p->o->track->branches[p->o->branch];
+	p->repo = p->o->repo;
 	p->queue_dir = sk_path_join(stable, p->tb->br->name);
 	p->res->queue = sk_xstrdup(p->queue_dir);
 	free(stable);
 	if (p->tb->problem)
 		return sk_error_set(SK_ENOTFOUND, "cannot port to %s: %s",
 				    p->tb->br->name, p->tb->problem);
+	if (p->tb->br->repo && (ret = open_own_repo(p)))
+		return ret;
 	ret = sk_series_load(&p->series, p->o->top, p->o->slug);
 	if (!ret && !(p->rev = sk_series_latest(p->series)))
 		ret = sk_error_set(SK_ENOTFOUND, "series '%s' has no revision", p->o->slug);
 	if (!ret && (git_oid_fromstr(&id, p->tb->tip) ||
-		     git_commit_lookup(&tip, p->o->repo, &id)))
+		     git_commit_lookup(&tip, p->repo, &id)))
 		ret = sk_error_git(SK_ERROR, p->tb->tip);
 	if (!ret) {
 		git_tree *tree = NULL;
@@ -1382,9 +1412,9 @@ static int setup(struct port *p)
 	if (!ret)
 		ret = read_queue(p);
 	if (!ret)
-		ret = sk_sandbox_attach_mempack(p->o->repo);
+		ret = sk_sandbox_attach_mempack(p->repo);
 	if (!ret)
-		ret = sk_sandbox_open(&p->sb, p->o->repo, &p->tip_tree,
+		ret = sk_sandbox_open(&p->sb, p->repo, &p->tip_tree,
 				      sk_tmp_dir());
 	if (!ret)
 		ret = apply_other(p);
@@ -1392,7 +1422,7 @@ static int setup(struct port *p)
 		return ret;
 	ret = sk_cocci_open(&p->cocci, p->o->top, p->o->slug);
 	if (!ret)
-		ret = sk_cocci_pick_target(&p->cocci, p->o->repo, &p->tip_tree);
+		ret = sk_cocci_pick_target(&p->cocci, p->repo, &p->tip_tree);
 	if (!ret) {
 		p->have_cocci = 1;
 		p->res->target = sk_xstrdup(p->cocci.target);
@@ -1428,6 +1458,7 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	if (p.defs)
 		sk_defs_release(p.defs);
 	free(p.defs);
+	git_repository_free(p.own_repo);
 	return ret;
 }
 
