@@ -105,7 +105,7 @@ test_expect_success 'fuzz 2: two outer context lines differ, placed where upstre
 	port $B --branch vendor-3way >out &&
 	grep "2. fuzz  *mm: workingset" out &&
 	grep "fuzz 2 in mm/workingset.c hunk 1" out &&
-	grep "^\[ stablekit: mm/workingset.c hunk 1: fuzz 2: 2 of the 4 outer context lines differ; below the definition its @@ line names (static unsigned long count_shadow_nodes(struct shrinker \*shrinker,); the only place that matches \]$" \
+	grep "^\[ stablekit: mm/workingset.c hunk 1: fuzz 2: 2 of the 2 outer context lines differ (2 dropped before, 0 after); below the definition its @@ line names (static unsigned long count_shadow_nodes(struct shrinker \*shrinker,); the only place that matches \]$" \
 		$Q/vendor-3way/mm-workingset-use-lruvec_page_state_local-to-count-l.patch &&
 	port $B --branch vendor-3way --json >3way.json &&
 	jq -e ".[0].patches[1].hunks[0].method == \"fuzz\" and .[0].patches[1].hunks[0].landed_in == \"count_shadow_nodes\"" 3way.json &&

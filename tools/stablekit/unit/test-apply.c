@@ -406,6 +406,49 @@ static void test_hunk_lines_over_at_text(void **state)
 	sk_strbuf_release(&out);
 }
 
+/*
+ * #29, from mm/userfaultfd's fix (0217c7fb4de4) on 6.12: the function
+ * after the new one is renamed upstream, so all three trailing context
+ * lines differ while the three leading ones hold; placed like the human
+ * backport, after huge_page_shift().
+ */
+static void test_fuzz3_one_end_renamed(void **state)
+{
+	static const char tree[] =
+		"static inline unsigned huge_page_shift(struct hstate *h)\n"
+		"{\n"
+		"\treturn h->order + PAGE_SHIFT;\n"
+		"}\n"
+		"\n"
+		"static inline bool hstate_is_gigantic(struct hstate *h)\n"
+		"{\n"
+		"\treturn huge_page_order(h) > MAX_PAGE_ORDER;\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.h\n"
+		"+++ b/x.h\n"
+		"@@ -3,6 +3,7 @@ static inline unsigned huge_page_shift(struct hstate *h)\n"
+		" \treturn h->order + PAGE_SHIFT;\n"
+		" }\n"
+		" \n"
+		"+static inline pgoff_t hugetlb_index(void);\n"
+		" static inline bool order_is_gigantic(unsigned int order)\n"
+		" {\n"
+		" \treturn order > MAX_PAGE_ORDER;\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ), SK_ECONFLICT);
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), 0);
+	assert_int_equal(rep.hunks[0].fuzz, 3);
+	assert_non_null(strstr(rep.hunks[0].placed, "(0 dropped before, 3 after)"));
+	assert_non_null(strstr(out.buf, "}\n\nstatic inline pgoff_t hugetlb_index(void);\n"
+				   "static inline bool hstate_is_gigantic"));
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
 /* #16.2: truncated and overflowing headers are refused, not over-read */
 static void test_bad_headers(void **state)
 {
@@ -513,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_fuzz3_ambiguous_is_refused),
 		cmocka_unit_test(test_oneliner_at_line_is_top_level),
 		cmocka_unit_test(test_hunk_lines_over_at_text),
+		cmocka_unit_test(test_fuzz3_one_end_renamed),
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_far_hunk_is_fast),
 		cmocka_unit_test(test_insert_without_context),

@@ -539,6 +539,51 @@ static void record_scope(struct sk_hunk_report *r, const struct lines *old,
 }
 
 /*
+ * Fuzz f: up to f context lines dropped at each end, the fewest first
+ * (the lines at one end may all differ while the other end holds: a
+ * neighbouring definition renamed).  Something of the context must stay.
+ */
+static long place_fuzzy(struct sk_hunk_report *r, const struct lines *old,
+			const struct hunk *h, size_t cursor, int f, const struct where *w,
+			size_t *sl, size_t *st, struct sk_strbuf *how)
+{
+	size_t total, l, t;
+
+	for (total = 1; total <= 2 * (size_t)f; total++) {
+		for (l = 0; l <= total; l++) {
+			size_t score, nr;
+			int ambiguous;
+			long at;
+
+			t = total - l;
+			if (l > h->lead || t > h->trail || (l > t ? l : t) != (size_t)f ||
+			    l + t >= h->lead + h->trail)
+				continue;
+			at = find_fuzzy(old, cursor, h, l, t, w, &ambiguous, &score, &nr);
+			if (ambiguous) {
+				r->ambiguous = nr;
+				return -1;
+			}
+			if (at < 0)
+				continue;
+			*sl = l;
+			*st = t;
+			r->fuzz = f;
+			sk_strbuf_addf(how, "fuzz %d: %zu of the %zu outer context lines differ "
+				       "(%zu dropped before, %zu after); ", f, l + t - score,
+				       l + t, l, t);
+			describe_where(how, w);
+			if (nr > 1)
+				sk_strbuf_addf(how, "; the best of %zu places that match", nr);
+			else
+				sk_strbuf_adds(how, "; the only place that matches");
+			return at;
+		}
+	}
+	return -1;
+}
+
+/*
  * Place one hunk: the line of its first matched preimage line, or -1.
  * Exact first (at its line, else the nearest where upstream has it), then
  * fuzz 1 to max_fuzz: context lines dropped at each end, accepted only
@@ -578,34 +623,8 @@ static long place(struct sk_hunk_report *r, const struct lines *old,
 	 */
 	if (!(w.known && w.sc.len) && h->h->funcname && !named_exists(old, h->h->funcname))
 		max = 0;
-	for (f = 1; at < 0 && f <= max && (h->lead || h->trail); f++) {
-		size_t l = h->lead < (size_t)f ? h->lead : (size_t)f;
-		size_t t = h->trail < (size_t)f ? h->trail : (size_t)f, score, nr;
-		int ambiguous;
-
-		/* something of the context must still match */
-		if (l == h->lead && t == h->trail && f > 1)
-			break;
-		if (h->lead + h->trail == l + t)
-			break;
-		at = find_fuzzy(old, cursor, h, l, t, &w, &ambiguous, &score, &nr);
-		if (ambiguous) {
-			r->ambiguous = nr;
-			break;
-		}
-		if (at < 0)
-			continue;
-		*sl = l;
-		*st = t;
-		r->fuzz = f;
-		sk_strbuf_addf(&how, "fuzz %d: %zu of the %zu outer context lines differ; ", f,
-			       l + t - score, l + t);
-		describe_where(&how, &w);
-		if (nr > 1)
-			sk_strbuf_addf(&how, "; the best of %zu places that match", nr);
-		else
-			sk_strbuf_adds(&how, "; the only place that matches");
-	}
+	for (f = 1; at < 0 && !r->ambiguous && f <= max && (h->lead || h->trail); f++)
+		at = place_fuzzy(r, old, h, cursor, f, &w, sl, st, &how);
 	if (at < 0)
 		r->met = code_met(old, want, h->pre.nr + 2);
 	else
