@@ -357,6 +357,32 @@ test_expect_success 'a branch in a repository of its own (an imported tarball) i
 	test -z "$(git -C tarball status --porcelain)"
 '
 
+test_expect_success 'on a kernel tree a patch that fails after a failed one is blocked by it' '
+	(cd tiny && git checkout -q -b s3 v6.12 &&
+	 sed -i "s/^\tlru_note_cost(folio->lruvec, folio->file, folio->nr, 0);/\t\/* refault *\/\n&/" mm/swap.c &&
+	 git commit -q -a -m "mm: mark the refault" &&
+	 sed -i "s/^\t\/\* refault \*\//\t\/* a refault *\//" mm/swap.c &&
+	 git commit -q -a -m "mm: word the refault mark" &&
+	 git checkout -q mainline) &&
+	series s3 &&
+	(cd p && stablekit pull -m ../s3.mbox) >pull4.out 2>&1 &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "vendor-61c"]
+		ref = vendor-61
+		base = v6.1
+		version = 6.1
+		kind = downstream
+		select = mm-mark-the-refault
+	EOF
+	test_expect_code 1 port mm-mark-the-refault --branch vendor-61c >out &&
+	grep "^  1\. FAILED  *mm: mark the refault$" out &&
+	grep "^  2\. blocked  *mm: word the refault mark$" out &&
+	grep "^       blocked by 1 (it does not apply without patch 1 either)$" out &&
+	! test -e p/stable/vendor-61c/failed/mm-word-the-refault-mark.mail &&
+	grep "^  patch 2 \"mm: word the refault mark\": blocked by 1" \
+		p/stable/vendor-61c/failed/mm-mark-the-refault.mail
+'
+
 test_expect_success 'cleanup' '
 	rm -rf "$SK_WORK"
 '
