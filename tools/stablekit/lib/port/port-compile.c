@@ -437,13 +437,13 @@ void sk_port_compile_targets(struct sk_port_compile *t, struct port *p, char **t
 		sk_strbuf_release(&f[i].idents);
 	}
 	free(f);
-	sk_strv_free(dirs, nr_dirs);
+	sk_strvec_free_array(dirs, nr_dirs);
 }
 
 void sk_port_compile_release(struct sk_port_compile *t)
 {
-	sk_strv_free(t->objects, t->nr_objects);
-	sk_strv_free(t->configs, t->nr_configs);
+	sk_strvec_free_array(t->objects, t->nr_objects);
+	sk_strvec_free_array(t->configs, t->nr_configs);
 	sk_strbuf_release(&t->why);
 	memset(t, 0, sizeof(*t));
 }

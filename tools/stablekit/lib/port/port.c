@@ -93,7 +93,7 @@ static int apply_other(struct port *p)
 			ret = files_of(&files, &nr, text.buf, path);
 		if (!ret) {
 			ret = sk_sandbox_checkout(&p->sb, files, nr);
-			sk_strv_free(files, nr);
+			sk_strvec_free_array(files, nr);
 		}
 		if (!ret)
 			ret = sk_apply_dir(&rep, p->sb.dir, text.buf, 0);
@@ -134,7 +134,7 @@ static int load_diffs(struct port *p, struct work *w)
 		ret = files_of(&files, &nr, w->diffs[i], w->keys[i]);
 		if (!ret)
 			ret = sk_sandbox_checkout(&p->sb, files, nr);
-		sk_strv_free(files, nr);
+		sk_strvec_free_array(files, nr);
 	}
 	return ret;
 }
@@ -259,7 +259,7 @@ static char *rules_for(const struct sk_cocci_port *spec, const char *dir,
 		if (nr && !strcmp(files[0], path))
 			sk_strbuf_addf(&sb, "%s%.*s", sb.len ? ", " : "",
 				       (int)(strlen(r) - 6), r);
-		sk_strv_free(files, nr);
+		sk_strvec_free_array(files, nr);
 	}
 	for (i = 0; i < spec->nr_hunks; i++) {
 		struct sk_strbuf text = SK_STRBUF_INIT;
@@ -422,7 +422,7 @@ static int stage_rules(struct port *p, struct work *w)
 			ret = sk_cocci_port_files(&files, &nr, &spec);
 		if (!ret) {
 			ret = sk_sandbox_checkout(&p->sb, files, nr);
-			sk_strv_free(files, nr);
+			sk_strvec_free_array(files, nr);
 		}
 		if (!ret)
 			ret = sk_cocci_port_patch(&p->cocci, &p->sb, &spec, w->diffs[i],
@@ -1102,8 +1102,8 @@ static void release_work(struct work *w)
 	}
 	free(w->reps);
 	free(w->rule_reps);
-	sk_strv_free(w->diffs, w->nr);
-	sk_strv_free(w->keys, w->nr);
+	sk_strvec_free_array(w->diffs, w->nr);
+	sk_strvec_free_array(w->keys, w->nr);
 	sk_strbuf_release(&w->tried);
 }
 
@@ -1452,7 +1452,7 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	sk_series_free(p.series);
 	free(p.queue_dir);
 	sk_strbuf_release(&p.other);
-	sk_strv_free(p.other_files, p.nr_other);
+	sk_strvec_free_array(p.other_files, p.nr_other);
 	sk_strbuf_release(&p.compile_errors);
 	free(p.compile_what);
 	if (p.defs)
