@@ -91,13 +91,15 @@ static json_t *hunks_json(const struct sk_port_item *it)
 	for (i = 0; i < it->nr_hunks; i++) {
 		const struct sk_port_hunk *h = &it->hunks[i];
 
-		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s, s:I, s:i, s:o, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s, s:I, s:i, s:o, s:o, s:o, s:o, s:o}",
 			"patch", h->patch, "path", h->path, "nr", h->nr,
 			"method", h->method, "offset", (json_int_t)h->offset,
 			"fuzz", h->fuzz,
 			"rule", h->rule ? json_string(h->rule) : json_null(),
 			"function", h->function ? json_string(h->function) : json_null(),
-			"reason", h->reason ? json_string(h->reason) : json_null()));
+			"reason", h->reason ? json_string(h->reason) : json_null(),
+			"placement", h->placed ? json_string(h->placed) : json_null(),
+			"landed_in", h->scope ? json_string(h->scope) : json_null()));
 	}
 	return a;
 }
@@ -205,10 +207,17 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 	free(who);
 	if (ret) {
 		char *why = sk_xstrdup(sk_error_last());
+		const char *name = s->track->branches[branch].br->name;
 
 		ret = sk_die_lib(ret);
-		save_result(ctx, slug, s->track->branches[branch].br->name,
-			    NULL, why);
+		/* what was done before the error, patch by patch, still told */
+		save_result(ctx, slug, name, &r, why);
+		if (out) {
+			json_t *o = result_json(slug, name, &r);
+
+			json_object_set_new(o, "error", json_string(why));
+			json_array_append_new(out, o);
+		}
 		free(why);
 		sk_port_result_release(&r);
 		return ret;
@@ -302,7 +311,7 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		ret = sk_track_find_branch(&b, s.track, branch);
 		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, keep, out);
 	}
-	if (out && ret != SK_EXIT_FAIL) {
+	if (out && (ret != SK_EXIT_FAIL || json_array_size(out))) {
 		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 	}

@@ -101,9 +101,14 @@ test_expect_success 'fuzz 1: one outer context line differs' '
 	grep "fuzz 1 in mm/workingset.c hunk 1" out
 '
 
-test_expect_success 'three-way: only a merge with the upstream commit carries it' '
+test_expect_success 'fuzz 2: two outer context lines differ, placed where upstream has it' '
 	port $B --branch vendor-3way >out &&
-	grep "2. three-way  *mm: workingset" out &&
+	grep "2. fuzz  *mm: workingset" out &&
+	grep "fuzz 2 in mm/workingset.c hunk 1" out &&
+	grep "^\[ stablekit: mm/workingset.c hunk 1: fuzz 2: 2 of the 2 outer context lines differ (2 dropped before, 0 after); below the definition its @@ line names (static unsigned long count_shadow_nodes(struct shrinker \*shrinker,); the only place that matches \]$" \
+		$Q/vendor-3way/mm-workingset-use-lruvec_page_state_local-to-count-l.patch &&
+	port $B --branch vendor-3way --json >3way.json &&
+	jq -e ".[0].patches[1].hunks[0].method == \"fuzz\" and .[0].patches[1].hunks[0].landed_in == \"count_shadow_nodes\"" 3way.json &&
 	git -C linuxb archive --prefix=t3/ vendor-3way | tar -x &&
 	(cd t3 && QUILT_PATCHES=../$Q/vendor-3way quilt --quiltrc - push -aq) &&
 	grep "mem_cgroup_flush_stats(sc->memcg);" t3/mm/workingset.c &&
@@ -127,7 +132,8 @@ test_expect_success 'nothing carries it: a FAILED mail, exit 1, the rest still q
 	grep "^git cherry-pick -x $(git -C linuxb rev-parse master)" $m &&
 	grep "^Possible dependencies:" $m &&
 	grep "20260904094555.2871043-2-hui.zhu@linux.dev" $m &&
-	grep "mm/workingset.c hunk 1 (static unsigned long count_shadow_nodes" $m &&
+	grep "^mm/workingset.c hunk 1 of patch 2 (changes count_shadow_nodes):$" $m &&
+	grep "^    692  static unsigned long count_shadow_nodes(struct shrinker \*shrinker,$" $m &&
 	grep "/\* rewritten 693 \*/" $m &&
 	grep "three-way" $m
 '

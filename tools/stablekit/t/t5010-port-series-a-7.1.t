@@ -117,9 +117,10 @@ test_expect_success 'the note line names the 7.1 rules, after the fixlet line' '
 	cat >expect <<-EOF &&
 	[ stablekit: includes the fixlet "mm/vmscan: increment pgreclaim_pageout_* and pgrotate_* for MGLRU" <25a94af5-1dbe-4ab4-b47d-fb49987bfcd4@linux.dev> ]
 	[ stablekit: ported with semantic-patches/$A: pre-7.2/shrink-inactive-cost, pre-7.2/evict-folios-fixlet, pre-7.2/evict-folios-isolated (target 7.1) ]
+	[ stablekit: mm/vmscan.c hunk 2: offset +35: the nearest exact match, below the definition its @@ line names (static void shrink_active_list(unsigned long nr_to_scan,) ]
 	EOF
 	test_cmp expect notes &&
-	grep -A 1 "^\[ stablekit: ported with" $f | tail -n 1 | grep "^Signed-off-by: Stable Tester"
+	grep -A 1 "^\[ stablekit: mm/vmscan.c hunk 2: offset" $f | tail -n 1 | grep "^Signed-off-by: Stable Tester"
 '
 
 test_expect_success 'the queue pushes with quilt --fuzz=0 onto 7.1.y' '

@@ -123,7 +123,7 @@ test_expect_success 'JSON: blocked_by, and per hunk method, offset, fuzz, functi
 		1 include/linux/memcontrol.h 2 clean 0 0 - - \
 		1 include/linux/vmstat.h 1 clean 0 0 - - \
 		1 include/linux/vmstat.h 2 clean 0 0 - - \
-		1 mm/memcontrol.c 1 failed 0 0 - "its context (fuzz 1 allowed) is not in the tree" \
+		1 mm/memcontrol.c 1 failed 0 0 - "its context (fuzz up to 3 allowed) is not in the tree where upstream has the change" \
 		1 mm/vmstat.c 1 clean 0 0 - - >expect &&
 	test_cmp expect hunks &&
 	jq -e ".[0].patches[0].hunks[4].function == \"unsigned long lruvec_page_state(struct lruvec *lruvec, enum node_stat_item idx)\"" j
@@ -173,15 +173,18 @@ test_expect_success 'the FAILED mail, line by line' '
 	What was tried:
 
 	clean apply (libgit2): git apply: hunk at line 502 did not apply
-	offset and fuzz 1: hunks failed (below)
+	offset and fuzz (up to 3, placement proven): hunks failed (below)
 	three-way: no upstream commit to cherry-pick
 	semantic patches: no rules for this tree (closest: 7.1, differs in: lruvec-lock-irq (absent), lru-note-cost-unlock-irq (absent))
 
 	The hunks that do not apply, and what this tree has instead:
 
-	mm/memcontrol.c hunk 1 of patch 1 (@@ unsigned long lruvec_page_state(struct lruvec *lruvec, enum node_stat_item idx)):
-	  lruvec_page_state is absent in this tree
-	  nearest name: lruvec_page_state_local (mm/memcontrol.c:505)
+	mm/memcontrol.c hunk 1 of patch 1 (changes lruvec_page_state):
+	  lruvec_page_state is defined in include/linux/memcontrol.h:1377
+	  the tree${SQ}s lruvec_page_state, include/linux/memcontrol.h:1377:
+	   1377  static inline unsigned long lruvec_page_state(struct lruvec *lruvec,
+	   1378  	return node_page_state(lruvec_pgdat(lruvec), idx);
+	   1379  }
 
 	------------------ original patch ------------------
 	EOF

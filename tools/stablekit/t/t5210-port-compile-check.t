@@ -162,19 +162,36 @@ test_expect_success 'setup: rules for 6.1 that match lru_note_cost of any arity'
 test_expect_success 'a queue that compiles passes, and says what was built' '
 	port $S --branch vendor-612 >out &&
 	grep "^  1\. clean  *mm: drop lru_note_cost()$" out &&
-	grep "^  compile check: x86_64 defconfig: mm/swap.o$" out &&
-	jq -e ".proof.compile == \"compile check: x86_64 defconfig: mm/swap.o\"" \
+	grep "^  compile check: x86_64 defconfig: mm/swap.o (mm/swap.o for include/linux/swap.h)$" out &&
+	jq -e ".proof.compile == \"compile check: x86_64 defconfig: mm/swap.o (mm/swap.o for include/linux/swap.h)\"" \
 		"$SK_WORK/results/vendor-612/port/$S.json"
 '
 
-test_expect_success 'a partial rewrite pushes with quilt but does not compile: refused' '
+test_expect_success 'a partial rewrite pushes with quilt but does not compile: FAILED, per patch' '
 	test_expect_code 1 port $S --branch vendor-61 >out 2>err &&
-	grep "the queue does not compile (x86_64 objects, defconfig, fail):" err &&
-	grep "mm/swap.c:[0-9]*:[0-9]*: error: implicit declaration of function .lru_note_cost." err &&
-	! test -e p/stable/vendor-61 &&
-	jq -e ".proof.status == \"fail\"" "$SK_WORK/results/vendor-61/port/$S.json" &&
-	jq -e ".proof.reason | contains(\"the queue does not compile\")" \
-		"$SK_WORK/results/vendor-61/port/$S.json"
+	grep "^  1\. FAILED  *mm: drop lru_note_cost()$" out &&
+	grep "^       the queue does not compile with it: mm/swap.c:[0-9]*:[0-9]*: error: implicit declaration of function .lru_note_cost." out &&
+	! test -e p/stable/vendor-61/mm-drop-lru_note_cost.patch &&
+	! grep "^mm-drop" p/stable/vendor-61/series &&
+	jq -e ".proof.status == \"not run\"" "$SK_WORK/results/vendor-61/port/$S.json" &&
+	jq -e ".patches[0].method == \"FAILED\"" "$SK_WORK/results/vendor-61/port/$S.json"
+'
+
+test_expect_success 'its FAILED mail has the compiler message at the hunk' '
+	m=p/stable/vendor-61/failed/mm-drop-lru_note_cost.mail &&
+	grep "^Subject: FAILED: patch \"mm: drop lru_note_cost()\" failed to port to vendor-61$" $m &&
+	grep "^the patch applies (semantic-patches) and the queue pushes with quilt, but the queue does not compile with it" $m &&
+	grep -A1 "^  mm/swap.c:[0-9]*:[0-9]*: error: implicit declaration of function .lru_note_cost." $m >at &&
+	grep "^  at this hunk of the patch (mm/swap.c, new lines" at &&
+	grep "^------------------ original patch ------------------$" $m
+'
+
+test_expect_success 'port --json has the patch and its hunks when the compile check fails' '
+	test_expect_code 1 port $S --branch vendor-61 --json >json &&
+	jq -e ".[0].patches[0].method == \"FAILED\"" json &&
+	jq -e ".[0].patches[0].reason | contains(\"does not compile\")" json &&
+	jq -e "(.[0].patches[0].hunks | length) == 2" json &&
+	jq -e ".[0].failed == 1" json
 '
 
 test_expect_success 'a model repository is no kernel tree: said, not failed' '
@@ -264,6 +281,106 @@ test_expect_success 'a later patch that needs the failed one does not compile wi
 	grep "^mm-vmscan-count-one-reclaim-less.patch$" p/stable/vendor-61b/series &&
 	grep "^  patch 2 \"mm: vmscan: weigh reclaim by swap_weight()\": blocked by 1 (it ported" \
 		p/stable/vendor-61b/failed/mm-add-swap_weight.mail
+'
+
+test_expect_success 'setup: psi.c, #included by build_utility.c under CONFIG_PSI' '
+	(cd tiny && git checkout -q -b psi-base v6.12 &&
+	 mkdir -p kernel/sched &&
+	 echo "obj-y += build_utility.o" >kernel/sched/Makefile &&
+	 printf "struct psi_group {\n\tint total;\n};\n" >kernel/sched/sched.h &&
+	 printf "#include \"sched.h\"\n\n#ifdef CONFIG_PSI\n# include \"psi.c\"\n#endif\n" \
+		>kernel/sched/build_utility.c &&
+	 printf "int psi_total(struct psi_group *g)\n{\n\tint t = g->total;\n\n\treturn t;\n}\n" \
+		>kernel/sched/psi.c &&
+	 git add -A && git commit -q -m "sched: psi" && git tag v6.12-psi &&
+	 git checkout -q -b psi-fix &&
+	 sed -i "s/^\treturn t;/\treturn t + 1;/" kernel/sched/psi.c &&
+	 git commit -q -a -m "sched/psi: count one more" &&
+	 git checkout -q -b psi-broken v6.12-psi &&
+	 sed -i "s/^\treturn t;/\treturn psi_missing(t);/" kernel/sched/psi.c &&
+	 git commit -q -a -m "sched/psi: call a function this tree lacks" &&
+	 git checkout -q -b swap-h v6.12 &&
+	 sed -i "s/^\tunsigned long file_cost, anon_cost;/&\n\tunsigned long refault_cost;/" include/linux/swap.h &&
+	 git commit -q -a -m "mm: swap: a refault cost field" &&
+	 git checkout -q mainline) &&
+	for b in psi-fix psi-broken swap-h; do
+		git -C tiny diff $b~1 $b | mail 1 1 "$(git -C tiny log -1 --format=%s $b)" $b >$b.mbox &&
+		(cd p && stablekit pull -m ../$b.mbox) >>pull3.out 2>&1 || return 1
+	done &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "vendor-psi"]
+		ref = psi-base
+		base = v6.12
+		kind = downstream
+		select = sched-psi-count-one-more
+		select = sched-psi-call-a-function-this-tree-lacks
+		select = mm-swap-a-refault-cost-field
+	EOF
+	test -d p/series/sched-psi-count-one-more
+'
+
+test_expect_success 'code under CONFIG_PSI is compiled: a call to a missing function is refused' '
+	test_expect_code 1 port sched-psi-call-a-function-this-tree-lacks --branch vendor-psi >out &&
+	grep "^  1\. FAILED  *sched/psi: call a function this tree lacks$" out &&
+	grep "the queue does not compile with it: kernel/sched/psi.c:[0-9]*:[0-9]*: error: implicit declaration of function .psi_missing." out
+'
+
+test_expect_success 'a #included .c is compiled through its includer, CONFIG_PSI enabled' '
+	port sched-psi-count-one-more --branch vendor-psi >out &&
+	grep "^  1\. clean  *sched/psi: count one more$" out &&
+	grep "^  compile check: x86_64 defconfig + CONFIG_PSI=y: kernel/sched/build_utility.o (kernel/sched/build_utility.o for kernel/sched/psi.c, which it #includes)$" out
+'
+
+test_expect_success 'a header-only queue is compiled through an object that includes it' '
+	port mm-swap-a-refault-cost-field --branch vendor-psi >out &&
+	grep "^  1\. clean  *mm: swap: a refault cost field$" out &&
+	grep "^  compile check: x86_64 defconfig: mm/[a-z]*\.o (mm/[a-z]*\.o for include/linux/swap.h)$" out
+'
+
+test_expect_success 'a branch in a repository of its own (an imported tarball) is ported to' '
+	mkdir tarball && git -C tiny archive v6.12 | tar -x -C tarball &&
+	(cd tarball && git init -q && git add -A &&
+	 git commit -q -m "Linux 6.12 (from the release tarball)" && git tag v6.12) &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "tarball-612"]
+		repo = ../tarball
+		ref = master
+		base = v6.12
+		kind = downstream
+		select = $S
+	EOF
+	port $S --branch tarball-612 >out &&
+	grep "^  1\. clean  *mm: drop lru_note_cost()$" out &&
+	grep "^  compile check: x86_64 defconfig: mm/swap.o" out &&
+	grep "^commit $(git -C tiny rev-parse mainline~0) upstream\.$\|^mm-drop" \
+		p/stable/tarball-612/series p/stable/tarball-612/mm-drop-lru_note_cost.patch &&
+	test -z "$(git -C tarball status --porcelain)"
+'
+
+test_expect_success 'on a kernel tree a patch that fails after a failed one is blocked by it' '
+	(cd tiny && git checkout -q -b s3 v6.12 &&
+	 sed -i "s/^\tlru_note_cost(folio->lruvec, folio->file, folio->nr, 0);/\t\/* refault *\/\n&/" mm/swap.c &&
+	 git commit -q -a -m "mm: mark the refault" &&
+	 sed -i "s/^\t\/\* refault \*\//\t\/* a refault *\//" mm/swap.c &&
+	 git commit -q -a -m "mm: word the refault mark" &&
+	 git checkout -q mainline) &&
+	series s3 &&
+	(cd p && stablekit pull -m ../s3.mbox) >pull4.out 2>&1 &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "vendor-61c"]
+		ref = vendor-61
+		base = v6.1
+		version = 6.1
+		kind = downstream
+		select = mm-mark-the-refault
+	EOF
+	test_expect_code 1 port mm-mark-the-refault --branch vendor-61c >out &&
+	grep "^  1\. FAILED  *mm: mark the refault$" out &&
+	grep "^  2\. blocked  *mm: word the refault mark$" out &&
+	grep "^       blocked by 1 (it does not apply without patch 1 either)$" out &&
+	! test -e p/stable/vendor-61c/failed/mm-word-the-refault-mark.mail &&
+	grep "^  patch 2 \"mm: word the refault mark\": blocked by 1" \
+		p/stable/vendor-61c/failed/mm-mark-the-refault.mail
 '
 
 test_expect_success 'cleanup' '

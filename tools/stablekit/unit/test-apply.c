@@ -185,6 +185,270 @@ static void test_fuzz_match_on_line_one(void **state)
 	sk_strbuf_release(&out);
 }
 
+/* A function as 6.12 has it, and as an older tree has it (3 lines differ). */
+static const char evict_new[] =
+	"static int reclaim(int n)\n"
+	"{\n"
+	"\tint a = 0;\n"
+	"\tint b = 1;\n"
+	"\tint c = 2;\n"
+	"\n"
+	"\ta += n;\n"
+	"\treturn a;\n"
+	"}\n"
+	"\n"
+	"static int evict(int n)\n"
+	"{\n"
+	"\tint a = 0;\n"
+	"\tint b = 1;\n"
+	"\tint c = 3;\n"
+	"\n"
+	"\ta += n;\n"
+	"\treturn a;\n"
+	"}\n";
+
+static const char evict_diff[] =
+	"--- a/x.c\n"
+	"+++ b/x.c\n"
+	"@@ -13,6 +13,6 @@ static int evict(int n)\n"
+	" \tint a = 1;\n"
+	" \tint b = 2;\n"
+	" \tint c = 3;\n"
+	"-\ta += n;\n"
+	"+\ta += 2 * n;\n"
+	" \treturn a;\n"
+	" }\n";
+
+/* #29: fuzz 2 in the function upstream changes, the only such place */
+static void test_fuzz3_in_the_same_function(void **state)
+{
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+	char *tree = sk_xstrdup(evict_new);
+
+	(void)state;
+	/* the older tree lacks the blank line before "a += n" */
+	memmove(strstr(strstr(tree, "evict"), "\n\n") + 1,
+		strstr(strstr(tree, "evict"), "\n\n") + 2,
+		strlen(strstr(strstr(tree, "evict"), "\n\n") + 2) + 1);
+	assert_int_equal(run(&out, &rep, tree, evict_diff, SK_APPLY_FUZZ), SK_ECONFLICT);
+	assert_int_equal(run(&out, &rep, tree, evict_diff, SK_APPLY_FUZZ3), 0);
+	assert_int_equal(rep.hunks[0].fuzz, 2);
+	assert_string_equal(rep.hunks[0].scope, "evict");
+	assert_non_null(strstr(rep.hunks[0].placed, "fuzz 2"));
+	assert_non_null(strstr(rep.hunks[0].placed, "(static int evict(int n))"));
+	/* evict's line changed, reclaim's did not */
+	assert_non_null(strstr(strstr(out.buf, "evict"), "\ta += 2 * n;\n"));
+	assert_null(strstr(out.buf, "a += 2 * n;\n\treturn a;\n}\n\nstatic int evict"));
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+	free(tree);
+}
+
+/*
+ * #29: the same lines in another function are never taken, as `patch -F3`
+ * takes them: here only reclaim() keeps the three-line shape.
+ */
+static void test_fuzz3_never_into_another_function(void **state)
+{
+	static const char tree[] =
+		"static int reclaim(int n)\n"
+		"{\n"
+		"\tint a = 1;\n"
+		"\tint b = 2;\n"
+		"\tint c = 3;\n"
+		"\ta += n;\n"
+		"\treturn a;\n"
+		"}\n"
+		"\n"
+		"static int evict(int n)\n"
+		"{\n"
+		"\treturn n;\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -1,6 +1,6 @@\n"
+		" static int evict(int n)\n"
+		" {\n"
+		" \tint a = 1;\n"
+		"-\ta += n;\n"
+		"+\ta += 2 * n;\n"
+		" \treturn a;\n"
+		" }\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), SK_ECONFLICT);
+	assert_false(rep.hunks[0].applied);
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/* #29: two places in the function match as well: refused, not guessed */
+static void test_fuzz3_ambiguous_is_refused(void **state)
+{
+	static const char tree[] =
+		"static int evict(int n)\n"
+		"{\n"
+		"\tlock();\n"
+		"\tn++;\n"
+		"\tunlock();\n"
+		"\tif (n)\n"
+		"\t\tgoto out;\n"
+		"\tlock();\n"
+		"\tn++;\n"
+		"\tunlock();\n"
+		"out:\n"
+		"\treturn n;\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -3,5 +3,5 @@ static int evict(int n)\n"
+		" \tspin_lock();\n"
+		" \tlock();\n"
+		"-\tn++;\n"
+		"+\tn += 2;\n"
+		" \tunlock();\n"
+		" \tspin_unlock();\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), SK_ECONFLICT);
+	assert_false(rep.hunks[0].applied);
+	assert_int_equal(rep.hunks[0].ambiguous, 2);
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/*
+ * #29: git's @@ text names a one-line function that ends above the hunk;
+ * the hunk is at the top level, where the target has it too (after
+ * another line git would name): placed, not "another function".
+ */
+static void test_oneliner_at_line_is_top_level(void **state)
+{
+	static const char tree[] =
+		"static inline bool on(void) { return true; }\n"
+		"static DEFINE_MUTEX(lock);\n"
+		"\n"
+		"#ifdef CONFIG_X\n"
+		"#endif\n"
+		"\n"
+		"static int evict(void)\n"
+		"{\n"
+		"\treturn 0;\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -1,6 +1,7 @@ static inline bool on(void) { return true; }\n"
+		" \n"
+		" #ifdef CONFIG_Y\n"
+		" #endif\n"
+		"+int evict_count;\n"
+		" \n"
+		" static int evict(void)\n"
+		" {\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), 0);
+	assert_true(rep.hunks[0].fuzz >= 1);
+	assert_null(rep.hunks[0].scope);
+	assert_non_null(strstr(out.buf, "#endif\nint evict_count;\n\nstatic int evict(void)\n"));
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/*
+ * #29: the hunk's own lines say which function it changes (helper()); the
+ * @@ line names the function before it, which this tree does not have.
+ */
+static void test_hunk_lines_over_at_text(void **state)
+{
+	static const char tree[] =
+		"static int helper(int x)\n"
+		"{\n"
+		"\tint y = x;\n"
+		"\treturn y;\n"
+		"}\n"
+		"\n"
+		"static int other(void)\n"
+		"{\n"
+		"\treturn 0;\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -10,7 +10,7 @@ static int before(void)\n"
+		" static int helper(int x)\n"
+		" {\n"
+		" \tint y = x;\n"
+		"-\treturn y;\n"
+		"+\treturn y + 1;\n"
+		" }\n"
+		" \n"
+		" static int later(void)\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), 0);
+	assert_string_equal(rep.hunks[0].scope, "helper");
+	assert_non_null(strstr(rep.hunks[0].placed, "in helper as upstream"));
+	assert_non_null(strstr(out.buf, "\treturn y + 1;\n}\n"));
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/*
+ * #29, from mm/userfaultfd's fix (0217c7fb4de4) on 6.12: the function
+ * after the new one is renamed upstream, so all three trailing context
+ * lines differ while the three leading ones hold; placed like the human
+ * backport, after huge_page_shift().
+ */
+static void test_fuzz3_one_end_renamed(void **state)
+{
+	static const char tree[] =
+		"static inline unsigned huge_page_shift(struct hstate *h)\n"
+		"{\n"
+		"\treturn h->order + PAGE_SHIFT;\n"
+		"}\n"
+		"\n"
+		"static inline bool hstate_is_gigantic(struct hstate *h)\n"
+		"{\n"
+		"\treturn huge_page_order(h) > MAX_PAGE_ORDER;\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.h\n"
+		"+++ b/x.h\n"
+		"@@ -3,6 +3,7 @@ static inline unsigned huge_page_shift(struct hstate *h)\n"
+		" \treturn h->order + PAGE_SHIFT;\n"
+		" }\n"
+		" \n"
+		"+static inline pgoff_t hugetlb_index(void);\n"
+		" static inline bool order_is_gigantic(unsigned int order)\n"
+		" {\n"
+		" \treturn order > MAX_PAGE_ORDER;\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ), SK_ECONFLICT);
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), 0);
+	assert_int_equal(rep.hunks[0].fuzz, 3);
+	assert_non_null(strstr(rep.hunks[0].placed, "(0 dropped before, 3 after)"));
+	assert_non_null(strstr(out.buf, "}\n\nstatic inline pgoff_t hugetlb_index(void);\n"
+				   "static inline bool hstate_is_gigantic"));
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
 /* #16.2: truncated and overflowing headers are refused, not over-read */
 static void test_bad_headers(void **state)
 {
@@ -287,6 +551,12 @@ int main(void)
 		cmocka_unit_test(test_never_into_another_definition),
 		cmocka_unit_test(test_hunks_stay_in_order),
 		cmocka_unit_test(test_fuzz_match_on_line_one),
+		cmocka_unit_test(test_fuzz3_in_the_same_function),
+		cmocka_unit_test(test_fuzz3_never_into_another_function),
+		cmocka_unit_test(test_fuzz3_ambiguous_is_refused),
+		cmocka_unit_test(test_oneliner_at_line_is_top_level),
+		cmocka_unit_test(test_hunk_lines_over_at_text),
+		cmocka_unit_test(test_fuzz3_one_end_renamed),
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_far_hunk_is_fast),
 		cmocka_unit_test(test_insert_without_context),

@@ -19,6 +19,7 @@ struct hunk {
 	const struct sk_diff_hunk *h;
 	struct lines pre, post;		/* context and -, context and + */
 	size_t lead, trail;		/* context lines before/after the change */
+	int removes_first;		/* the first change is a '-' line */
 };
 
 static void lines_push(struct lines *l, const char *s)
@@ -67,6 +68,8 @@ static void make_hunk(struct hunk *out, const struct sk_diff_hunk *h)
 			if (!seen_change)
 				out->lead++;
 		} else {
+			if (!seen_change)
+				out->removes_first = l->origin == '-';
 			seen_change = 1;
 			context_run = 0;
 		}
@@ -116,60 +119,292 @@ static int is_label_line(const char *s)
 	return !s[n] || !strncmp(s + n, "/*", 2) || !strncmp(s + n, "//", 2);
 }
 
-/*
- * Does the hunk placed at pos sit under the definition its @@ line names?
- * Labels in column 0 are skipped, as git's cpp funcname pattern (the
- * kernel's .gitattributes: diff=cpp) skips them, unless the @@ line names
- * one (diff -p, as quilt refresh runs it, does).
- */
-static int in_named_function(const struct lines *old, size_t pos,
-			     const struct hunk *h)
+static int is_ident(int c)
 {
-	size_t i = pos, n;
-	int skip_labels;
-
-	if (!h->h->funcname)
-		return 1;
-	skip_labels = !is_label_line(h->h->funcname);
-	n = strlen(h->h->funcname);
-	while (n && isspace((unsigned char)h->h->funcname[n - 1]))
-		n--;
-	while (i-- > 0)
-		if (is_funcname_line(old->v[i]) &&
-		    !(skip_labels && is_label_line(old->v[i])))
-			return !strncmp(old->v[i], h->h->funcname, n);
-	return 0;
+	return isalnum((unsigned char)c) || c == '_';
 }
 
-/* Does the definition the @@ line names exist anywhere in the file? */
-static int named_exists(const struct lines *old, const struct hunk *h)
+size_t sk_apply_def_name(const char *line, const char **name)
 {
-	size_t i, n;
+	const char *p = line, *last = NULL, *stop = line + strcspn(line, "([={;");
+	size_t last_len = 0;
 
-	if (!h->h->funcname)
+	if (!isalpha((unsigned char)*line) && *line != '_')
 		return 0;
-	n = strlen(h->h->funcname);
-	while (n && isspace((unsigned char)h->h->funcname[n - 1]))
-		n--;
-	for (i = 0; i < old->nr; i++)
-		if (!strncmp(old->v[i], h->h->funcname, n))
-			return 1;
-	return 0;
+	if (!strncmp(line, "extern ", 7) || !*stop)
+		return 0;
+	while (p < stop) {
+		if (is_ident(*p) && (p == line || !is_ident(p[-1]))) {
+			size_t n = 0;
+
+			while (is_ident(p[n]))
+				n++;
+			last = p;
+			last_len = n;
+			p += n;
+		} else {
+			p++;
+		}
+	}
+	if (!last || (*stop == '(' && strchr(line, ';')))
+		return 0;
+	*name = last;
+	return last_len;
 }
 
 /*
- * The nearest position at or after min where the hunk matches, searching
- * outward from want (at most the file's length).  Returns -1 when there is
- * none.  A fuzzy match must sit in the definition the @@ line names; so
- * must a moved exact match when that definition is in the file (it may
- * have been renamed).
+ * The definition a line sits in, as C's column-0 kernel style shows it:
+ * a definition starts at a column-0 identifier line (not a label) and
+ * ends at a column-0 '}'.  len 0 is the top level.
  */
-static long find(const struct lines *old, long want, size_t min,
-		 const struct hunk *h, size_t skip_lead, size_t skip_trail,
-		 int need_function)
+struct scope {
+	const char *name;
+	size_t len;
+};
+
+/* The last non-blank character of s, or 0. */
+static int last_char(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n ? s[n - 1] : 0;
+}
+
+static void scope_of_line(struct scope *sc, const char *line)
+{
+	sc->len = sk_apply_def_name(line, &sc->name);
+	if (!sc->len) {
+		/* a definition line no name is read from: compared whole */
+		sc->name = line;
+		sc->len = strlen(line);
+		while (sc->len && isspace((unsigned char)line[sc->len - 1]))
+			sc->len--;
+	}
+}
+
+/*
+ * Does the definition line at v[j] still enclose v[end - 1]?  No when the
+ * line closes itself ("static inline void f(void) { }") or a ';' ends it
+ * before any '{' (a prototype, EXPORT_SYMBOL(f);, DEFINE_MUTEX(m);).
+ */
+static int def_open(const char *const *v, size_t j, size_t end)
+{
+	const char *s = v[j];
+	int open = 0, close = 0, c = last_char(s);
+
+	for (; *s; s++) {
+		open += *s == '{';
+		close += *s == '}';
+	}
+	if (open)
+		return open > close;
+	if (c == ';' || c == ',')
+		return c == ',' && j + 1 < end;
+	for (j++; j < end; j++) {
+		if (strchr(v[j], '{'))
+			return 1;
+		if (last_char(v[j]) == ';')
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The scope of the position between v[i - 1] and v[i], read backwards
+ * from i - 1 down to lo.  Returns 1 when the lines decide it, 0 when they
+ * run out first (the scope starts before lo).
+ */
+static int scope_before(struct scope *sc, const char *const *v, size_t i, size_t lo)
+{
+	size_t j = i;
+
+	sc->name = NULL;
+	sc->len = 0;
+	while (j-- > lo) {
+		const char *s = v[j];
+
+		if (s[0] == '}')
+			return 1;
+		if (!is_funcname_line(s) || is_label_line(s))
+			continue;
+		/* "static unsigned long", a return type on its own line */
+		if (!sk_apply_def_name(s, &(const char *){ NULL }) && !strchr(s, '{'))
+			continue;
+		if (def_open(v, j, i))
+			scope_of_line(sc, s);
+		return 1;
+	}
+	return 0;
+}
+
+/* The last definition line before v[i] (what git's @@ line names), or NULL. */
+static const char *last_def(const char *const *v, size_t i, int skip_labels)
+{
+	while (i-- > 0)
+		if (is_funcname_line(v[i]) && !(skip_labels && is_label_line(v[i])))
+			return v[i];
+	return NULL;
+}
+
+static int same_scope(const struct scope *a, const struct scope *b)
+{
+	return a->len == b->len && (!a->len || !strncmp(a->name, b->name, a->len));
+}
+
+static int same_def(const char *a, const char *b)
+{
+	struct scope x, y;
+
+	scope_of_line(&x, a);
+	scope_of_line(&y, b);
+	return same_scope(&x, &y);
+}
+
+/* Where in the hunk's preimage its first change is; changes the line at it? */
+static size_t first_change(const struct hunk *h, int *removes)
+{
+	*removes = h->removes_first;
+	return h->lead;
+}
+
+/*
+ * What the upstream side says of the hunk's place: the scope of its first
+ * change from the hunk's own lines when they show a boundary (known), else
+ * only the definition git's @@ line names (the last one before the hunk;
+ * the change may be in it or after it).
+ */
+struct where {
+	int known;
+	struct scope sc;
+	const char *named;	/* the @@ text, when not known */
+};
+
+/* "static inline int f(void) { return 0; }", "EXPORT_SYMBOL(f);" */
+static int closes_itself(const char *s)
+{
+	int open = 0, close = 0;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		open += *p == '{';
+		close += *p == '}';
+	}
+	return open ? close >= open : last_char(s) == ';';
+}
+
+static void upstream_where(struct where *w, const struct hunk *h)
+{
+	int rm;
+	size_t at = first_change(h, &rm);
+
+	memset(w, 0, sizeof(*w));
+	w->known = scope_before(&w->sc, h->pre.v, at + (rm ? 1 : 0), 0);
+	if (w->known || !h->h->funcname)
+		return;
+	/*
+	 * A definition the @@ line names that closes on its own line
+	 * ("static inline bool f(void) { return 0; }"): git names the last
+	 * definition line above the hunk, so the hunk is at the top level.
+	 */
+	if (is_funcname_line(h->h->funcname) && closes_itself(h->h->funcname)) {
+		w->known = 1;
+		return;
+	}
+	w->named = h->h->funcname;
+}
+
+/* Does the name a definition line defines exist anywhere in old? */
+static int def_exists(const struct lines *old, const struct scope *sc)
+{
+	size_t i;
+
+	for (i = 0; i < old->nr; i++) {
+		struct scope o;
+
+		if (!is_funcname_line(old->v[i]) || is_label_line(old->v[i]))
+			continue;
+		scope_of_line(&o, old->v[i]);
+		if (same_scope(&o, sc))
+			return 1;
+	}
+	return 0;
+}
+
+static int named_exists(const struct lines *old, const char *named)
+{
+	struct scope sc;
+
+	if (!named)
+		return 0;
+	scope_of_line(&sc, named);
+	return def_exists(old, &sc);
+}
+
+/*
+ * Is the hunk, its preimage's first line at top, where upstream has it?
+ * The changed lines must sit in the definition they sit in upstream (when
+ * the hunk shows it), else below the definition the @@ line names.  Labels
+ * in column 0 are skipped, as git's cpp funcname pattern (the kernel's
+ * .gitattributes: diff=cpp) skips them, unless the @@ line names one.
+ */
+static int same_place(const struct lines *old, size_t top, const struct hunk *h,
+		      const struct where *w)
+{
+	int rm;
+	size_t at = top + first_change(h, &rm) + (rm ? 1 : 0);
+	const char *d;
+
+	if (at > old->nr)
+		at = old->nr;
+	if (w->known) {
+		struct scope t;
+
+		scope_before(&t, (const char *const *)old->v, at, 0);
+		return same_scope(&t, &w->sc);
+	}
+	d = last_def((const char *const *)old->v, top, !w->named || !is_label_line(w->named));
+	if (!w->named)
+		return !d;
+	return d && same_def(d, w->named);
+}
+
+/* Does the place upstream has exist in the file at all (or was it renamed)? */
+static int place_exists(const struct lines *old, const struct where *w)
+{
+	if (w->known)
+		return !w->sc.len || def_exists(old, &w->sc);
+	return named_exists(old, w->named);
+}
+
+/* How many of the context lines fuzz dropped still match at c. */
+static size_t dropped_matching(const struct lines *old, long c, const struct hunk *h,
+			       size_t sl, size_t st)
+{
+	size_t n = 0, i, mid = h->pre.nr - sl - st;
+
+	for (i = 0; i < sl; i++)
+		if (c - (long)sl + (long)i >= 0 &&
+		    !strcmp(old->v[c - (long)sl + (long)i], h->pre.v[i]))
+			n++;
+	for (i = 0; i < st; i++)
+		if ((size_t)c + mid + i < old->nr &&
+		    !strcmp(old->v[(size_t)c + mid + i], h->pre.v[sl + mid + i]))
+			n++;
+	return n;
+}
+
+/*
+ * The nearest exact match at or after min, searching outward from want;
+ * -1 when there is none.  A moved match must be where upstream has the
+ * hunk when that place is in the file (it may have been renamed).
+ */
+static long find_exact(const struct lines *old, long want, size_t min,
+		       const struct hunk *h, const struct where *w)
 {
 	long span = (long)old->nr + 1, d;
-	int named = need_function || named_exists(old, h);
+	int check = place_exists(old, w);
 
 	for (d = 0; d <= span; d++) {
 		long cand[2] = { want + d, want - d };
@@ -177,21 +412,52 @@ static long find(const struct lines *old, long want, size_t min,
 
 		for (k = 0; k < (d ? 2 : 1); k++) {
 			long c = cand[k];
-			size_t top;
 
 			if (c < (long)min || c > (long)old->nr)
 				continue;
-			if (!match_at(old, (size_t)c, h, skip_lead, skip_trail))
+			if (!match_at(old, (size_t)c, h, 0, 0))
 				continue;
-			/* where the hunk's first line, dropped by fuzz, would be */
-			top = (size_t)c >= skip_lead ? (size_t)c - skip_lead : 0;
-			if (named && (need_function || c != want) &&
-			    !in_named_function(old, top, h))
+			if (check && c != want && !same_place(old, (size_t)c, h, w))
 				continue;
 			return c;
 		}
 	}
 	return -1;
+}
+
+/*
+ * A fuzzy match (sl and st context lines dropped): every place in the file
+ * where the rest matches and the changed lines land where upstream has
+ * them; the one whose dropped lines match best wins.  Two as good are a
+ * refusal (*ambiguous), never a guess.
+ */
+static long find_fuzzy(const struct lines *old, size_t min, const struct hunk *h,
+		       size_t sl, size_t st, const struct where *w,
+		       int *ambiguous, size_t *score, size_t *nr_cand)
+{
+	long best = -1, c;
+	size_t best_score = 0;
+	int tie = 0;
+
+	*nr_cand = 0;
+	for (c = (long)min; c <= (long)old->nr; c++) {
+		size_t top = (size_t)c >= sl ? (size_t)c - sl : 0, s;
+
+		if (!match_at(old, (size_t)c, h, sl, st) || !same_place(old, top, h, w))
+			continue;
+		(*nr_cand)++;
+		s = dropped_matching(old, c, h, sl, st);
+		if (best < 0 || s > best_score) {
+			best = c;
+			best_score = s;
+			tie = 0;
+		} else if (s == best_score) {
+			tie = 1;
+		}
+	}
+	*ambiguous = tie;
+	*score = best_score;
+	return tie ? -1 : best;
 }
 
 static char *code_met(const struct lines *old, long want, size_t n)
@@ -230,23 +496,140 @@ static struct sk_hunk_report *report_hunk(struct sk_apply_report *rep,
 	return r;
 }
 
-/* Place one hunk: the line of its first matched preimage line, or -1. */
+/* The definition the hunk changes upstream, for the FAILED mail. */
+static void changes_of(struct sk_hunk_report *r, const struct where *w)
+{
+	struct scope sc;
+
+	if (w->known && w->sc.len) {
+		r->changes = sk_xstrndup(w->sc.name, w->sc.len);
+	} else if (!w->known && w->named) {
+		sc.len = sk_apply_def_name(w->named, &sc.name);
+		if (sc.len)
+			r->changes = sk_xstrndup(sc.name, sc.len);
+	}
+}
+
+/* "in lru_gen_age_node()", "at the top level", for the placement note. */
+static void describe_where(struct sk_strbuf *out, const struct where *w)
+{
+	if (w->known && w->sc.len)
+		sk_strbuf_addf(out, "the changed lines in %.*s as upstream", (int)w->sc.len,
+			       w->sc.name);
+	else if (w->known)
+		sk_strbuf_adds(out, "the changed lines outside any definition as upstream");
+	else if (w->named)
+		sk_strbuf_addf(out, "below the definition its @@ line names (%s)", w->named);
+	else
+		sk_strbuf_adds(out, "no definition above it, as upstream");
+}
+
+/* The scope the changed lines landed in, for the report. */
+static void record_scope(struct sk_hunk_report *r, const struct lines *old,
+			 const struct hunk *h, size_t top)
+{
+	struct scope sc;
+	int rm;
+	size_t at = top + first_change(h, &rm) + (rm ? 1 : 0);
+
+	if (at > old->nr)
+		at = old->nr;
+	scope_before(&sc, (const char *const *)old->v, at, 0);
+	r->scope = sc.len ? sk_xstrndup(sc.name, sc.len) : NULL;
+}
+
+/*
+ * Fuzz f: up to f context lines dropped at each end, the fewest first
+ * (the lines at one end may all differ while the other end holds: a
+ * neighbouring definition renamed).  Something of the context must stay.
+ */
+static long place_fuzzy(struct sk_hunk_report *r, const struct lines *old,
+			const struct hunk *h, size_t cursor, int f, const struct where *w,
+			size_t *sl, size_t *st, struct sk_strbuf *how)
+{
+	size_t total, l, t;
+
+	for (total = 1; total <= 2 * (size_t)f; total++) {
+		for (l = 0; l <= total; l++) {
+			size_t score, nr;
+			int ambiguous;
+			long at;
+
+			t = total - l;
+			if (l > h->lead || t > h->trail || (l > t ? l : t) != (size_t)f ||
+			    l + t >= h->lead + h->trail)
+				continue;
+			at = find_fuzzy(old, cursor, h, l, t, w, &ambiguous, &score, &nr);
+			if (ambiguous) {
+				r->ambiguous = nr;
+				return -1;
+			}
+			if (at < 0)
+				continue;
+			*sl = l;
+			*st = t;
+			r->fuzz = f;
+			sk_strbuf_addf(how, "fuzz %d: %zu of the %zu outer context lines differ "
+				       "(%zu dropped before, %zu after); ", f, l + t - score,
+				       l + t, l, t);
+			describe_where(how, w);
+			if (nr > 1)
+				sk_strbuf_addf(how, "; the best of %zu places that match", nr);
+			else
+				sk_strbuf_adds(how, "; the only place that matches");
+			return at;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Place one hunk: the line of its first matched preimage line, or -1.
+ * Exact first (at its line, else the nearest where upstream has it), then
+ * fuzz 1 to max_fuzz: context lines dropped at each end, accepted only
+ * where the changed lines land in the definition they change upstream and
+ * no other place matches as well.
+ */
 static long place(struct sk_hunk_report *r, const struct lines *old,
 		  const struct hunk *h, long want, size_t cursor,
 		  unsigned int flags, size_t *sl, size_t *st)
 {
+	struct sk_strbuf how = SK_STRBUF_INIT;
+	struct where w;
+	int f, max = (flags & SK_APPLY_FUZZ3) ? 3 : (flags & SK_APPLY_FUZZ) ? 1 : 0;
 	long at;
 
 	*sl = *st = 0;
-	at = find(old, want, cursor, h, 0, 0, 0);
-	if (at < 0 && (flags & SK_APPLY_FUZZ) && (h->lead || h->trail)) {
-		*sl = h->lead ? 1 : 0;
-		*st = h->trail ? 1 : 0;
-		at = find(old, want + (long)*sl, cursor, h, *sl, *st, 1);
-		r->fuzz = at >= 0;
+	upstream_where(&w, h);
+	changes_of(r, &w);
+	at = find_exact(old, want, cursor, h, &w);
+	if (at >= 0) {
+		if (at != want) {
+			sk_strbuf_addf(&how, "offset %+ld: the nearest exact match", at - want);
+			if (place_exists(old, &w)) {
+				sk_strbuf_adds(&how, ", ");
+				describe_where(&how, &w);
+			} else {
+				sk_strbuf_adds(&how, " (the definition upstream changes is not in the file)");
+			}
+		} else {
+			sk_strbuf_adds(&how, "clean: its context at the line its header gives");
+		}
 	}
+	/*
+	 * Fuzz drops the lines that tie a hunk to its neighbours: unless the
+	 * hunk shows the definition it changes, the one its @@ line names
+	 * must be in the file (else the code moved, and this is no place).
+	 */
+	if (!(w.known && w.sc.len) && h->h->funcname && !named_exists(old, h->h->funcname))
+		max = 0;
+	for (f = 1; at < 0 && !r->ambiguous && f <= max && (h->lead || h->trail); f++)
+		at = place_fuzzy(r, old, h, cursor, f, &w, sl, st, &how);
 	if (at < 0)
 		r->met = code_met(old, want, h->pre.nr + 2);
+	else
+		record_scope(r, old, h, (size_t)at >= *sl ? (size_t)at - *sl : 0);
+	r->placed = how.len ? sk_strbuf_detach(&how) : (sk_strbuf_release(&how), NULL);
 	return at;
 }
 
@@ -376,6 +759,12 @@ static void report_absent(struct sk_apply_report *rep, const char *path,
 		make_hunk(&h, &f->hunks[i]);
 		r = report_hunk(rep, path, i, &h, header_start(&f->hunks[i]));
 		r->absent = 1;
+		{
+			struct where w;
+
+			upstream_where(&w, &h);
+			changes_of(r, &w);
+		}
 		free_hunk(&h);
 	}
 }
@@ -484,6 +873,9 @@ void sk_apply_report_release(struct sk_apply_report *rep)
 		free(rep->hunks[i].path);
 		free(rep->hunks[i].funcname);
 		free(rep->hunks[i].met);
+		free(rep->hunks[i].placed);
+		free(rep->hunks[i].scope);
+		free(rep->hunks[i].changes);
 	}
 	free(rep->hunks);
 	memset(rep, 0, sizeof(*rep));

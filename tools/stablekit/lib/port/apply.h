@@ -7,14 +7,19 @@
 /*
  * Apply a diff to files on disk, tolerating what stable backports meet:
  * libgit2 applies a hunk only at its recorded line, so this layer searches
- * for the hunk's preimage nearby (an offset) and, when allowed, with one
- * line of context dropped at each end (fuzz 1).  A placement that moves a
- * hunk out of the function, enum or array named in its @@ line is never
- * accepted: that is how `patch -F3` puts hunks into the wrong place.
+ * for the hunk's preimage nearby (an offset) and, when allowed, with up
+ * to 1 (SK_APPLY_FUZZ) or 3 (SK_APPLY_FUZZ3) lines of context dropped at
+ * each end.  A placement is proven, not guessed: the changed lines must
+ * land in the definition (function, struct, enum, array) they change
+ * upstream, read from the hunk's own lines and the target's definition
+ * boundaries (git's @@ text only when the hunk shows no boundary), and a
+ * fuzzy match must be the only place that matches that well.  That is
+ * where `patch -F3` puts hunks into the wrong place.
  */
 enum sk_apply_flags {
 	SK_APPLY_FUZZ = 1 << 0,		/* allow fuzz 1 */
 	SK_APPLY_CHECK = 1 << 1,	/* compute, write nothing */
+	SK_APPLY_FUZZ3 = 1 << 2,	/* allow fuzz up to 3 */
 };
 
 struct sk_hunk_report {
@@ -29,6 +34,11 @@ struct sk_hunk_report {
 	char *funcname;		/* from the @@ line, or NULL */
 	char *met;		/* the code found at want_line when it failed */
 	int absent;		/* the file does not exist in the target */
+	size_t ambiguous;	/* refused: this many places matched as well */
+	char *placed;		/* how it was placed and why that is the place */
+	char *scope;		/* the definition its changed lines landed in */
+	char *changes;		/* the definition it changes upstream (its own
+				   lines, else its @@ line), or NULL */
 };
 
 struct sk_apply_report {
@@ -56,6 +66,13 @@ int sk_apply_text(struct sk_strbuf *out, struct sk_apply_report *rep,
 		  const char *path, const char *old, const char *file_diff,
 		  unsigned int flags);
 void sk_apply_report_release(struct sk_apply_report *rep);
+
+/*
+ * The name a column-0 definition line defines: "static void f(...)" -> f,
+ * "enum node_stat_item {" -> node_stat_item, "static const int a[] = {"
+ * -> a.  0 when the line defines nothing (or only declares a function).
+ */
+size_t sk_apply_def_name(const char *line, const char **name);
 
 /* Largest |offset| and fuzz used, to record how a patch was ported. */
 long sk_apply_max_offset(const struct sk_apply_report *rep);

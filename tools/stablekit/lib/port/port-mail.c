@@ -5,6 +5,7 @@
 #include "mail/maintainers.h"
 #include "project/repo.h"
 #include "core/shquote.h"
+#include "core/diff.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -112,32 +113,6 @@ static long word_at(const char *line, const char *name, size_t n)
 	return -1;
 }
 
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-	size_t *row = sk_xcalloc(lb + 1, sizeof(size_t)), i, j, d;
-
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	d = row[lb];
-	free(row);
-	return d;
-}
-
 struct text_lines {
 	struct sk_strbuf text;
 	char **v;
@@ -189,124 +164,222 @@ static long find_def(const struct text_lines *l, const char *name, size_t n)
 	return -1;
 }
 
-#define SHOW_MAX 40
-
-/* The definition from its first line to its closing brace (at most SHOW_MAX lines). */
-static void show_def(struct sk_strbuf *out, const struct text_lines *l, long at)
+/* The line of the closing brace of the definition at at (or at itself). */
+static size_t def_end(const struct text_lines *l, size_t at)
 {
-	size_t i, end = (size_t)at;
+	size_t end = at;
 
-	while (end < l->nr && (end == (size_t)at ||
-	       (strcmp(l->v[end], "}") && strcmp(l->v[end], "};"))))
+	if (strchr(l->v[at], ';') && !strchr(l->v[at], '{'))
+		return at;
+	while (end < l->nr && (end == at || (l->v[end][0] != '}')))
 		end++;
-	for (i = (size_t)at; i < l->nr && i <= end && i < (size_t)at + SHOW_MAX; i++)
-		sk_strbuf_addf(out, "  %s\n", l->v[i]);
-	if (i <= end && end < l->nr)
-		sk_strbuf_addf(out, "  [... %zu more lines to its closing brace at line %zu]\n",
-			       end - i + 1, end + 1);
+	return end < l->nr ? end : l->nr - 1;
 }
 
-struct cand {
-	size_t line, dist;
-};
-
-static int by_dist(const void *a, const void *b)
+/* Where in [at, end] the most of the hunk's preimage lines are (0-based). */
+static size_t conflict_at(const struct text_lines *l, size_t at, size_t end,
+			  const struct sk_diff_hunk *dh)
 {
-	const struct cand *x = a, *y = b;
+	size_t best = at, best_n = 0, i, k;
 
-	if (x->dist != y->dist)
-		return x->dist < y->dist ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
+	for (i = at; dh && i <= end; i++) {
+		size_t n = 0, j = i;
 
-/* Lines other than at that use name (callers, readers), as "12, 40". */
-static void uses(struct sk_strbuf *out, const struct text_lines *l, size_t at,
-		 const char *name, size_t n)
-{
-	size_t c, nc = 0;
-
-	for (c = 0; c < l->nr; c++)
-		if (c != at && isspace((unsigned char)l->v[c][0]) &&
-		    word_at(l->v[c], name, n) >= 0)
-			sk_strbuf_addf(out, "%s%zu", nc++ ? ", " : "; used at line ", c + 1);
-}
-
-/* Up to 3 names defined in the file nearest to name (edit distance). */
-static void nearest(struct sk_strbuf *out, const struct text_lines *l,
-		    const char *path, const char *name, size_t n)
-{
-	struct cand *c = sk_xcalloc(l->nr + 1, sizeof(*c));
-	size_t i, nr = 0, shown = 0;
-
-	for (i = 0; i < l->nr; i++) {
-		const char *d;
-		size_t dn = def_name(l->v[i], &d), e;
-
-		if (!dn)
-			continue;
-		e = edit_distance(name, n, d, dn);
-		if (e * 2 <= n) {
-			c[nr].line = i;
-			c[nr++].dist = e;
+		for (k = 0; k < dh->nr_lines && j <= end; k++) {
+			if (dh->lines[k].origin == '+')
+				continue;
+			n += !strcmp(l->v[j], dh->lines[k].text);
+			j++;
+		}
+		if (n > best_n) {
+			best = i;
+			best_n = n;
 		}
 	}
-	qsort(c, nr, sizeof(*c), by_dist);
-	for (i = 0; i < nr && shown < 3; i++) {
-		const char *d;
-		size_t dn = def_name(l->v[c[i].line], &d), j;
-
-		for (j = 0; j < i; j++) {
-			const char *o;
-
-			if (def_name(l->v[c[j].line], &o) == dn && !strncmp(o, d, dn))
-				break;
-		}
-		if (j < i)
-			continue;
-		sk_strbuf_addf(out, "  nearest name: %.*s (%s:%zu", (int)dn, d, path,
-			       c[i].line + 1);
-		uses(out, l, c[i].line, d, dn);
-		sk_strbuf_adds(out, ")\n");
-		shown++;
-	}
-	if (!shown)
-		sk_strbuf_addf(out, "  no similar name is defined in %s\n", path);
-	free(c);
+	return best;
 }
 
-/* One failed hunk: the definition its @@ line names, as the target has it. */
-static void failed_hunk(struct sk_strbuf *out, const struct port *p,
-			const char *key, const struct sk_hunk_report *h)
+#define SHOW_WHOLE 80
+#define SHOW_AROUND 12
+
+static void show_lines(struct sk_strbuf *out, const struct text_lines *l, size_t from,
+		       size_t to)
+{
+	size_t i;
+
+	for (i = from; i <= to && i < l->nr; i++)
+		sk_strbuf_addf(out, "  %5zu  %s\n", i + 1, l->v[i]);
+}
+
+/*
+ * The definition, with line numbers: whole when short, else its head and
+ * the lines around where the hunk's preimage best matches (never cut
+ * before them), then its end.
+ */
+static void show_def(struct sk_strbuf *out, const struct text_lines *l, long at,
+		     const struct sk_diff_hunk *dh)
+{
+	size_t end = def_end(l, (size_t)at), c, from, to;
+
+	if (end - (size_t)at < SHOW_WHOLE) {
+		show_lines(out, l, (size_t)at, end);
+		return;
+	}
+	c = conflict_at(l, (size_t)at, end, dh);
+	from = c > (size_t)at + 3 + SHOW_AROUND ? c - SHOW_AROUND : (size_t)at;
+	to = c + (dh ? dh->nr_lines : 0) + SHOW_AROUND;
+	if (to + 3 >= end)
+		to = end;
+	show_lines(out, l, (size_t)at, from > (size_t)at ? (size_t)at + 2 : (size_t)at);
+	if (from > (size_t)at + 3)
+		sk_strbuf_addf(out, "  [... lines %zu-%zu ...]\n", (size_t)at + 4, from);
+	show_lines(out, l, from > (size_t)at + 3 ? from : (size_t)at + 3, to);
+	if (to < end) {
+		sk_strbuf_addf(out, "  [... lines %zu-%zu ...]\n", to + 2, end);
+		show_lines(out, l, end, end);
+	}
+}
+
+/* The tip's definition index, built once per port (the core and the patch's folders). */
+static const struct sk_defs *defs_of(struct port *p, const char *path)
+{
+	char *under[] = { "include/", "mm/", "kernel/", "lib/", "fs/", "block/",
+			  "arch/x86/", NULL };
+	const char *slash = strrchr(path, '/');
+
+	if (p->defs)
+		return p->defs;
+	p->defs = sk_xcalloc(1, sizeof(*p->defs));
+	under[7] = slash ? sk_xstrndup(path, (size_t)(slash - path) + 1) : NULL;
+	if (sk_defs_index(p->defs, p->repo, &p->tip_tree, under, under[7] ? 8 : 7))
+		sk_error_clear();
+	free(under[7]);
+	return p->defs;
+}
+
+/* Up to 3 names the tree defines nearest to name, with where. */
+static void nearest(struct sk_strbuf *out, struct port *p, const char *path,
+		    const char *name, size_t n)
+{
+	const struct sk_defs *d = defs_of(p, path);
+	size_t idx[3], k, nr = sk_defs_nearest(d, name, n, idx, 3);
+
+	for (k = 0; k < nr; k++)
+		sk_strbuf_addf(out, "  nearest name: %s (%s:%ld)\n", d->v[idx[k]].name,
+			       d->v[idx[k]].path, d->v[idx[k]].line);
+	if (!nr)
+		sk_strbuf_addf(out, "  no similar name is defined in the %zu files searched\n",
+			       d->files);
+}
+
+/* name where the index has it, shown from there; 0 when it has none. */
+static int show_elsewhere(struct sk_strbuf *out, struct port *p, const char *path,
+			  const char *name, size_t n, const struct sk_diff_hunk *dh)
+{
+	const struct sk_defs *d = defs_of(p, path);
+	size_t first, nr = sk_defs_find(d, name, n, &first), k;
+	struct sk_strbuf text = SK_STRBUF_INIT;
+
+	if (!nr)
+		return 0;
+	for (k = 0; k < nr; k++)
+		sk_strbuf_addf(out, "  %.*s is defined in %s:%ld\n", (int)n, name,
+			       d->v[first + k].path, d->v[first + k].line);
+	if (!sk_defs_read(&text, p->repo, &p->tip_tree, d->v[first].path)) {
+		struct text_lines l = { 0 };
+		char *s;
+
+		l.text = text;
+		for (s = l.text.buf; s && *s;) {
+			char *nl = strchr(s, '\n');
+
+			l.v = sk_xrealloc(l.v, (l.nr + 1) * sizeof(char *));
+			l.v[l.nr++] = s;
+			if (nl)
+				*nl = '\0';
+			s = nl ? nl + 1 : NULL;
+		}
+		if (d->v[first].line - 1 < (long)l.nr) {
+			sk_strbuf_addf(out, "  the tree's %.*s, %s:%ld:\n", (int)n, name,
+				       d->v[first].path, d->v[first].line);
+			show_def(out, &l, d->v[first].line - 1, dh);
+		}
+		free(l.v);
+		text = l.text;
+	}
+	sk_error_clear();
+	sk_strbuf_release(&text);
+	return 1;
+}
+
+/* The hunk of the diff text the report is about (file path, nr-th). */
+static const struct sk_diff_hunk *diff_hunk(const struct sk_diff *d, const char *path, int nr)
+{
+	size_t f;
+
+	for (f = 0; f < d->nr; f++) {
+		const char *fp = d->files[f].new_path ? d->files[f].new_path : d->files[f].old_path;
+
+		if (fp && !strcmp(fp, path) && nr >= 1 && (size_t)nr <= d->files[f].nr_hunks)
+			return &d->files[f].hunks[nr - 1];
+	}
+	return NULL;
+}
+
+/*
+ * One failed hunk: the definition it changes (from its own lines, else its
+ * @@ line) as the target has it, with line numbers; where it lives now when
+ * its file lacks it; the nearest names when the tree lacks it.
+ */
+static void failed_hunk(struct sk_strbuf *out, struct port *p, const char *key,
+			const char *diff, const struct sk_hunk_report *h)
 {
 	struct text_lines l;
-	const char *name = NULL;
-	size_t n = hunk_name(h->funcname, &name);
+	struct sk_diff d;
+	const struct sk_diff_hunk *dh = NULL;
+	const char *name = h->changes;
+	size_t n = name ? strlen(name) : hunk_name(h->funcname, &name);
 	long at;
+	int have_file;
 
+	if (sk_diff_parse(&d, diff, strlen(diff), key, 1, 0)) {
+		sk_error_clear();
+		memset(&d, 0, sizeof(d));
+	}
+	dh = diff_hunk(&d, h->path, h->nr);
 	sk_strbuf_addf(out, "\n%s hunk %d of patch %s", h->path, h->nr, key);
-	if (h->funcname)
+	if (n)
+		sk_strbuf_addf(out, " (changes %.*s)", (int)n, name);
+	else if (h->funcname)
 		sk_strbuf_addf(out, " (@@ %s)", h->funcname);
 	sk_strbuf_adds(out, ":\n");
-	if (h->absent || read_lines(&l, p->sb.dir, h->path)) {
+	have_file = !h->absent && !read_lines(&l, p->sb.dir, h->path);
+	if (!have_file) {
 		sk_error_clear();
 		sk_strbuf_addf(out, "  %s is absent in this tree\n", h->path);
+		if (n && !show_elsewhere(out, p, h->path, name, n, dh)) {
+			sk_strbuf_addf(out, "  %.*s is absent in this tree too\n", (int)n, name);
+			nearest(out, p, h->path, name, n);
+		}
+		sk_diff_release(&d);
 		return;
 	}
 	if (!n) {
 		sk_strbuf_addf(out, "  the context at line %ld is not there; the tree has:\n",
 			       h->want_line);
-		for (at = h->want_line - 1; at >= 0 && at < (long)l.nr &&
-		     at < h->want_line + 7; at++)
-			sk_strbuf_addf(out, "  %s\n", l.v[at]);
+		at = h->want_line - 1 >= 0 ? h->want_line - 1 : 0;
+		show_lines(out, &l, (size_t)at, (size_t)at + 7);
 	} else if ((at = find_def(&l, name, n)) >= 0) {
 		sk_strbuf_addf(out, "  the tree's %.*s, %s:%ld (the hunk's context is not in it):\n",
 			       (int)n, name, h->path, at + 1);
-		show_def(out, &l, at);
-	} else {
-		sk_strbuf_addf(out, "  %.*s is absent in this tree\n", (int)n, name);
-		nearest(out, &l, h->path, name, n);
+		show_def(out, &l, at, dh);
+	} else if (!show_elsewhere(out, p, h->path, name, n, dh)) {
+		sk_strbuf_addf(out, "  %.*s is absent in this tree (%zu files searched)\n", (int)n,
+			       name, defs_of(p, h->path)->files);
+		nearest(out, p, h->path, name, n);
 	}
 	text_lines_release(&l);
+	sk_diff_release(&d);
 }
 
 /* ---- prerequisites: semantic-patches/<slug>/prerequisites.conf ---- */
@@ -510,7 +583,101 @@ void sk_port_failed_mail(struct sk_strbuf *out, struct port *p,
 	for (k = 0; k < w->nr; k++)
 		for (i = 0; i < w->reps[k].nr; i++)
 			if (!w->reps[k].hunks[i].applied)
-				failed_hunk(out, p, w->keys[k], &w->reps[k].hunks[i]);
+				failed_hunk(out, p, w->keys[k], w->diffs[k],
+					    &w->reps[k].hunks[i]);
 	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
 }
 
+
+/* ---- the FAILED mail of a patch the compile check refused ---- */
+
+/* The hunk of file whose new lines are nearest to line, or NULL. */
+static const struct sk_diff_hunk *hunk_near(const struct sk_diff *d, const char *file,
+					    long line)
+{
+	const struct sk_diff_hunk *best = NULL;
+	long best_d = 0;
+	size_t f, k;
+
+	for (f = 0; f < d->nr; f++) {
+		if (!d->files[f].new_path || strcmp(d->files[f].new_path, file))
+			continue;
+		for (k = 0; k < d->files[f].nr_hunks; k++) {
+			const struct sk_diff_hunk *h = &d->files[f].hunks[k];
+			long dist = line < h->new_start ? h->new_start - line :
+				    line >= h->new_start + h->new_count ?
+				    line - (h->new_start + h->new_count) + 1 : 0;
+
+			if (!best || dist < best_d) {
+				best = h;
+				best_d = dist;
+			}
+		}
+	}
+	return best;
+}
+
+/* One "file:line:col: error: msg" line, at the hunk nearest to it. */
+static void error_at_hunk(struct sk_strbuf *out, const struct sk_diff *d,
+			  const char *diff, const char *err)
+{
+	char *file = sk_xstrndup(err, strcspn(err, ":"));
+	long line = strtol(err + strlen(file) + (err[strlen(file)] ? 1 : 0), NULL, 10);
+	const struct sk_diff_hunk *h = hunk_near(d, file, line);
+
+	sk_strbuf_addf(out, "\n  %s\n", err);
+	if (h) {
+		sk_strbuf_addf(out, "  at this hunk of the patch (%s, new lines %ld-%ld):\n\n",
+			       file, h->new_start, h->new_start + h->new_count - 1);
+		sk_strbuf_add(out, diff + h->begin, h->end - h->begin);
+	} else {
+		sk_strbuf_addf(out, "  (the patch does not change %s: what it changes breaks "
+			       "code that uses it)\n", file);
+	}
+	free(file);
+}
+
+void sk_port_compile_mail(struct sk_strbuf *out, struct port *p,
+			  const struct sk_series_patch *sp, struct sk_port_item *it,
+			  const char *patch_text)
+{
+	const struct sk_branch *br = p->tb->br;
+	struct work w = { 0 };
+	struct sk_diff d;
+	const char *diff = strstr(patch_text, "\ndiff --git ");
+	const char *e;
+
+	w.sp = sp;
+	w.item = it;
+	address(out, p, &w);
+	offline_commands(out, p);
+	if (br->kind != SK_BRANCH_DOWNSTREAM) {
+		sk_strbuf_adds(out, "To reproduce the conflict and resubmit, you may use the following commands:\n\n");
+		sk_port_failed_commands(out, p->tb->tip, it->upstream, sp->message_id,
+					br->major, br->minor);
+		sk_strbuf_addch(out, '\n');
+	}
+	it->blocked_at = out->len;
+	sk_strbuf_addf(out, "\nWhat was tried:\n\nthe patch applies (%s) and the queue pushes with "
+		       "quilt, but the queue does not compile with it (compile check: %s).\n",
+		       sk_port_method_name(it->method),
+		       p->compile_what ? p->compile_what : "x86_64");
+	sk_strbuf_adds(out, "\nThe compiler's messages, each at the hunk nearest to it:\n");
+	diff = diff ? diff + 1 : patch_text;
+	if (sk_diff_parse(&d, diff, strlen(diff), "the queued patch", 1, 0)) {
+		sk_error_clear();
+		memset(&d, 0, sizeof(d));
+	}
+	for (e = p->compile_errors.buf; e && *e;) {
+		const char *nl = strchr(e, '\n');
+		char *one = sk_xstrndup(e, nl ? (size_t)(nl - e) : strlen(e));
+		char *t = one + strspn(one, " ");
+
+		if (*t)
+			error_at_hunk(out, &d, diff, t);
+		free(one);
+		e = nl ? nl + 1 : NULL;
+	}
+	sk_diff_release(&d);
+	sk_strbuf_addf(out, "\n------------------ original patch ------------------\n");
+}

@@ -176,6 +176,8 @@ static void clear_hunks(struct sk_port_item *it)
 		free(it->hunks[i].rule);
 		free(it->hunks[i].function);
 		free(it->hunks[i].reason);
+		free(it->hunks[i].placed);
+		free(it->hunks[i].scope);
 	}
 	free(it->hunks);
 	it->hunks = NULL;
@@ -198,7 +200,10 @@ static void hunks_from_diff(struct work *w, size_t i, const char *method)
 
 		for (k = 0; k < df->nr_hunks; k++)
 			add_hunk(w, w->keys[i], path, (int)k + 1, method,
-				 df->hunks[k].funcname);
+				 df->hunks[k].funcname)->placed = sk_xstrdup(
+				!strcmp(method, "clean") ?
+				"clean: its context at the line its header gives (libgit2)" :
+				"three-way merge of the upstream commit (libgit2)");
 	}
 	sk_diff_release(&d);
 }
@@ -214,10 +219,16 @@ static void hunk_from_report(struct work *w, const char *key,
 
 	h->offset = off;
 	h->fuzz = r->fuzz;
+	h->placed = r->placed ? sk_xstrdup(r->placed) : NULL;
+	h->scope = r->scope ? sk_xstrdup(r->scope) : NULL;
 	if (r->absent)
 		h->reason = sk_xstrfmt("%s does not exist in this tree", r->path);
+	else if (r->ambiguous)
+		h->reason = sk_xstrfmt("%zu places where upstream has it match its context "
+				       "as well (fuzz allowed): refused, not guessed", r->ambiguous);
 	else if (!r->applied)
-		h->reason = sk_xstrdup("its context (fuzz 1 allowed) is not in the tree");
+		h->reason = sk_xstrdup("its context (fuzz up to 3 allowed) is not in the tree "
+				       "where upstream has the change");
 }
 
 static void hunks_from_report(struct work *w, const char *key,
@@ -283,6 +294,7 @@ static void hunks_from_rules(struct work *w, size_t i,
 
 		for (k = 0; k < df->nr_hunks; k++) {
 			char *key = sk_xstrfmt("%s:%zu", path, k + 1);
+			struct sk_port_hunk *h;
 			size_t j;
 			int drop = 0;
 
@@ -294,8 +306,11 @@ static void hunks_from_rules(struct work *w, size_t i,
 				w->item->hunks[w->item->nr_hunks - 1].nr = (int)k + 1;
 				continue;
 			}
-			add_hunk(w, w->keys[i], path, (int)k + 1, "semantic",
-				 df->hunks[k].funcname)->rule = rules_for(spec, dir, path);
+			h = add_hunk(w, w->keys[i], path, (int)k + 1, "semantic",
+				     df->hunks[k].funcname);
+			h->rule = rules_for(spec, dir, path);
+			h->placed = sk_xstrfmt("by the semantic patches (%s)",
+					       h->rule ? h->rule : "the series' rules");
 		}
 	}
 	sk_diff_release(&d);
@@ -321,11 +336,12 @@ static int stage_offset(struct port *p, struct work *w)
 	int ret = 0;
 
 	for (i = 0; !ret && i < w->nr; i++)
-		ret = sk_apply_dir(&w->reps[i], p->sb.dir, w->diffs[i], SK_APPLY_FUZZ);
+		ret = sk_apply_dir(&w->reps[i], p->sb.dir, w->diffs[i],
+				   SK_APPLY_FUZZ | SK_APPLY_FUZZ3);
 	if (!ret)
 		ret = sk_sandbox_snapshot(&p->sb);
 	if (ret) {
-		sk_strbuf_addf(&w->tried, "offset and fuzz 1: %s\n",
+		sk_strbuf_addf(&w->tried, "offset and fuzz (up to 3, placement proven): %s\n",
 			       ret == SK_ECONFLICT ? "hunks failed (below)" : sk_error_last());
 		return ret;
 	}
@@ -483,6 +499,21 @@ static void upstream_line(struct sk_strbuf *out, const struct port *p,
 		sk_strbuf_addch(out, '\n');
 }
 
+/* Per hunk not carried clean: how it was placed, and why that is the place. */
+static void placement_notes(struct sk_strbuf *out, const struct sk_port_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nr_hunks; i++) {
+		const struct sk_port_hunk *h = &it->hunks[i];
+
+		if (h->placed && (!strncmp(h->placed, "offset", 6) ||
+				  !strncmp(h->placed, "fuzz", 4)))
+			sk_strbuf_addf(out, "[ stablekit: %s hunk %d: %s ]\n", h->path, h->nr,
+				       h->placed);
+	}
+}
+
 static void note_line(struct sk_strbuf *out, const struct port *p,
 		      const struct work *w)
 {
@@ -501,6 +532,7 @@ static void note_line(struct sk_strbuf *out, const struct port *p,
 			       w->item->how);
 	else if (w->item->method == SK_PORT_THREEWAY)
 		sk_strbuf_adds(out, "[ stablekit: three-way merge of the upstream commit ]\n");
+	placement_notes(out, w->item);
 	(void)p;
 }
 
@@ -580,7 +612,8 @@ static int keep_file(const struct port *p, const char *dir, const char *diff,
 
 		sk_strbuf_add(&one, diff + f->begin, hdr);
 		sk_strbuf_add(&one, diff + h->begin, h->end - h->begin);
-		r = sk_apply_text(&out, &rep, path, cur.buf, one.buf, SK_APPLY_FUZZ);
+		r = sk_apply_text(&out, &rep, path, cur.buf, one.buf,
+				  SK_APPLY_FUZZ | SK_APPLY_FUZZ3);
 		if (!r) {
 			sk_strbuf_reset(&cur);
 			sk_strbuf_add(&cur, out.buf, out.len);
@@ -903,15 +936,77 @@ static void compiler_errors(struct sk_strbuf *out, const struct sk_build_variant
  * `stablekit build` objects mode, sharing its checkout and O= directory).
  * A tree that is no kernel tree is not compiled, and says so.
  */
-static int compile_check(struct port *p, const char *queue)
+/* "x86_64 defconfig + ci/kconfig fragments + CONFIG_PSI=y: objects (why)" */
+static char *compile_what(const struct sk_build *job, const struct sk_build_archres *ar,
+			  const struct sk_port_compile *t)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i, ci = job->nr_fragments - (t->nr_configs ? 1 : 0);
+
+	sk_strbuf_addf(&sb, "x86_64 %s%s", job->kconfig_base,
+		       ci ? " + ci/kconfig fragments" : "");
+	for (i = 0; i < t->nr_configs; i++)
+		sk_strbuf_addf(&sb, " + %s=y", t->configs[i]);
+	for (i = 0; i < ar->patched.nr_unmet; i++)
+		sk_strbuf_addf(&sb, "%s%s", i ? ", " : " (not set, its dependencies unmet: ",
+			       ar->patched.kconfig_unmet[i]);
+	if (ar->patched.nr_unmet)
+		sk_strbuf_addch(&sb, ')');
+	sk_strbuf_adds(&sb, ": ");
+	for (i = 0; i < ar->nr_objects; i++)
+		sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
+	if (!ar->nr_objects)
+		sk_strbuf_adds(&sb, "no object");
+	if (t->why.len)
+		sk_strbuf_addf(&sb, " (%s)", t->why.buf);
+	return sk_strbuf_detach(&sb);
+}
+
+/* The Kconfig fragment that enables the symbols guarding the changed lines. */
+static int write_fragment(char **path, const char *dir, const struct sk_port_compile *t)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->nr_configs; i++)
+		sk_strbuf_addf(&sb, "%s=y\n", t->configs[i]);
+	*path = sk_path_join(dir, "port-guards.config");
+	ret = sk_write_file_atomic(*path, sb.buf, sb.len);
+	sk_strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Part of the proof, as quilt push is: the queue pushed on a checkout of
+ * the branch, and what compiles the lines it changes built for x86_64
+ * with the branch's build setup (defconfig and ci/kconfig's fragments, the
+ * `stablekit build` objects mode, sharing its checkout and O= directory)
+ * plus the Kconfig symbols that guard them (port-compile.c).  A tree that
+ * is no kernel tree is not compiled, and says so.
+ */
+static int compile_check(struct port *p, const char *queue, struct sk_strbuf *texts,
+			 size_t nr)
 {
 	struct sk_build job;
 	struct sk_build_opts ko = { 0 };
-	char *arches[] = { "x86_64" }, *results = NULL;
+	struct sk_port_compile t;
+	char *arches[] = { "x86_64" }, *results = NULL, *frag = NULL;
 	char *work = absolute_work(p->o->top, p->tb->br->name);
+	char **tv = sk_xcalloc(nr + 1, sizeof(char *));
+	size_t i;
 	int ret = sk_mkdtemp_in(&results, sk_tmp_dir(), "port-compile");
 
-	ko.repo = p->o->repo;
+	for (i = 0; i < nr; i++)
+		tv[i] = texts[i].buf;
+	memset(&t, 0, sizeof(t));
+	sk_strbuf_init(&t.why);
+	if (p->kernel_tree)
+		sk_port_compile_targets(&t, p, tv, nr);
+	free(tv);
+	if (!ret && t.nr_configs)
+		ret = write_fragment(&frag, results, &t);
+	ko.repo = p->repo;
 	ko.top = p->o->top;
 	ko.branch = p->tb->br;
 	ko.mode = SK_BUILD_OBJECTS;
@@ -922,6 +1017,10 @@ static int compile_check(struct port *p, const char *queue)
 	ko.no_baseline = 1;
 	ko.queue_dir = queue;
 	ko.timeout_s = p->o->timeout_ms / 1000;
+	ko.objects = t.objects;
+	ko.nr_objects = t.nr_objects;
+	ko.fragments = frag ? &frag : NULL;
+	ko.nr_fragments = frag ? 1 : 0;
 	memset(&job, 0, sizeof(job));
 	p->compile_failed = 0;
 	if (!ret)
@@ -931,35 +1030,33 @@ static int compile_check(struct port *p, const char *queue)
 	} else if (!ret) {
 		const struct sk_build_archres *ar = &job.arches[0];
 		struct sk_strbuf sb = SK_STRBUF_INIT;
-		size_t i;
 
-		for (i = 0; i < ar->nr_objects; i++)
-			sk_strbuf_addf(&sb, "%s%s", i ? " " : "", ar->objects[i]);
+		free(p->compile_what);
+		p->compile_what = compile_what(&job, ar, &t);
 		if (ar->patched.status && !strcmp(ar->patched.status, "toolchain-missing")) {
 			ret = sk_error_set(SK_ETOOL, "compile check: no x86_64 compiler: %s",
 					   ar->patched.note ? ar->patched.note : ar->cc);
 		} else if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
-			p->res->compile = sk_xstrfmt("compile check: x86_64 %s%s: %s",
-						     job.kconfig_base, job.nr_fragments ?
-						     " + ci/kconfig fragments" : "",
-						     sb.len ? sb.buf : "no object");
+			p->res->compile = sk_xstrfmt("compile check: %s", p->compile_what);
 		} else {
-			sk_strbuf_reset(&sb);
 			compiler_errors(&sb, &ar->patched);
+			sk_strbuf_reset(&p->compile_errors);
+			sk_strbuf_add(&p->compile_errors, sb.buf, sb.len);
 			p->compile_failed = 1;
 			ret = sk_error_set(SK_ECONFLICT,
-					   "the queue does not compile (x86_64 objects, %s%s, %s):\n%s",
-					   job.kconfig_base, job.nr_fragments ?
-					   " + ci/kconfig fragments" : "",
+					   "the queue does not compile (%s, %s):\n%s",
+					   p->compile_what,
 					   ar->patched.status ? ar->patched.status : "not built",
 					   sb.buf);
 		}
 		sk_strbuf_release(&sb);
 	}
 	sk_build_release(&job);
+	sk_port_compile_release(&t);
 	if (results)
 		sk_rmrf(results);
 	free(results);
+	free(frag);
 	free(work);
 	return ret;
 }
@@ -983,7 +1080,7 @@ static int prove_and_install(struct port *p, char **names,
 		ret = sk_error_prefix(SK_ECONFLICT, "the queue does not push with quilt:\n%s",
 				      log.buf);
 	if (!ret && nr)
-		ret = compile_check(p, tmp);
+		ret = compile_check(p, tmp, texts, nr);
 	if (!ret && chmod(tmp, 0755))
 		ret = sk_error_errno(tmp);
 	if (!ret)
@@ -1062,6 +1159,109 @@ static size_t unqueue_independent(struct port *p, char **names,
 	return gone;
 }
 
+/* Does the queue file text change path? */
+static int patch_touches(const char *text, const char *path)
+{
+	char *needle = sk_xstrfmt("\n+++ b/%s\n", path);
+	int hit = strstr(text, needle) != NULL;
+
+	free(needle);
+	return hit;
+}
+
+static struct sk_port_item *item_of_file(struct port *p, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < p->res->nr; i++)
+		if (p->res->items[i].file && !strcmp(p->res->items[i].file, file))
+			return &p->res->items[i];
+	return NULL;
+}
+
+static const struct sk_series_patch *series_patch(const struct port *p, int nr)
+{
+	size_t i;
+
+	for (i = 0; i < p->rev->nr_patches; i++)
+		if (p->rev->patches[i].nr == nr)
+			return &p->rev->patches[i];
+	return NULL;
+}
+
+/*
+ * The queue does not compile, and no patch was queued only as independent
+ * of a failed one: the first queued patch that changes a file the compiler
+ * complains about fails (the first queued one when none does), with a
+ * FAILED mail that shows each message at its hunk; the patches queued
+ * after it, applied on top of it, are blocked by it.  Returns 0 when no
+ * patch is left to blame.
+ */
+static int blame_compile(struct port *p, char **names, struct sk_strbuf *texts,
+			 size_t *queued)
+{
+	const char *e = p->compile_errors.buf;
+	size_t culprit = *queued, j;
+	struct sk_port_item *it;
+	struct sk_strbuf mail = SK_STRBUF_INIT, orig = SK_STRBUF_INIT;
+	char *first;
+	int nr;
+
+	if (!*queued)
+		return 0;
+	for (; e && *e && culprit == *queued; e = strchr(e, '\n') ? strchr(e, '\n') + 1 : NULL) {
+		const char *f = e + strspn(e, " ");
+		char *file = sk_xstrndup(f, strcspn(f, ":\n"));
+
+		for (j = 0; j < *queued && culprit == *queued; j++)
+			if (patch_touches(texts[j].buf, file))
+				culprit = j;
+		free(file);
+	}
+	if (culprit == *queued)
+		culprit = 0;
+	it = item_of_file(p, names[culprit]);
+	if (!it)
+		return 0;
+	nr = it->nr;
+	sk_port_compile_mail(&mail, p, series_patch(p, nr), it, texts[culprit].buf);
+	if (!sk_series_patch_mail(&orig, p->series, p->rev, nr))
+		sk_strbuf_add(&mail, orig.buf, orig.len);
+	sk_error_clear();
+	e = p->compile_errors.buf + strspn(p->compile_errors.buf, " ");
+	first = sk_xstrndup(e, strcspn(e, "\n"));
+	it->method = SK_PORT_FAILED;
+	free(it->reason);
+	it->reason = sk_xstrfmt("the queue does not compile with it: %s (see the FAILED mail)",
+				first);
+	free(it->failed_mail);
+	it->failed_mail = sk_strbuf_detach(&mail);
+	p->res->failed++;
+	for (j = culprit; j < *queued; j++) {
+		struct sk_port_item *later = item_of_file(p, names[j]);
+
+		if (later && later != it) {
+			later->method = SK_PORT_BLOCKED;
+			later->blocked_by = nr;
+			free(later->reason);
+			later->reason = sk_xstrfmt("blocked by %d (queued on top of it, which does "
+						   "not compile)", nr);
+			p->res->failed++;
+		}
+		if (later) {
+			free(later->file);
+			later->file = NULL;
+		}
+		free(names[j]);
+		names[j] = NULL;
+		sk_strbuf_release(&texts[j]);
+	}
+	*queued = culprit;
+	free(first);
+	sk_strbuf_release(&orig);
+	return 1;
+}
+
 static int port_all(struct port *p)
 {
 	size_t n = p->rev->nr_patches, i, queued = 0;
@@ -1111,17 +1311,31 @@ static int port_all(struct port *p)
 			sk_strbuf_adds(&name, ".patch");
 			w.item->file = sk_xstrdup(name.buf);
 			names[queued++] = sk_strbuf_detach(&name);
+		} else if (!ret && failed_nr) {
+			/*
+			 * It does not apply either, on a tree that lacks patch
+			 * failed_nr: blocked by it, as a series applies in
+			 * order; patch failed_nr's mail lists it.
+			 */
+			w.item->independent_of = 0;
+			w.item->method = SK_PORT_BLOCKED;
+			w.item->blocked_by = failed_nr;
+			free(w.item->reason);
+			w.item->reason = sk_xstrfmt("blocked by %d (it does not apply without "
+						    "patch %d either)", failed_nr, failed_nr);
+			free(w.item->failed_mail);
+			w.item->failed_mail = NULL;
 		} else if (!ret) {
 			w.item->independent_of = 0;
-			if (!failed_nr)
-				failed_nr = sp->nr;
+			failed_nr = sp->nr;
 		}
 		release_work(&w);
 	}
 	if (!ret)
 		ret = prove_and_install(p, names, texts, queued);
-	if (ret == SK_ECONFLICT && p->compile_failed &&
-	    unqueue_independent(p, names, texts, &queued)) {
+	while (ret == SK_ECONFLICT && p->compile_failed &&
+	       (unqueue_independent(p, names, texts, &queued) ||
+		blame_compile(p, names, texts, &queued))) {
 		sk_error_clear();
 		ret = prove_and_install(p, names, texts, queued);
 	}
@@ -1136,6 +1350,33 @@ static int port_all(struct port *p)
 	return ret;
 }
 
+/*
+ * A branch in a repository of its own (a tree imported from a release
+ * tarball): its tip is there, the upstream commits in the project's
+ * repository, which its object database gets as an alternate (in memory:
+ * nothing is written to either repository).
+ */
+static int open_own_repo(struct port *p)
+{
+	const char *br_repo = p->tb->br->repo;
+	char *path = br_repo[0] == '/' ? sk_xstrdup(br_repo) : sk_path_join(p->o->top, br_repo);
+	char *objects = sk_path_join(git_repository_commondir(p->o->repo), "objects");
+	git_odb *odb = NULL;
+	int ret = 0;
+
+	if (git_repository_open(&p->own_repo, path))
+		ret = sk_error_git(SK_ENOTFOUND, path);
+	else if (git_repository_odb(&odb, p->own_repo) ||
+		 git_odb_add_disk_alternate(odb, objects))
+		ret = sk_error_git(SK_ERROR, objects);
+	if (!ret)
+		p->repo = p->own_repo;
+	git_odb_free(odb);
+	free(objects);
+	free(path);
+	return ret;
+}
+
 static int setup(struct port *p)
 {
 	git_commit *tip = NULL;
@@ -1144,17 +1385,20 @@ static int setup(struct port *p)
 	int ret;
 
 	p->tb = &p->o->track->branches[p->o->branch];
+	p->repo = p->o->repo;
 	p->queue_dir = sk_path_join(stable, p->tb->br->name);
 	p->res->queue = sk_xstrdup(p->queue_dir);
 	free(stable);
 	if (p->tb->problem)
 		return sk_error_set(SK_ENOTFOUND, "cannot port to %s: %s",
 				    p->tb->br->name, p->tb->problem);
+	if (p->tb->br->repo && (ret = open_own_repo(p)))
+		return ret;
 	ret = sk_series_load(&p->series, p->o->top, p->o->slug);
 	if (!ret && !(p->rev = sk_series_latest(p->series)))
 		ret = sk_error_set(SK_ENOTFOUND, "series '%s' has no revision", p->o->slug);
 	if (!ret && (git_oid_fromstr(&id, p->tb->tip) ||
-		     git_commit_lookup(&tip, p->o->repo, &id)))
+		     git_commit_lookup(&tip, p->repo, &id)))
 		ret = sk_error_git(SK_ERROR, p->tb->tip);
 	if (!ret) {
 		git_tree *tree = NULL;
@@ -1169,9 +1413,9 @@ static int setup(struct port *p)
 	if (!ret)
 		ret = read_queue(p);
 	if (!ret)
-		ret = sk_sandbox_attach_mempack(p->o->repo);
+		ret = sk_sandbox_attach_mempack(p->repo);
 	if (!ret)
-		ret = sk_sandbox_open(&p->sb, p->o->repo, &p->tip_tree,
+		ret = sk_sandbox_open(&p->sb, p->repo, &p->tip_tree,
 				      sk_tmp_dir());
 	if (!ret)
 		ret = apply_other(p);
@@ -1179,7 +1423,7 @@ static int setup(struct port *p)
 		return ret;
 	ret = sk_cocci_open(&p->cocci, p->o->top, p->o->slug);
 	if (!ret)
-		ret = sk_cocci_pick_target(&p->cocci, p->o->repo, &p->tip_tree);
+		ret = sk_cocci_pick_target(&p->cocci, p->repo, &p->tip_tree);
 	if (!ret) {
 		p->have_cocci = 1;
 		p->res->target = sk_xstrdup(p->cocci.target);
@@ -1199,6 +1443,7 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	p.o = o;
 	p.res = res;
 	sk_strbuf_init(&p.other);
+	sk_strbuf_init(&p.compile_errors);
 	ret = setup(&p);
 	if (!ret)
 		ret = port_all(&p);
@@ -1209,6 +1454,12 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	free(p.queue_dir);
 	sk_strbuf_release(&p.other);
 	sk_strvec_free_array(p.other_files, p.nr_other);
+	sk_strbuf_release(&p.compile_errors);
+	free(p.compile_what);
+	if (p.defs)
+		sk_defs_release(p.defs);
+	free(p.defs);
+	git_repository_free(p.own_repo);
 	return ret;
 }
 

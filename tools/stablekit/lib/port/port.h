@@ -9,7 +9,7 @@
  * Turn the patches of a series that a branch needs into a stable queue,
  * stable/<branch>/, proven with quilt.  Per patch (with its fixlets) the
  * first method that works wins: a clean libgit2 apply; stablekit's offset
- * and fuzz-1 layer; a three-way cherry-pick of the upstream commits; the
+ * and fuzz layer (up to fuzz 3, each placement proven: lib/port/apply.h); a three-way cherry-pick of the upstream commits; the
  * series' semantic patches.  A patch none of them carries gets a conflict
  * report and a FAILED mail instead.  The user's repository is only read.
  */
@@ -40,6 +40,8 @@ struct sk_port_hunk {
 	char *rule;
 	char *function;
 	char *reason;
+	char *placed;		/* how it was placed and why there (offset, fuzz) */
+	char *scope;		/* the definition its changed lines landed in */
 };
 
 const char *sk_port_method_name(enum sk_port_method m);
