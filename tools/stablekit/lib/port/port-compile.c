@@ -11,6 +11,7 @@
 #include "port/defs.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/strvec.h"
 
 #include <ctype.h>
 #include <stdlib.h>
