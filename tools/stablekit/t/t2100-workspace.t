@@ -222,6 +222,18 @@ test_expect_success 'a pin file with a missing or bad key names file and tree' '
 	! test -e ws/bad
 '
 
+test_expect_success 'two inits at once: both succeed, one workspace' '
+	for i in 1 2 3; do
+		rm -rf ws/race &&
+		{ stablekit workspace init --pins pins.conf ws/race >race.a 2>&1 & } &&
+		stablekit workspace init --pins pins.conf ws/race >race.b 2>&1 &&
+		wait $! &&
+		test "$(git -C ws/race rev-parse linux-9.9.2)" = \
+		     "$(git -C ws/linux rev-parse linux-9.9.2)" || return 1
+	done &&
+	ls -a ws >left && ! grep "^\.workspace" left
+'
+
 test_expect_success 'workspace path is $SK_WORK/linux' '
 	(cd ws && SK_WORK=/some/where stablekit workspace path) >out &&
 	echo /some/where/linux >expect && test_cmp expect out

@@ -492,8 +492,15 @@ static int commit_pin(struct sk_workspace_tree *wt, git_repository *repo,
 	sk_strbuf_reset(&msg);
 	sk_strbuf_addf(&msg, "Linux %s\n", p->version);
 	if (git_tag_create(&tag_id, repo, wt->tag, (git_object *)commit, sig,
-			   msg.buf, 1) ||
-	    git_branch_create(&ref, repo, p->branch, commit, 0))
+			   msg.buf, 1))
+		goto git_fail;
+	ret = git_branch_create(&ref, repo, p->branch, commit, 0);
+	/* another init made the same commit meanwhile: the same tree */
+	if (ret == GIT_EEXISTS && !git_branch_lookup(&ref, repo, p->branch,
+						     GIT_BRANCH_LOCAL) &&
+	    git_oid_equal(git_reference_target(ref), &commit_id))
+		ret = 0;
+	if (ret)
 		goto git_fail;
 	git_oid_tostr(wt->commit, sizeof(wt->commit), &commit_id);
 	goto out;
@@ -770,7 +777,14 @@ int sk_workspace_init(struct sk_workspace_info *out, const char *dir,
 	git_repository_free(repo);
 	repo = NULL;
 	if (rename(tmp, dir)) {
-		ret = sk_error_errno(dir);
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			ret = sk_error_errno(dir);
+			goto out;
+		}
+		/* another init got there first: use (or complete) its one */
+		sk_rmrf(tmp);
+		sk_workspace_info_release(out);
+		ret = sk_workspace_init(out, dir, opts);
 		goto out;
 	}
 	free(tmp);
