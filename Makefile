@@ -102,8 +102,10 @@ unit-test: $(UNIT_BIN)
 
 # Two test files at a time: spatch, QEMU under TCG and git are single
 # threaded, so another test fills the second core.  The embedded workspace
-# is made first, as several files share it (SK_WORK, default work/tests:
-# the tests' own, apart from the main job's work/).
+# (the four pinned trees of ci/trees.conf; cold, it fetches about 490 MB
+# and imports four trees, see README "Kernel trees") is made first, as
+# several files share it (SK_WORK, default work/tests: the tests' own,
+# apart from the main job's work/).
 PROVE_FLAGS ?= -j2 --timer
 
 cli-test: all
