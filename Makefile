@@ -12,7 +12,7 @@
 #   make fuzz-replay  every seed and crash reproducer through its harness
 #                     (part of make check; gcc, or ASan with SANITIZE=1)
 
-PKGS := libgit2 jansson sqlite3 libdeflate libcurl
+PKGS := libgit2 jansson sqlite3 libdeflate libcurl libcrypto
 SK := tools/stablekit
 
 ifeq ($(SANITIZE),1)
@@ -30,7 +30,8 @@ CFLAGS ?= -O2 -g
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	-Werror=implicit-function-declaration \
 	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
-	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"'
+	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"' \
+	-DSK_TREES_CONF='"$(CURDIR)/ci/trees.conf"'
 BASE_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SK_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 SK_LDLIBS := $(BASE_LDLIBS) $(SAN_FLAGS)
@@ -47,9 +48,12 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
 HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 
+# apt, dpkg (dpkg-deb), tar, xz-utils and debian-archive-keyring: how
+# workspace init fetches and unpacks the pinned trees (ci/trees.conf);
+# libssl-dev: libcrypto's sha256 that checks them.
 DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openssl-dev libcmocka-dev pkg-config \
 	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
-	linux-source-6.12 xz-utils bc flex bison libelf-dev libssl-dev cpio \
+	linux-source-6.12 xz-utils apt dpkg debian-archive-keyring tar bc flex bison libelf-dev libssl-dev cpio \
 	kmod ccache distcc gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
 	busybox-static qemu-system-x86 qemu-system-arm \
@@ -104,8 +108,10 @@ unit-test: $(UNIT_BIN)
 
 # Two test files at a time: spatch, QEMU under TCG and git are single
 # threaded, so another test fills the second core.  The embedded workspace
-# is made first, as several files share it (SK_WORK, default work/tests:
-# the tests' own, apart from the main job's work/).
+# (the four pinned trees of ci/trees.conf; cold, it fetches about 490 MB
+# and imports four trees, see README "Kernel trees") is made first, as
+# several files share it (SK_WORK, default work/tests: the tests' own,
+# apart from the main job's work/).
 PROVE_FLAGS ?= -j2 --timer
 
 cli-test: all

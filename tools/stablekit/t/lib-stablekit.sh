@@ -70,14 +70,20 @@ sk_new_project() {
 	cp "$SK_TOP/MAINTAINERS" "$1/MAINTAINERS"
 }
 
-# sk_kernel_project DIR: a project that builds the 6.12 workspace
+# sk_workspace: the embedded workspace of real trees ($SK_WORK/linux:
+# linux-6.12.y, linux-7.1.y, linux-7.2.y, linux-7.3.y, see ci/trees.conf)
+# in WS, built when missing (make check builds it before the tests) and
+# completed when it lacks a tree.
+sk_workspace() {
+	WS="$SK_WORK/linux" &&
+	stablekit -C "$SK_TOP" workspace init >/dev/null
+}
+
+# sk_kernel_project DIR: a project that builds the workspace's trees
 # ($SK_WORK/linux, initialised once) with the repository's branches,
 # kconfig fragments and warning allow-list.
 sk_kernel_project() {
-	if ! test -d "$SK_WORK/linux/.git"; then
-		sk_new_project ws && cp "$SK_TOP/stable/branches.conf" ws/stable/ &&
-		(cd ws && stablekit workspace init >/dev/null)
-	fi &&
+	sk_workspace &&
 	sk_new_project "$1" &&
 	cp "$SK_TOP/stable/branches.conf" "$1/stable/" &&
 	mkdir -p "$1/ci" && cp -r "$SK_TOP/ci/kconfig" "$1/ci/" &&

@@ -1,47 +1,69 @@
 #ifndef SK_WORKSPACE_H
 #define SK_WORKSPACE_H
 
+#include <stddef.h>
+
 /*
- * The embedded default kernel repository: Debian's linux-source-6.12
- * tarball committed as one commit on branch linux-6.12.y, tagged
- * v6.12.<sublevel>.  Built in a temporary directory beside the target and
- * renamed into place, so a workspace is either complete or absent.
+ * The embedded default kernel repository: the pinned trees of
+ * ci/trees.conf (project/trees.h) in ONE repository, each tree one commit
+ * of its Debian source on its branch, tagged v<version>; blobs that trees
+ * share are stored once.  HEAD is the first tree's branch, and the work
+ * tree its checkout (kselftest sources, for one).
+ *
+ * A new workspace is built in a temporary directory beside the target and
+ * renamed into place, so it is complete or absent.  A tree added to an
+ * existing one writes its objects first and its tag and branch last: a
+ * tree is there with both, or not at all.  Every download is fetched and
+ * verified before anything is imported.
  */
 
-#define SK_WORKSPACE_SOURCE "/usr/src/linux-source-6.12.tar.xz"
-#define SK_WORKSPACE_BRANCH "linux-6.12.y"
+/* ci/trees.conf of this source tree, when the project has none. */
+#ifndef SK_TREES_CONF
+#define SK_TREES_CONF "ci/trees.conf"
+#endif
 
-struct sk_workspace_info {
-	char *dir;
-	char *branch;		/* "linux-6.12.y" */
-	char *tag;		/* "v6.12.117" */
+struct sk_workspace_tree {
+	char *version;		/* "7.2.13" */
+	char *branch;		/* "linux-7.2.y" */
+	char *tag;		/* "v7.2.13" */
+	char *source;		/* the file it came from */
 	char commit[41];
-	int created;		/* 0: it was already there */
-	double extract_s, index_s, commit_s;
+	int imported;		/* by this call (0: it was there) */
+	int cached;		/* its download was there and verified */
+	double fetch_s, extract_s, import_s;
 	unsigned long nr_files;
 };
 
-/* Progress reports, or NULL: phase ("extract", "index", ...) and counts. */
-typedef void (*sk_workspace_progress_cb)(const char *phase, unsigned long done,
-					  unsigned long total, void *data);
+struct sk_workspace_info {
+	char *dir;
+	char *head;		/* HEAD's branch */
+	struct sk_workspace_tree *trees;	/* the selected ones */
+	size_t nr;
+	int created;		/* the repository is new */
+	size_t imported;	/* trees imported by this call */
+};
+
+/* One line of progress ("fetching 7.2.13 ..."), or NULL. */
+typedef void (*sk_workspace_progress_cb)(const char *line, void *data);
 
 struct sk_workspace_opts {
-	const char *source;		/* NULL: SK_WORKSPACE_SOURCE */
-	const char *branch;		/* NULL: SK_WORKSPACE_BRANCH */
+	const char *pins;		/* NULL: SK_TREES_CONF */
+	const char *const *select;	/* versions or branches; NULL: all */
+	const char *cache;		/* downloads and apt state; NULL:
+					 * beside dir */
 	sk_workspace_progress_cb progress;
 	void *progress_data;
 };
 
 /*
- * Create the workspace at dir, or verify the one there (branch and tag
- * exist, HEAD is the branch): out->created says which.  A directory that
- * exists but is not such a workspace is SK_EEXISTS.
+ * Create the workspace at dir with the selected trees, or add those it
+ * lacks, or verify those it has (each tree's imported says which).  A
+ * directory that exists but is not a git repository is SK_EEXISTS; one
+ * whose branch of a tree is not that tree (no tag v<version> at it) is
+ * SK_EINVALID.
  */
 int sk_workspace_init(struct sk_workspace_info *out, const char *dir,
 		      const struct sk_workspace_opts *opts);
-/* Verify only; SK_ENOTFOUND when dir holds no workspace. */
-int sk_workspace_verify(struct sk_workspace_info *out, const char *dir,
-			const char *branch);
 void sk_workspace_info_release(struct sk_workspace_info *info);
 
 /* "VERSION = 6" ... from a top-level kernel Makefile: "6.12.117". */
@@ -49,5 +71,11 @@ int sk_workspace_kernel_version(char **out, const char *makefile_text);
 
 /* The default location: $SK_WORK/linux, else <top>/work/linux. */
 char *sk_workspace_default_dir(const char *top);
+
+/*
+ * The pin file: <top>/ci/trees.conf when the project has one, else the
+ * one stablekit was built from (SK_TREES_CONF).
+ */
+char *sk_workspace_pins(const char *top);
 
 #endif

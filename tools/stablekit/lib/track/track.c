@@ -588,8 +588,9 @@ static int prepare_branches(struct run *r)
 			tb->workspace_lacks = r->o->workspace && !br->repo;
 			tb->problem = tb->workspace_lacks ?
 				sk_xstrfmt("ref '%s' is not in the embedded "
-					   "workspace (it holds linux-6.12.y "
-					   "only; pass --repo)", br->ref) :
+					   "workspace (the Debian trees of "
+					   "ci/trees.conf; pass --repo)",
+					   br->ref) :
 				sk_xstrfmt("ref '%s' is not in the "
 					   "repository", br->ref);
 			sk_error_clear();

@@ -123,8 +123,8 @@ struct sk_track_branch {
 	char tip[41], base[41];		/* base empty when unresolved */
 	char *problem;			/* why it could not be tracked */
 	/*
-	 * The problem is the embedded workspace's, which holds linux-6.12.y
-	 * only: expected, not a failure of the run.
+	 * The problem is the embedded workspace's, which holds the pinned
+	 * Debian trees only (no mainline): expected, not a failure of the run.
 	 */
 	int workspace_lacks;
 	long long range;
