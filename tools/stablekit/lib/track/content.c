@@ -17,6 +17,13 @@
  * revision" from this share (%) on; below it the patch is partial.
  */
 #define REVISION_SHARE 60
+/* ... or this share, with two hunks or more in place and none old */
+#define REVISION_HUNKS_SHARE 25
+/*
+ * Added lines shorter than this (trimmed: "}", "break;", "return 0;")
+ * are everywhere: they are not counted for or against another revision.
+ */
+#define SIGNIFICANT 10
 
 static const char *const verdict_names[] = {
 	[SK_CONTENT_NONE] = "nothing to compare",
@@ -300,7 +307,10 @@ static int apply_file(struct ctx *c, struct state *s,
 		}
 		m_to = side_lines(&to, h, !reverse);
 		shift = at - ((reverse ? h->new_start : h->old_start) - 1);
-		cur = sk_xrealloc(cur, (nr - m_from + m_to + 1) * sizeof(*cur));
+		/* grown before the move, never shrunk under it */
+		if (m_to > m_from)
+			cur = sk_xrealloc(cur, (nr - m_from + m_to + 1) *
+					  sizeof(*cur));
 		memmove(cur + at + m_to, cur + at + m_from,
 			(nr - (size_t)at - m_from) * sizeof(*cur));
 		memcpy(cur + at, to, m_to * sizeof(*cur));
@@ -460,6 +470,9 @@ static int add_line(const git_diff_delta *d, const git_diff_hunk *h,
 
 	(void)d;
 	(void)h;
+	/* our own ---/+++ lines name the sides */
+	if (l->origin == GIT_DIFF_LINE_FILE_HDR)
+		return 0;
 	if (l->origin == GIT_DIFF_LINE_CONTEXT ||
 	    l->origin == GIT_DIFF_LINE_ADDITION ||
 	    l->origin == GIT_DIFF_LINE_DELETION)
@@ -535,7 +548,7 @@ static void judge_hunks(struct ctx *c, struct state *s,
 					if (h->lines[l].origin != '+')
 						continue;
 					trim(h->lines[l].text, &n);
-					if (!n)
+					if (n < SIGNIFICANT)
 						continue;
 					cp->added++;
 					if (!f->absent &&
@@ -604,8 +617,15 @@ static enum sk_content_verdict hunk_verdict(const struct sk_content_patch *cp)
 		return SK_CONTENT_LINES;
 	if (pre == cp->nr_hunks)
 		return SK_CONTENT_PREIMAGE;
-	if (post + added && cp->added &&
-	    100 * cp->added_found >= REVISION_SHARE * cp->added && !pre)
+	/*
+	 * No hunk's old code left and the new code largely there, or in
+	 * several hunks verbatim (three lines of context each side): the
+	 * change was made, in another form.
+	 */
+	if (!pre && cp->added_found >= 2 &&
+	    (100 * cp->added_found >= REVISION_SHARE * cp->added ||
+	     (post + added >= 2 &&
+	      100 * cp->added_found >= REVISION_HUNKS_SHARE * cp->added)))
 		return SK_CONTENT_REVISION;
 	if (post + added)
 		return SK_CONTENT_PARTIAL;
@@ -672,8 +692,11 @@ int sk_content_check(struct sk_content_series *out, git_repository *repo,
 	for (k = nr; k > 0 && !reverses(&c, d, nr_diffs, k); k--)
 		;
 	out->landed = k;
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k; i++) {
+		/* the table, each hunk on the tree as it is */
+		judge_hunks(&c, &s, &out->patches[i], d[i], nr_diffs[i]);
 		out->patches[i].verdict = SK_CONTENT_LANDED;
+	}
 	for (i = k; i < nr; i++) {
 		struct sk_content_patch *cp = &out->patches[i];
 
@@ -761,9 +784,9 @@ void sk_content_describe(struct sk_strbuf *out,
 	switch (p->verdict) {
 	case SK_CONTENT_LANDED:
 		sk_strbuf_addf(out, "landed by content: the patch reverse-"
-			       "applies on %s (the series in order)%s",
-			       branch, p->nr_hunks ? ", every hunk's "
-			       "post-image in place" : "");
+			       "applies on %s (the series in order); the "
+			       "post-image of %zu of its %zu hunks in place",
+			       branch, in - other, p->nr_hunks);
 		break;
 	case SK_CONTENT_LINES:
 		sk_strbuf_addf(out, "landed by content: every added line of "
@@ -784,9 +807,11 @@ void sk_content_describe(struct sk_strbuf *out,
 			       "applies there (the series in order)", branch);
 		break;
 	case SK_CONTENT_PARTIAL:
-		sk_strbuf_addf(out, "partial: %zu of its %zu hunks are in "
-			       "place on %s, the patch neither applies nor "
-			       "reverse-applies", in, p->nr_hunks, branch);
+		sk_strbuf_addf(out, "partial: %zu of its %zu hunks and %zu of "
+			       "its %zu added lines are in place on %s, the "
+			       "patch neither applies nor reverse-applies",
+			       in, p->nr_hunks, p->added_found, p->added,
+			       branch);
 		break;
 	case SK_CONTENT_COINCIDENCE:
 		sk_strbuf_addf(out, "its post-image is on %s, but an earlier "
@@ -1017,6 +1042,8 @@ int sk_content_present(struct sk_content_cache *cc, size_t bi,
 	if (!no_history(cc, bi))
 		return 0;
 	p = judged_patch(cc, bi, s, rev, nr);
+	if (p && getenv("SK_CONTENT_DEBUG"))
+		say_patch(c, p, cc->br[bi].br->name);
 	if (!p || !sk_content_landed(p->verdict))
 		return 0;
 	say_patch(c, p, cc->br[bi].br->name);
@@ -1203,6 +1230,7 @@ void sk_content_facts(struct sk_content_cache *cc, size_t bi,
 	p = judged_patch(cc, bi, s, rev, nr);
 	if (!p)
 		return;
+	f->fixes_by_code = 1;
 	if (p->verdict == SK_CONTENT_PREIMAGE) {
 		f->fixes_in_branch = 1;
 		say(c, sk_xstrfmt("the fixed code is there: %s has no history "
@@ -1211,7 +1239,6 @@ void sk_content_facts(struct sk_content_cache *cc, size_t bi,
 				  "order)", name));
 		return;
 	}
-	f->fixes_by_code = 1;
 	say(c, sk_xstrfmt("the fixed code is not there: %s has no history "
 			  "to hold the Fixes: target, and the patch's "
 			  "pre-image does not apply on it (the series in "

@@ -129,7 +129,7 @@ int sk_content_present(struct sk_content_cache *cc, size_t bi,
 /* What tracking knows of a patch not present, and what the code adds. */
 struct sk_content_facts {
 	int queued, has_fixes, fixes_in_branch;	/* in */
-	int fixes_by_code;	/* out: the pre-image does not apply */
+	int fixes_by_code;	/* out: the code decided fixes_in_branch */
 	int differs;		/* out: queued, not the code that landed */
 	struct sk_strvec evidence;	/* out: lines, copies */
 };

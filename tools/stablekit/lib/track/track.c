@@ -117,7 +117,10 @@ enum sk_state sk_track_decide(const struct sk_track_facts *f,
 			       f->cc_major, f->cc_minor, f->major, f->minor);
 	} else if (f->has_fixes && f->fixes_in_branch) {
 		st = SK_STATE_NEEDED;
-		sk_strbuf_adds(why, "its Fixes: target is in the branch");
+		sk_strbuf_adds(why, f->fixes_by_code ?
+			       "the code it fixes is in the branch (its "
+			       "pre-image applies)" :
+			       "its Fixes: target is in the branch");
 	} else if (f->has_fixes) {
 		st = SK_STATE_NOT_AFFECTED;
 		sk_strbuf_adds(why, f->fixes_by_code ?

@@ -57,7 +57,7 @@ struct sk_track_facts {
 	int has_fixes;
 	int fixes_resolved;		/* a Fixes: target was found */
 	int fixes_in_branch;		/* ... and the branch contains it */
-	/* no history to hold it: the pre-image does not apply (content.h) */
+	/* no history to hold it: decided by the pre-image (content.h) */
 	int fixes_by_code;
 };
 
