@@ -180,6 +180,73 @@ static void test_other_revision(void **state)
 	sk_content_series_release(&s);
 }
 
+/*
+ * Two hunks verbatim, a third rewritten, no old code left: a later
+ * revision although most added lines are not there.
+ */
+static void test_revision_by_hunks(void **state)
+{
+	static const char *three =
+		"diff --git a/h.c b/h.c\n--- a/h.c\n+++ b/h.c\n"
+		"@@ -1,3 +1,4 @@\n a1\n a2\n+\tcount_first_thing();\n a3\n"
+		"@@ -10,3 +11,4 @@\n b1\n b2\n+\tcount_second_thing();\n b3\n"
+		"@@ -20,3 +22,9 @@\n c1\n c2\n"
+		"+\tif (counter_is_monotonic(item))\n"
+		"+\t\treturn read_monotonic(item);\n"
+		"+\tpr_debug(\"counter %d\\n\", item);\n"
+		"+\twarn_once_on_negative(item);\n"
+		"+\tclamp_the_value(item);\n"
+		"+\treturn read_plain_value(item);\n"
+		" c3\n";
+	struct sk_strbuf t = SK_STRBUF_INIT;
+	struct sk_content_series s;
+	git_oid c;
+	int i;
+
+	(void)state;
+	for (i = 1; i <= 24; i++) {
+		if (i == 3)
+			sk_strbuf_adds(&t, "\tcount_first_thing();\n");
+		if (i == 13)
+			sk_strbuf_adds(&t, "\tcount_second_thing();\n");
+		if (i == 23)
+			sk_strbuf_adds(&t, "\treturn read_item_v2(item);\n");
+		sk_strbuf_addf(&t, "%c%d\n", "abc"[(i - 1) / 10 < 3 ?
+			       (i - 1) / 10 : 2], (i - 1) % 10 + 1);
+	}
+	tree_of(&c, "h.c", t.buf, NULL);
+	assert_int_equal(check(&s, &c, &three, 1), 0);
+	assert_int_equal(s.patches[0].hunks[0].state, SK_HUNK_POST);
+	assert_int_equal(s.patches[0].hunks[1].state, SK_HUNK_POST);
+	assert_int_equal(s.patches[0].hunks[2].state, SK_HUNK_NEITHER);
+	assert_int_equal(s.patches[0].added, 8);
+	assert_int_equal(s.patches[0].added_found, 2);
+	assert_int_equal(s.patches[0].verdict, SK_CONTENT_REVISION);
+	sk_content_series_release(&s);
+	sk_strbuf_release(&t);
+}
+
+/* A hunk that removes lines, then one further down (the file shrinks). */
+static void test_shrinking_hunks(void **state)
+{
+	static const char *cut =
+		"diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n"
+		"@@ -1,7 +1,4 @@\n a\n b\n c\n-d\n-e\n-f\n g\n"
+		"@@ -10,5 +7,5 @@\n j\n k\n l\n-m\n+M\n n\n";
+	struct sk_content_series s;
+	git_oid c;
+
+	(void)state;
+	tree_of(&c, "f.c", OLD, NULL);
+	assert_int_equal(check(&s, &c, &cut, 1), 0);
+	assert_int_equal(s.patches[0].verdict, SK_CONTENT_PREIMAGE);
+	sk_content_series_release(&s);
+	tree_of(&c, "f.c", "a\nb\nc\ng\nh\ni\nj\nk\nl\nM\nn\n", NULL);
+	assert_int_equal(check(&s, &c, &cut, 1), 0);
+	assert_int_equal(s.patches[0].verdict, SK_CONTENT_LANDED);
+	sk_content_series_release(&s);
+}
+
 /* Every added line in place, the context around it other: by content. */
 static void test_added_lines(void **state)
 {
@@ -238,6 +305,10 @@ static void test_landed_prefix(void **state)
 	assert_int_equal(check(&s, &c, series, 3), 0);
 	assert_int_equal(s.landed, 2);
 	assert_int_equal(s.patches[0].verdict, SK_CONTENT_LANDED);
+	/* p1's table is read with p2 undone: its own post-image, in place */
+	assert_int_equal(s.patches[0].nr_hunks, 1);
+	assert_int_equal(s.patches[0].hunks[0].state, SK_HUNK_POST);
+	assert_int_equal(s.patches[0].hunks[0].line, 1);
 	assert_int_equal(s.patches[1].verdict, SK_CONTENT_LANDED);
 	assert_int_equal(s.patches[2].verdict, SK_CONTENT_PREIMAGE);
 	sk_content_series_release(&s);
@@ -331,6 +402,8 @@ int main(void)
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_other_revision),
 		cmocka_unit_test(test_added_lines),
+		cmocka_unit_test(test_revision_by_hunks),
+		cmocka_unit_test(test_shrinking_hunks),
 		cmocka_unit_test(test_series_in_order),
 		cmocka_unit_test(test_landed_prefix),
 		cmocka_unit_test(test_coincidence),

@@ -692,11 +692,13 @@ int sk_content_check(struct sk_content_series *out, git_repository *repo,
 	for (k = nr; k > 0 && !reverses(&c, d, nr_diffs, k); k--)
 		;
 	out->landed = k;
-	for (i = 0; i < k; i++) {
-		/* the table, each hunk on the tree as it is */
+	/* the table of each, on the tree with the later patches undone */
+	for (i = k; i-- > 0;) {
 		judge_hunks(&c, &s, &out->patches[i], d[i], nr_diffs[i]);
 		out->patches[i].verdict = SK_CONTENT_LANDED;
+		apply_step(&c, &s, d[i], nr_diffs[i], 1);
 	}
+	state_release(&s);
 	for (i = k; i < nr; i++) {
 		struct sk_content_patch *cp = &out->patches[i];
 
@@ -1042,8 +1044,6 @@ int sk_content_present(struct sk_content_cache *cc, size_t bi,
 	if (!no_history(cc, bi))
 		return 0;
 	p = judged_patch(cc, bi, s, rev, nr);
-	if (p && getenv("SK_CONTENT_DEBUG"))
-		say_patch(c, p, cc->br[bi].br->name);
 	if (!p || !sk_content_landed(p->verdict))
 		return 0;
 	say_patch(c, p, cc->br[bi].br->name);

@@ -18,9 +18,10 @@
  *     pre-image is: "the fixed code is there" for a Fixes: it cannot
  *     resolve); one that does not is judged hunk by hunk: the post-image
  *     in place, the pre-image in place, every added line in place with
- *     other context, or none of these; most added lines in place but not
- *     all is "landed as another revision", shown with the interdiff
- *     between the stored revision and what the tree has.
+ *     other context, or none of these.  No hunk's pre-image left, and
+ *     most added lines in place (or a quarter of them with two hunks or
+ *     more verbatim) is "landed as a later revision", shown with the
+ *     interdiff between the stored revision and what the tree has.
  *
  * A patch whose post-image is in place although an earlier patch of its
  * series is not there is a coincidence (old code that the series' first
