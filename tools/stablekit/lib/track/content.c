@@ -905,10 +905,13 @@ static int no_history(struct sk_content_cache *cc, size_t bi)
 	struct branch_cache *b = &cc->b[bi];
 	const struct sk_content_branch *tb = &cc->br[bi];
 
+	/*
+	 * The branch is one root commit: a base that is a root with
+	 * commits after it still has a history to walk for those.
+	 */
 	if (b->no_history < 0)
 		b->no_history = b->repo && tb->tip && tb->tip[0] &&
-			sk_content_no_history(b->repo, tb->base && tb->base[0] ?
-					      tb->base : tb->tip);
+			sk_content_no_history(b->repo, tb->tip);
 	return b->no_history;
 }
 
