@@ -190,7 +190,8 @@ test_expect_success 'an edited B queue on 7.1.y: the interdiff against 7.3.y.s c
 test_expect_success 'the summary table' '
 	(cd p && stablekit status --no-color >../out) &&
 	grep "^$B:1  *needed  *queued  *present  *not affected  " out &&
-	grep "^$A:2  *not eligible  *not eligible  *present  *queued  " out
+	grep "^$A:2  *not eligible  *not eligible  *present  *queued\*  " out &&
+	grep "^$B:2  *queued\*  *queued  *present  *not affected  " out
 '
 
 test_done

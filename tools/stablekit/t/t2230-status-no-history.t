@@ -200,9 +200,17 @@ test_expect_success 'a downstream queue of R differs from what landed: flagged, 
 test_expect_success 'the text table and --why say the same' '
 	(cd p && stablekit status --no-color >../out) &&
 	grep "^$F:1  *not affected  *needed  *queued  *present  *needed  " out &&
-	grep "^$R:1  *not eligible  *not eligible  *not eligible  *present  *queued  " out &&
+	grep "^$R:1  *not eligible  *not eligible  *not eligible  *present  *queued\*  " out &&
+	grep "^$F:2  *not affected  *needed+1  *queued\*  *present  " out &&
+	grep "^\*: queued, but not the code that landed upstream" out &&
 	(cd p && stablekit status --why $F:1 linux-7.1.y >../why) &&
 	grep "needed" why && grep "the fixed code is there" why
+'
+
+test_expect_success 'port: a Cc: stable fix not affected is skipped with its reason' '
+	(cd p && stablekit port $F --branch linux-6.1.y >../port.out) &&
+	grep "skipped.*mm: count the dying memcgs" port.out &&
+	grep "not affected: the code it fixes is not in the branch (its pre-image does not apply)" port.out
 '
 
 test_expect_success 'port: a stable queue without a proven upstream sha gets Link: only' '
