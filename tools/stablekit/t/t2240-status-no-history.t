@@ -104,8 +104,8 @@ test_expect_success 'setup: four imported trees, a project, F and R pulled' '
 		kind = downstream
 		select = $R
 	EOF
-	(cd p && stablekit pull -m "$SHARNESS_TEST_SRCDIR/t2230/fix.mbox" &&
-	 stablekit pull -m "$SHARNESS_TEST_SRCDIR/t2230/feature.mbox") &&
+	(cd p && stablekit pull -m "$SHARNESS_TEST_SRCDIR/t2240/fix.mbox" &&
+	 stablekit pull -m "$SHARNESS_TEST_SRCDIR/t2240/feature.mbox") &&
 	test -d p/series/$F && test -d p/series/$R
 '
 
@@ -114,16 +114,16 @@ test_expect_success 'queues: F on 7.2.y (patch 2 edited), R on 6.12.y' '
 	printf "%s\n" mm-count-the-dying-memcgs-in-the-budget.patch \
 		mm-bound-the-budget.patch >p/stable/linux-7.2.y/series &&
 	sed -n "/^Subject: \[PATCH 1\/2\]/,/^-- \$/p" \
-		"$SHARNESS_TEST_SRCDIR/t2230/fix.mbox" |
+		"$SHARNESS_TEST_SRCDIR/t2240/fix.mbox" |
 		sed "s/^Subject: \[PATCH 1\/2\]/Subject:/" \
 		>p/stable/linux-7.2.y/mm-count-the-dying-memcgs-in-the-budget.patch &&
 	sed -n "/^Subject: \[PATCH 2\/2\]/,/^-- \$/p" \
-		"$SHARNESS_TEST_SRCDIR/t2230/fix.mbox" |
+		"$SHARNESS_TEST_SRCDIR/t2240/fix.mbox" |
 		sed -e "s/^Subject: \[PATCH 2\/2\]/Subject:/" \
 		    -e "s/min(1, budget())/min(2, budget())/" \
 		>p/stable/linux-7.2.y/mm-bound-the-budget.patch &&
 	echo mm-vmscan-add-the-scan-costs.patch >p/stable/linux-6.12.y/series &&
-	sed -n "/^Subject:/,/^-- \$/p" "$SHARNESS_TEST_SRCDIR/t2230/feature.mbox" |
+	sed -n "/^Subject:/,/^-- \$/p" "$SHARNESS_TEST_SRCDIR/t2240/feature.mbox" |
 		sed "s/^Subject: \[PATCH\]/Subject:/" \
 		>p/stable/linux-6.12.y/mm-vmscan-add-the-scan-costs.patch &&
 	(cd p && stablekit status --json >../status.json)
