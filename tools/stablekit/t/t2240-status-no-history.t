@@ -158,6 +158,8 @@ test_expect_success 'Fixes: unresolvable, pre-image absent: not affected, with t
 test_expect_success 'upstream by proxy: 7.3.y has F; none on 7.3.y itself' '
 	cell $F:1 linux-7.1.y evidence >ev &&
 	grep "upstream by proxy: linux-7.3.y, a newer stable tree, has it (landed by content)" ev &&
+	test "$(cell $F:1 linux-7.1.y upstream_by_proxy)" = linux-7.3.y &&
+	test "$(cell $F:1 linux-7.3.y upstream_by_proxy)" = null &&
 	cell $F:1 linux-7.3.y evidence >ev &&
 	! grep "upstream by proxy" ev &&
 	cell $F:1 linux-6.1.y evidence >ev &&

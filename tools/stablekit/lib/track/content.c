@@ -1220,6 +1220,8 @@ void sk_content_facts(struct sk_content_cache *cc, size_t bi,
 		return;
 	ref = proxy(cc, bi, s, rev, nr, &rp);
 	if (ref >= 0)
+		f->proxy = cc->br[ref].br->name;
+	if (ref >= 0)
 		say(c, sk_xstrfmt("upstream by proxy: %s, a newer stable tree, "
 				  "has it (%s); stable trees take only mainline "
 				  "commits, so no upstream commit is known to "

@@ -132,6 +132,7 @@ struct sk_content_facts {
 	int queued, has_fixes, fixes_in_branch;	/* in */
 	int fixes_by_code;	/* out: the code decided fixes_in_branch */
 	int differs;		/* out: queued, not the code that landed */
+	const char *proxy;	/* out: the newer stable branch that has it */
 	struct sk_strvec evidence;	/* out: lines, copies */
 };
 

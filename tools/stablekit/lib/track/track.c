@@ -1615,6 +1615,7 @@ static void content_facts(struct run *r, size_t bi, struct pinfo *pi,
 	f->fixes_in_branch = cf.fixes_in_branch;
 	f->fixes_by_code = cf.fixes_by_code;
 	c->differs = cf.differs;
+	c->proxy = cf.proxy;
 	content_take(c, &cf.evidence);
 }
 

@@ -75,6 +75,8 @@ struct sk_track_cell {
 	size_t nr_commits, alloc_commits;
 	/* queued, but not the code that landed upstream (content.h) */
 	int differs;
+	/* a newer stable branch that has it by content, or NULL */
+	const char *proxy;
 };
 
 /* What proves that an upstream commit carries the patch. */
