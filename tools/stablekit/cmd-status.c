@@ -60,7 +60,7 @@ static void print_table(const struct sk_track *t, int colour)
 		for (i = 0; i < t->nr_patches; i++) {
 			const struct sk_track_cell *c = &t->patches[i].cells[j];
 			size_t w = strlen(sk_state_name(c->state)) +
-				   (c->nr_deps ? 2 : 0);
+				   (c->nr_deps ? 2 : 0) + !!c->differs;
 
 			if (width[j + 1] < w)
 				width[j + 1] = w;
@@ -78,9 +78,11 @@ static void print_table(const struct sk_track *t, int colour)
 		for (j = 0; j < t->nr_branches; j++) {
 			const struct sk_track_cell *c = &tp->cells[j];
 			const char *name = sk_state_name(c->state);
+			/* "*": queued, not the code that landed upstream */
+			const char *mark = c->differs ? "*" : "";
 			char *text = c->nr_deps ?
-				sk_xstrfmt("%s+%zu", name, c->nr_deps) :
-				sk_xstrdup(name);
+				sk_xstrfmt("%s+%zu%s", name, c->nr_deps, mark) :
+				sk_xstrfmt("%s%s", name, mark);
 
 			printf("  %s%-*s%s", colour ? colours[c->state] : "",
 			       (int)width[j + 1], text, colour ? "\033[m" : "");
@@ -95,7 +97,17 @@ static void print_table(const struct sk_track *t, int colour)
 /* Below the table, each branch that could not be tracked, and why. */
 static void print_problems(const struct sk_track *t)
 {
-	size_t i;
+	size_t i, j;
+
+	for (i = 0; i < t->nr_patches; i++)
+		for (j = 0; j < t->nr_branches; j++)
+			if (t->patches[i].cells[j].differs) {
+				printf("*: queued, but not the code that "
+				       "landed upstream (--why shows the "
+				       "interdiff)\n");
+				i = t->nr_patches;
+				break;
+			}
 
 	for (i = 0; i < t->nr_branches; i++)
 		if (t->branches[i].problem)

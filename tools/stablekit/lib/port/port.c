@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -514,6 +515,32 @@ static void placement_notes(struct sk_strbuf *out, const struct sk_port_item *it
 	}
 }
 
+/*
+ * A stable queue names its upstream commit only when tracking proved one
+ * (upstream_line); without one (a tree without history, upstream only by
+ * proxy) the Link: to the patch's mail is what says where it came from.
+ */
+static void link_line(struct sk_strbuf *out, const struct port *p,
+		      const struct work *w, const struct sk_patch *mail)
+{
+	const char *id = w->sp->message_id;
+	size_t i, len;
+
+	if (p->tb->br->kind == SK_BRANCH_DOWNSTREAM || !id || !*id)
+		return;
+	for (i = 0; w->tp && i < w->tp->nr_upstream; i++)
+		if (sk_track_upstream_proven(&w->tp->upstream[i]))
+			return;
+	id += *id == '<';
+	len = strcspn(id, ">");
+	for (i = 0; i < mail->nr_trailers; i++)
+		if (!strcasecmp(mail->trailers[i].key, "Link") &&
+		    memmem(mail->trailers[i].value, strlen(mail->trailers[i].value),
+			   id, len))
+			return;
+	sk_strbuf_addf(out, "Link: https://lore.kernel.org/r/%.*s\n", (int)len, id);
+}
+
 static void note_line(struct sk_strbuf *out, const struct port *p,
 		      const struct work *w)
 {
@@ -551,6 +578,7 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 	for (i = 0; i < mail->nr_trailers; i++)
 		sk_strbuf_addf(out, "%s: %s\n", mail->trailers[i].key,
 			       mail->trailers[i].value);
+	link_line(out, p, w, mail);
 	if (w->item->dep_of) {
 		const struct sk_series_patch *d = NULL;
 		size_t k;

@@ -20,11 +20,14 @@ json_t *sk_status_cell_json(const struct sk_track_patch *tp,
 	for (i = 0; i < c->nr_deps; i++)
 		json_array_append_new(deps, json_sprintf("%s:%d", tp->slug,
 							  c->deps[i]));
-	return json_pack("{s:s, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:b, s:o}",
 			 "state", sk_state_name(c->state),
 			 "evidence", sk_strvec_array_json(c->evidence, c->nr_evidence),
 			 "commits", sk_strvec_array_json(c->commits, c->nr_commits),
-			 "deps", deps);
+			 "deps", deps,
+			 "differs_from_upstream", c->differs,
+			 "upstream_by_proxy", c->proxy ? json_string(c->proxy) :
+			 json_null());
 }
 
 json_t *sk_status_json(const struct sk_track *t, const char *repo,

@@ -1,6 +1,7 @@
 #include "track/track.h"
 #include "track/track-lines.h"
 #include "track/commitfacts.h"
+#include "track/content.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "project/repo.h"
@@ -126,10 +127,15 @@ enum sk_state sk_track_decide(const struct sk_track_facts *f,
 			       f->cc_major, f->cc_minor, f->major, f->minor);
 	} else if (f->has_fixes && f->fixes_in_branch) {
 		st = SK_STATE_NEEDED;
-		sk_strbuf_adds(why, "its Fixes: target is in the branch");
+		sk_strbuf_adds(why, f->fixes_by_code ?
+			       "the code it fixes is in the branch (its "
+			       "pre-image applies)" :
+			       "its Fixes: target is in the branch");
 	} else if (f->has_fixes) {
 		st = SK_STATE_NOT_AFFECTED;
-		sk_strbuf_adds(why, f->fixes_resolved ?
+		sk_strbuf_adds(why, f->fixes_by_code ?
+			       "the code it fixes is not in the branch (its "
+			       "pre-image does not apply)" : f->fixes_resolved ?
 			       "its Fixes: target is not in the branch" :
 			       "its Fixes: target is not in the repository");
 	} else if (f->cc_stable) {
@@ -253,6 +259,7 @@ struct run {
 	/* the merge that find_revert's revert reverts, or "" */
 	char via_merge[41];
 	struct sk_strbuf sb;
+	struct sk_content_cache *content;	/* trees without history */
 };
 
 static int lines_cmp(const void *a, const void *b)
@@ -2090,6 +2097,64 @@ static void mainline_evidence(struct sk_track_cell *c,
 	}
 }
 
+/* ---- trees without history: the code is the evidence (content.h) ---- */
+
+static void content_start(struct run *r)
+{
+	struct sk_content_branch *b = sk_xcalloc(r->t->nr_branches + 1,
+						 sizeof(*b));
+	size_t i;
+
+	for (i = 0; i < r->t->nr_branches; i++) {
+		const struct sk_track_branch *tb = &r->t->branches[i];
+
+		b[i].br = tb->br;
+		b[i].repo = tb->problem ? NULL : r->where[i].repo;
+		b[i].tip = tb->tip;
+		b[i].base = tb->base;
+		b[i].queue = tb->queue.buf;
+	}
+	r->content = sk_content_cache_new(r->o->top, b, r->t->nr_branches);
+	free(b);
+}
+
+static void content_take(struct sk_track_cell *c, struct sk_strvec *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nr; i++)
+		*SK_ARRAY_PUSH(c->evidence, c->nr_evidence,
+			       c->alloc_evidence) = (char *)ev->items[i];
+	sk_strvec_release(ev);
+}
+
+static int content_present(struct run *r, size_t bi, struct pinfo *pi,
+			   struct sk_track_cell *c)
+{
+	struct sk_strvec ev = { 0 };
+	int ret = sk_content_present(r->content, bi, pi->s, pi->rev,
+				     pi->p->nr, &ev);
+
+	content_take(c, &ev);
+	return ret;
+}
+
+static void content_facts(struct run *r, size_t bi, struct pinfo *pi,
+			  struct sk_track_cell *c, struct sk_track_facts *f)
+{
+	struct sk_content_facts cf = { 0 };
+
+	cf.queued = f->queued;
+	cf.has_fixes = f->has_fixes;
+	cf.fixes_in_branch = f->fixes_in_branch;
+	sk_content_facts(r->content, bi, pi->s, pi->rev, pi->p->nr, &cf);
+	f->fixes_in_branch = cf.fixes_in_branch;
+	f->fixes_by_code = cf.fixes_by_code;
+	c->differs = cf.differs;
+	c->proxy = cf.proxy;
+	content_take(c, &cf.evidence);
+}
+
 static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 {
 	struct sk_track_branch *tb = &r->t->branches[bi];
@@ -2116,6 +2181,8 @@ static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 		int reverted, similar;
 
 		f.present = check_present(r, tb, pi, c, &reverted, &similar);
+		if (!f.present)
+			f.present = content_present(r, bi, pi, c);
 		f.reverted_here = reverted;
 		f.similar = similar;
 		f.reverted_upstream = reverted_upstream(pi->tp);
@@ -2134,6 +2201,8 @@ static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 		}
 		if (br->kind == SK_BRANCH_MAINLINE)
 			f.kind = SK_BRANCH_STABLE;
+		if (!f.present)
+			content_facts(r, bi, pi, c, &f);
 	}
 	c->state = sk_track_decide(&f, &why);
 	if (why.len)
@@ -2235,6 +2304,7 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 		for (i = 0; i < r.pi[k].nr_fixes; i++)
 			resolve_fix(&r, &r.pi[k].fixes[i]);
 	map_upstream(&r);
+	content_start(&r);
 	for (i = 0; i < t->nr_branches; i++) {
 		for (k = 0; k < r.nr_pi; k++)
 			evaluate(&r, i, &r.pi[k]);
@@ -2263,6 +2333,7 @@ out:
 	for (i = 0; i < r.nr_series; i++)
 		sk_series_free(r.series[i]);
 	free(r.series);
+	sk_content_cache_free(r.content);
 	close_where(&r);
 	for (i = 0; i < r.nr_lines; i++)
 		sk_lines_release(&r.lines[i].l);

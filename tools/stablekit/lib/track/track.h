@@ -57,6 +57,8 @@ struct sk_track_facts {
 	int has_fixes;
 	int fixes_resolved;		/* a Fixes: target was found */
 	int fixes_in_branch;		/* ... and the branch contains it */
+	/* no history to hold it: decided by the pre-image (content.h) */
+	int fixes_by_code;
 };
 
 /* The state, with the reason appended to why (if not NULL). */
@@ -71,6 +73,10 @@ struct sk_track_cell {
 	size_t nr_deps, alloc_deps;
 	char **commits;			/* commits that prove the state */
 	size_t nr_commits, alloc_commits;
+	/* queued, but not the code that landed upstream (content.h) */
+	int differs;
+	/* a newer stable branch that has it by content, or NULL */
+	const char *proxy;
 };
 
 /* What proves that an upstream commit carries the patch. */
