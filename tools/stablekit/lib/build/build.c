@@ -254,6 +254,11 @@ static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 				 &job->alloc_patches, series.buf);
 	for (i = 0; i < job->nr_patches; i++) {
 		char *p = sk_path_join(dir, job->patches[i]);
+		/* errors name the queue the user wrote, not the build's copy */
+		char *shown = c->o->queue_copy && !c->o->queue_dir ?
+			sk_xstrfmt("%s/stable/%s/%s", c->o->top,
+				   c->o->branch->name, job->patches[i]) :
+			sk_xstrdup(p);
 
 		sk_strbuf_reset(&patch);
 		ret = sk_name_check("queue entry", job->patches[i]);
@@ -262,7 +267,9 @@ static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 		/* the undo rewrites and removes these paths: checked first */
 		if (!ret)
 			ret = sk_kbuild_patch_files(&job->files, &job->nr_files,
-						    &job->alloc_files, patch.buf, p);
+						    &job->alloc_files, patch.buf,
+						    shown);
+		free(shown);
 		free(p);
 		if (ret) {
 			sk_error_prefix(ret, "queue of '%s'", c->o->branch->name);
