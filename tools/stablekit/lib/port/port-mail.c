@@ -59,45 +59,12 @@ static int is_ident(int c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
-/*
- * The name a definition line defines: "static void f(...)" -> f,
- * "enum node_stat_item {" -> node_stat_item, "static const int a[] = {"
- * -> a.  0 when the line defines nothing (or only declares a function).
- */
-static size_t def_name(const char *line, const char **name)
-{
-	const char *p = line, *last = NULL, *stop = line + strcspn(line, "([={;");
-	size_t last_len = 0;
-
-	if (!isalpha((unsigned char)*line) && *line != '_')
-		return 0;
-	if (!strncmp(line, "extern ", 7) || !*stop)
-		return 0;
-	while (p < stop) {
-		if (is_ident(*p) && (p == line || !is_ident(p[-1]))) {
-			size_t n = 0;
-
-			while (is_ident(p[n]))
-				n++;
-			last = p;
-			last_len = n;
-			p += n;
-		} else {
-			p++;
-		}
-	}
-	if (!last || (*stop == '(' && strchr(line, ';')))
-		return 0;
-	*name = last;
-	return last_len;
-}
-
-/* The name an @@ line names (see def_name), or 0. */
+/* The name an @@ line names (see sk_apply_def_name), or 0. */
 static size_t hunk_name(const char *funcname, const char **name)
 {
 	while (funcname && (*funcname == ' ' || *funcname == '\t'))
 		funcname++;
-	return funcname ? def_name(funcname, name) : 0;
+	return funcname ? sk_apply_def_name(funcname, name) : 0;
 }
 
 /* Does line contain name as a whole word (its column, or -1)? */
@@ -158,7 +125,7 @@ static long find_def(const struct text_lines *l, const char *name, size_t n)
 	for (i = 0; i < l->nr; i++) {
 		const char *d;
 
-		if (def_name(l->v[i], &d) == n && !strncmp(d, name, n))
+		if (sk_apply_def_name(l->v[i], &d) == n && !strncmp(d, name, n))
 			return (long)i;
 	}
 	return -1;
