@@ -1,0 +1,242 @@
+/*
+ * wsbench: the shadow-node workload of the benchmark gate (series B,
+ * "shadow node budget under MGLRU").  A hot range of a block device is
+ * read into the page cache of a child memcg, a cold stream pushes it out
+ * under the parent's memory.max, and cachestat(2) then says how many of
+ * the hot pages that left the cache still have a shadow entry: the
+ * eviction tokens the shadow shrinker keeps within the budget that
+ * count_shadow_nodes() computes.  Each round does it twice: once while
+ * the child is alive ("live"), once after the child was removed, so that
+ * its pages were reparented to the parent ("offlined", the memcg churn).
+ *
+ *   wsbench -d dev -c cgroup [-H hot] [-C cold] [-r rounds]
+ *
+ * Prints one line: "wsbench: rounds=R hot_pages=P live_evicted=E
+ * live_shadows=S offlined_evicted=E offlined_shadows=S elapsed_s=T";
+ * evicted counts the hot pages not cached, shadows those of them with a
+ * shadow entry (cachestat's nr_evicted), summed over the rounds.  A
+ * block device needs no file system and its page cache is charged to
+ * the reader's memcg like a file's; a zram device reads its unwritten
+ * pages as zeroes without using memory.  Static-linkable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef __NR_cachestat
+#define __NR_cachestat 451	/* the same on every arch */
+#endif
+
+struct cs_range {
+	uint64_t off, len;
+};
+
+struct cs {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted,
+		 nr_recently_evicted;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long long parse_size(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 0);
+
+	switch (*end) {
+	case 'g': case 'G':
+		v <<= 10;
+		/* fall through */
+	case 'm': case 'M':
+		v <<= 10;
+		/* fall through */
+	case 'k': case 'K':
+		v <<= 10;
+		break;
+	}
+	return v;
+}
+
+static int read_range(int fd, long long off, long long len)
+{
+	static char buf[1 << 16];
+
+	while (len > 0) {
+		ssize_t n = pread(fd, buf, len < (long long)sizeof(buf) ?
+				  (size_t)len : sizeof(buf), off);
+
+		if (n <= 0) {
+			fprintf(stderr, "wsbench: read at %lld: %s\n", off,
+				n ? strerror(errno) : "end of device");
+			return -1;
+		}
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		fprintf(stderr, "wsbench: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		fprintf(stderr, "wsbench: %s: %s\n", path, strerror(errno));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* Move this process into the cgroup dir. */
+static int join(const char *dir)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	return write_file(path, "0\n");
+}
+
+/* The hot range's pages out of the cache, and those with a shadow. */
+static int sample(int fd, long long hot, long long *evicted, long long *shadows)
+{
+	struct cs_range r = { 0, (uint64_t)hot };
+	struct cs c;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(&c, 0, sizeof(c));
+	if (syscall(__NR_cachestat, fd, &r, &c, 0) < 0) {
+		fprintf(stderr, "wsbench: cachestat: %s\n", strerror(errno));
+		return -1;
+	}
+	*evicted += hot / page - (long long)c.nr_cache;
+	*shadows += (long long)c.nr_evicted;
+	return 0;
+}
+
+struct opts {
+	const char *dev, *cg;
+	long long hot, cold, size;
+	int rounds;
+};
+
+/* The next cold stretch, wrapping after the hot range. */
+static long long cold_at(const struct opts *o, long long *next)
+{
+	long long at = *next;
+
+	if (at + o->cold > o->size)
+		at = o->hot;
+	*next = at + o->cold;
+	return at;
+}
+
+static int round_of(const struct opts *o, int fd, int r, long long *next,
+		    long long *v)
+{
+	char child[512], keep[512];
+
+	snprintf(child, sizeof(child), "%s/ws%d", o->cg, r);
+	snprintf(keep, sizeof(keep), "%s/keep", o->cg);
+	if (mkdir(child, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "wsbench: mkdir %s: %s\n", child, strerror(errno));
+		return -1;
+	}
+	if (join(child) || read_range(fd, 0, o->hot) ||
+	    read_range(fd, 0, o->hot) ||
+	    read_range(fd, cold_at(o, next), o->cold) ||
+	    sample(fd, o->hot, &v[0], &v[1]) ||
+	    read_range(fd, 0, o->hot) || read_range(fd, 0, o->hot))
+		return -1;
+	/* the child goes: its pages (the hot range's) move to the parent */
+	if (join(keep))
+		return -1;
+	if (rmdir(child) < 0) {
+		fprintf(stderr, "wsbench: rmdir %s: %s\n", child, strerror(errno));
+		return -1;
+	}
+	if (read_range(fd, cold_at(o, next), o->cold) ||
+	    sample(fd, o->hot, &v[2], &v[3]))
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { NULL, NULL, 8LL << 20, 128LL << 20, 0, 2 };
+	long long v[4] = { 0, 0, 0, 0 }, next;
+	char keep[512];
+	double start;
+	int opt, fd, r;
+
+	while ((opt = getopt(argc, argv, "d:c:H:C:r:")) != -1) {
+		switch (opt) {
+		case 'd':
+			o.dev = optarg;
+			break;
+		case 'c':
+			o.cg = optarg;
+			break;
+		case 'H':
+			o.hot = parse_size(optarg);
+			break;
+		case 'C':
+			o.cold = parse_size(optarg);
+			break;
+		case 'r':
+			o.rounds = atoi(optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (!o.dev || !o.cg || strlen(o.cg) > 400 || o.hot < 4096 || o.cold < 4096 || o.rounds < 1)
+		goto usage;
+	fd = open(o.dev, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "wsbench: %s: %s\n", o.dev, strerror(errno));
+		return 1;
+	}
+	o.size = lseek(fd, 0, SEEK_END);
+	if (o.size < o.hot + o.cold) {
+		fprintf(stderr, "wsbench: %s: %lld bytes, %lld needed\n", o.dev,
+			o.size, o.hot + o.cold);
+		return 1;
+	}
+	snprintf(keep, sizeof(keep), "%s/keep", o.cg);
+	if (mkdir(keep, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "wsbench: mkdir %s: %s\n", keep, strerror(errno));
+		return 1;
+	}
+	next = o.hot;
+	start = now();
+	for (r = 1; r <= o.rounds; r++)
+		if (round_of(&o, fd, r, &next, v))
+			return 1;
+	printf("wsbench: rounds=%d hot_pages=%lld live_evicted=%lld "
+	       "live_shadows=%lld offlined_evicted=%lld offlined_shadows=%lld "
+	       "elapsed_s=%.3f\n", o.rounds, o.hot / sysconf(_SC_PAGESIZE),
+	       v[0], v[1], v[2], v[3], now() - start);
+	return 0;
+usage:
+	fprintf(stderr, "usage: wsbench -d dev -c cgroup [-H hot] [-C cold] "
+		"[-r rounds]\n");
+	return 2;
+}
