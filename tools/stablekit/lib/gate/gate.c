@@ -1389,6 +1389,16 @@ static void execute(struct graph *job)
 	}
 }
 
+/* The guest's workload; in the inputs key, so a stored baseline is its. */
+static void add_workload(struct gate *g)
+{
+	char *e = sk_xstrfmt("%sWORKLOAD=%s\n", g->bench_env,
+			     sk_bench_kind_name(g->t.kind));
+
+	free(g->bench_env);
+	g->bench_env = e;
+}
+
 int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 {
 	struct sk_gate_arches arches = { { NULL }, 0 };
@@ -1434,14 +1444,7 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 					   conf_path : NULL, o->branch);
 	if (err)
 		goto cleanup;
-	{
-		/* the guest's workload; in the key, so a stored baseline is its */
-		char *e = sk_xstrfmt("%sWORKLOAD=%s\n", g->bench_env,
-				     sk_bench_kind_name(g->t.kind));
-
-		free(g->bench_env);
-		g->bench_env = e;
-	}
+	add_workload(g);
 	g->arch = arches.v[0];
 	if (o->runs > 0) {
 		char *e = sk_xstrfmt("%sRUNS=%d\n", g->bench_env, o->runs);
