@@ -1,20 +1,22 @@
 /*
  * wsbench: the shadow-node workload of the benchmark gate (series B,
- * "shadow node budget under MGLRU").  A hot range of a block device is
- * read into the page cache of a child memcg, a cold stream pushes it out
- * under the parent's memory.max, and cachestat(2) then says how many of
- * the hot pages that left the cache still have a shadow entry: the
- * eviction tokens the shadow shrinker keeps within the budget that
- * count_shadow_nodes() computes.  Each round does it twice: once while
- * the child is alive ("live"), once after the child was removed, so that
- * its pages were reparented to the parent ("offlined", the memcg churn).
+ * "shadow node budget under MGLRU").  A range of a block device (the
+ * hot range) is read into the page cache of a child memcg, a cold stream
+ * pushes it out under the parent's memory.max, and cachestat(2) then
+ * says how many of its pages that left the cache still have a shadow
+ * entry: the eviction tokens the shadow shrinker keeps within the budget
+ * that count_shadow_nodes() computes.  Each round does it twice: once
+ * while the child is alive ("live"), once with the child removed before
+ * the cold stream, so that the range's pages and nodes were reparented
+ * to the parent ("offlined", the memcg churn).
  *
  *   wsbench -d dev -c cgroup [-H hot] [-C cold] [-r rounds]
  *
  * Prints one line: "wsbench: rounds=R hot_pages=P live_evicted=E
  * live_shadows=S offlined_evicted=E offlined_shadows=S elapsed_s=T";
- * evicted counts the hot pages not cached, shadows those of them with a
- * shadow entry (cachestat's nr_evicted), summed over the rounds.  A
+ * hot_pages is a range's size in pages, evicted counts its pages not
+ * cached, shadows those of them with a shadow entry (cachestat's
+ * nr_evicted), summed over the rounds.  A
  * block device needs no file system and its page cache is charged to
  * the reader's memcg like a file's; a zram device reads its unwritten
  * pages as zeroes without using memory.  Static-linkable.
@@ -114,10 +116,11 @@ static int join(const char *dir)
 	return write_file(path, "0\n");
 }
 
-/* The hot range's pages out of the cache, and those with a shadow. */
-static int sample(int fd, long long hot, long long *evicted, long long *shadows)
+/* A range's pages out of the cache, and those with a shadow entry. */
+static int sample(int fd, long long off, long long len, long long *evicted,
+		  long long *shadows)
 {
-	struct cs_range r = { 0, (uint64_t)hot };
+	struct cs_range r = { (uint64_t)off, (uint64_t)len };
 	struct cs c;
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -126,7 +129,7 @@ static int sample(int fd, long long hot, long long *evicted, long long *shadows)
 		fprintf(stderr, "wsbench: cachestat: %s\n", strerror(errno));
 		return -1;
 	}
-	*evicted += hot / page - (long long)c.nr_cache;
+	*evicted += len / page - (long long)c.nr_cache;
 	*shadows += (long long)c.nr_evicted;
 	return 0;
 }
@@ -137,21 +140,34 @@ struct opts {
 	int rounds;
 };
 
-/* The next cold stretch, wrapping after the hot range. */
-static long long cold_at(const struct opts *o, long long *next)
+/* The next len bytes of the device, from the start again at its end. */
+static long long take(const struct opts *o, long long *next, long long len)
 {
 	long long at = *next;
 
-	if (at + o->cold > o->size)
-		at = o->hot;
-	*next = at + o->cold;
+	if (at + len > o->size)
+		at = 0;
+	*next = at + len;
 	return at;
+}
+
+/*
+ * A range read once is inactive on either LRU, so the cold stream after
+ * it evicts it; each phase takes fresh ranges, so that no shadow of an
+ * earlier one is counted.
+ */
+static int phase(const struct opts *o, int fd, long long *next,
+		 long long *hot_at)
+{
+	*hot_at = take(o, next, o->hot);
+	return read_range(fd, *hot_at, o->hot);
 }
 
 static int round_of(const struct opts *o, int fd, int r, long long *next,
 		    long long *v)
 {
 	char child[512], keep[512];
+	long long live, off;
 
 	snprintf(child, sizeof(child), "%s/ws%d", o->cg, r);
 	snprintf(keep, sizeof(keep), "%s/keep", o->cg);
@@ -159,21 +175,20 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 		fprintf(stderr, "wsbench: mkdir %s: %s\n", child, strerror(errno));
 		return -1;
 	}
-	if (join(child) || read_range(fd, 0, o->hot) ||
-	    read_range(fd, 0, o->hot) ||
-	    read_range(fd, cold_at(o, next), o->cold) ||
-	    sample(fd, o->hot, &v[0], &v[1]) ||
-	    read_range(fd, 0, o->hot) || read_range(fd, 0, o->hot))
+	/* live: a range and a cold stream, both in the child */
+	if (join(child) || phase(o, fd, next, &live) ||
+	    read_range(fd, take(o, next, o->cold), o->cold) ||
+	    sample(fd, live, o->hot, &v[0], &v[1]))
 		return -1;
-	/* the child goes: its pages (the hot range's) move to the parent */
-	if (join(keep))
+	/* offlined: a range read in the child, evicted after it is gone */
+	if (phase(o, fd, next, &off) || join(keep))
 		return -1;
 	if (rmdir(child) < 0) {
 		fprintf(stderr, "wsbench: rmdir %s: %s\n", child, strerror(errno));
 		return -1;
 	}
-	if (read_range(fd, cold_at(o, next), o->cold) ||
-	    sample(fd, o->hot, &v[2], &v[3]))
+	if (read_range(fd, take(o, next, o->cold), o->cold) ||
+	    sample(fd, off, o->hot, &v[2], &v[3]))
 		return -1;
 	return 0;
 }
@@ -207,7 +222,8 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (!o.dev || !o.cg || strlen(o.cg) > 400 || o.hot < 4096 || o.cold < 4096 || o.rounds < 1)
+	if (!o.dev || !o.cg || strlen(o.cg) > 400 || o.hot < 4096 ||
+	    o.cold < 4096 || o.rounds < 1)
 		goto usage;
 	fd = open(o.dev, O_RDONLY);
 	if (fd < 0) {
@@ -215,9 +231,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	o.size = lseek(fd, 0, SEEK_END);
-	if (o.size < o.hot + o.cold) {
+	if (o.size < 2 * (o.hot + o.cold)) {
 		fprintf(stderr, "wsbench: %s: %lld bytes, %lld needed\n", o.dev,
-			o.size, o.hot + o.cold);
+			o.size, 2 * (o.hot + o.cold));
 		return 1;
 	}
 	snprintf(keep, sizeof(keep), "%s/keep", o.cg);
@@ -225,7 +241,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsbench: mkdir %s: %s\n", keep, strerror(errno));
 		return 1;
 	}
-	next = o.hot;
+	next = 0;
 	start = now();
 	for (r = 1; r <= o.rounds; r++)
 		if (round_of(&o, fd, r, &next, v))
