@@ -340,7 +340,7 @@ static void test_bench_shadow_verdict(void **state)
 			       "no value in 4 of 4 baseline"));
 	assert_true(json_is_null(json_array_get(json_object_get(json_object_get(
 		json_object_get(v, "metrics"), "shadow_kept_live_pct"),
-		"baseline"), 0)));
+		"baseline_values"), 0)));
 	json_decref(v);
 
 	/* no churn line on one side (usemem -D failed): not measured */

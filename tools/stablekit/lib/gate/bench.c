@@ -376,8 +376,9 @@ static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
 		/* the numbers that were there, beside the reason */
 		json_object_set_new(metrics, name, json_pack(
 			"{s:s, s:s, s:o, s:o, s:b}", "status", "not measured",
-			"reason", why, "baseline", values_json(a, base->nr),
-			"patched", values_json(b, patched->nr), "gated", gated));
+			"reason", why, "baseline_values", values_json(a, base->nr),
+			"patched_values", values_json(b, patched->nr), "gated",
+			gated));
 		if (gated) {
 			*measured = 0;
 			json_array_append_new(reasons, json_sprintf(

@@ -91,9 +91,9 @@ struct sk_gate_thresholds {
 /*
  * Compare: one object per metric { base: {median, stddev, ...}, patched:
  * {...}, change_pct, p, significant, gating, verdict } (or { status:
- * "not measured", reason, baseline: [values], patched: [values] }), the
- * new counters check and a verdict { pass, reasons[] }.  The metrics are
- * t->kind's.
+ * "not measured", reason, baseline_values: [...], patched_values: [...] }),
+ * the new counters check and a verdict { pass, reasons[] }.  The metrics
+ * are t->kind's.
  */
 json_t *sk_bench_compare(const struct sk_bench *base,
 			 const struct sk_bench *patched,
