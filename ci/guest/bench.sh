@@ -20,7 +20,7 @@
 #   stablekit-bench: lockstat <class> <acquisitions> <contentions>
 #   stablekit-bench: end <run>
 RUNS=1 WORKERS=1 SIZE=256M TOUCHES=200000 SEED=42 MEMCG_MAX=64M SWAP=1G LRU_GEN=n
-WORKLOAD=lrulock HOT=8M COLD=128M ROUNDS=2 CHURN_SIZE=4M CHURN_TOUCHES=100000
+WORKLOAD=lrulock HOT=8M COLD=128M ROUNDS=2 CHURN_SIZE=4M CHURN_TOUCHES=60000
 COUNTERS_RE='^(pgrotate_|pgreclaim_pageout_)'
 [ -f /stablekit/bench.env ] && . /stablekit/bench.env
 B=/sys/fs/cgroup

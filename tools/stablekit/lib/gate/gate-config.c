@@ -154,7 +154,7 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 		{ "bench.cold", "COLD", "128M" },
 		{ "bench.rounds", "ROUNDS", "2" },
 		{ "bench.churnSize", "CHURN_SIZE", "4M" },
-		{ "bench.churnTouches", "CHURN_TOUCHES", "100000" },
+		{ "bench.churnTouches", "CHURN_TOUCHES", "60000" },
 	};
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	git_config *cfg = NULL;
