@@ -172,7 +172,8 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 	snprintf(child, sizeof(child), "%s/ws%d", o->cg, r);
 	snprintf(keep, sizeof(keep), "%s/keep", o->cg);
 	if (mkdir(child, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "wsbench: mkdir %s: %s\n", child, strerror(errno));
+		fprintf(stderr, "wsbench: mkdir %s: %s\n", child,
+			strerror(errno));
 		return -1;
 	}
 	/* live: a range and a cold stream, both in the child */
@@ -184,7 +185,8 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 	if (phase(o, fd, next, &off) || join(keep))
 		return -1;
 	if (rmdir(child) < 0) {
-		fprintf(stderr, "wsbench: rmdir %s: %s\n", child, strerror(errno));
+		fprintf(stderr, "wsbench: rmdir %s: %s\n", child,
+			strerror(errno));
 		return -1;
 	}
 	if (read_range(fd, take(o, next, o->cold), o->cold) ||
@@ -238,7 +240,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(keep, sizeof(keep), "%s/keep", o.cg);
 	if (mkdir(keep, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "wsbench: mkdir %s: %s\n", keep, strerror(errno));
+		fprintf(stderr, "wsbench: mkdir %s: %s\n", keep,
+			strerror(errno));
 		return 1;
 	}
 	next = 0;

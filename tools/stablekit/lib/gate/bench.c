@@ -376,9 +376,10 @@ static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
 		/* the numbers that were there, beside the reason */
 		json_object_set_new(metrics, name, json_pack(
 			"{s:s, s:s, s:o, s:o, s:b}", "status", "not measured",
-			"reason", why, "baseline_values", values_json(a, base->nr),
-			"patched_values", values_json(b, patched->nr), "gated",
-			gated));
+			"reason", why,
+			"baseline_values", values_json(a, base->nr),
+			"patched_values", values_json(b, patched->nr),
+			"gated", gated));
 		if (gated) {
 			*measured = 0;
 			json_array_append_new(reasons, json_sprintf(
@@ -562,7 +563,8 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 			 const struct sk_gate_thresholds *t,
 			 const char *const *new_counters)
 {
-	struct cmp_ctx c = { json_object(), json_array(), 1, 1, base, patched, t };
+	struct cmp_ctx c = { json_object(), json_array(), 1, 1, base, patched,
+			     t };
 	json_t *counters;
 	double min_p = sk_stats_mwu_min_p(base->nr, patched->nr);
 	int enough = 1;
@@ -598,6 +600,11 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 			 "patched_runs", (json_int_t)patched->nr, "min_p", min_p);
 }
 
+static json_t *number_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
 /* wsbench's numbers and the percentages (null: nothing evicted). */
 static json_t *shadow_json(const struct sk_bench_run *r)
 {
@@ -610,13 +617,13 @@ static json_t *shadow_json(const struct sk_bench_run *r)
 			 "live_shadows", (json_int_t)r->live_shadows,
 			 "offlined_evicted", (json_int_t)r->offlined_evicted,
 			 "offlined_shadows", (json_int_t)r->offlined_shadows,
-			 "kept_live_pct", isnan(live) ? json_null() : json_real(live),
-			 "kept_offlined_pct", isnan(off) ? json_null() : json_real(off));
+			 "kept_live_pct", number_or_null(live),
+			 "kept_offlined_pct", number_or_null(off));
 }
 
 json_t *sk_bench_runs_json(const struct sk_bench *b)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *o;
 	size_t i, j;
 
 	for (i = 0; i < b->nr; i++) {
@@ -636,12 +643,12 @@ json_t *sk_bench_runs_json(const struct sk_bench *b)
 			"lru_lock_contentions", (json_int_t)r->lock_contentions,
 			"lru_lock_per_1000_scanned", sk_bench_lock_ratio(r),
 			"counters", c));
+		o = json_array_get(arr, i);
 		if (r->churn_pages_per_s >= 0)
-			json_object_set_new(json_array_get(arr, i),
-				"churn_pages_per_s", json_real(r->churn_pages_per_s));
+			json_object_set_new(o, "churn_pages_per_s",
+					    json_real(r->churn_pages_per_s));
 		if (r->hot_pages >= 0)
-			json_object_set_new(json_array_get(arr, i), "wsbench",
-				shadow_json(r));
+			json_object_set_new(o, "wsbench", shadow_json(r));
 	}
 	return arr;
 }
