@@ -233,6 +233,7 @@ static void test_bench_shadow_parse(void **state)
 	const int live[] = { 50 }, off[] = { 20 };
 	char *log = shadow_log(live, off, 1, 12000, 1000);
 	struct sk_bench b;
+	json_t *runs;
 
 	(void)state;
 	assert_int_equal(sk_bench_parse(&b, log, strlen(log)), 0);
@@ -245,6 +246,12 @@ static void test_bench_shadow_parse(void **state)
 	assert_true(sk_bench_shadow_kept(&b.runs[0], 1) == 2.0);
 	/* a run without lock_stat, churn or wsbench has none of them */
 	assert_true(b.runs[0].lock_acquisitions == -1);
+	runs = sk_bench_runs_json(&b);
+	assert_true(json_real_value(json_object_get(json_object_get(
+		json_array_get(runs, 0), "wsbench"), "kept_live_pct")) == 5.0);
+	assert_true(json_real_value(json_object_get(json_array_get(runs, 0),
+		    "churn_pages_per_s")) == 12000);
+	json_decref(runs);
 	sk_bench_release(&b);
 	free(log);
 
@@ -257,6 +264,9 @@ static void test_bench_shadow_parse(void **state)
 	assert_true(b.runs[0].hot_pages == -1);
 	assert_true(b.runs[0].churn_pages_per_s == -1);
 	assert_true(isnan(sk_bench_shadow_kept(&b.runs[0], 0)));
+	runs = sk_bench_runs_json(&b);
+	assert_null(json_object_get(json_array_get(runs, 0), "wsbench"));
+	json_decref(runs);
 	sk_bench_release(&b);
 	free(log);
 }
