@@ -65,8 +65,10 @@ workload() {
 	out=$(sh -c "echo \$\$ >$B/gate/churn/cgroup.procs &&
 		exec /stablekit/usemem -D -s $CHURN_SIZE -t $CHURN_TOUCHES" 2>&1)
 	echo "$P churn $out"
+	# after the child is gone, a stream of memory.max evicts the
+	# parent's oldest pages but keeps some of the filler (wsbench.c)
 	out=$(/stablekit/wsbench -d /dev/zram$ws -c $LEAF -H $HOT -C $COLD \
-		-r $ROUNDS 2>&1)
+		-O $MEMCG_MAX -r $ROUNDS 2>&1)
 	echo "$P wsbench $out"
 }
 

@@ -7,10 +7,17 @@
  * entry: the eviction tokens the shadow shrinker keeps within the budget
  * that count_shadow_nodes() computes.  Each round does it twice: once
  * while the child is alive ("live"), once with the child removed before
- * the cold stream, so that the range's pages and nodes were reparented
- * to the parent ("offlined", the memcg churn).
+ * the stream, so that the range's pages and nodes were reparented to the
+ * parent, which keeps some of the child's pages (the filler) cached:
+ * the budget should count them ("offlined", the memcg churn).
  *
- *   wsbench -d dev -c cgroup [-H hot] [-C cold] [-r rounds]
+ *   wsbench -d dev -c cgroup [-H hot] [-C cold] [-F filler] [-O evict]
+ *           [-r rounds]
+ *
+ * hot: the range (8M); cold: the live phase's stream (128M), in the
+ * child; filler (4 x hot), read in the child after the offlined phase's
+ * range, stays cached; evict (cold / 2; the parent's memory.max is
+ * right): the stream in a sibling after the child is gone.
  *
  * Prints one line: "wsbench: rounds=R hot_pages=P live_evicted=E
  * live_shadows=S offlined_evicted=E offlined_shadows=S elapsed_s=T";
@@ -136,7 +143,7 @@ static int sample(int fd, long long off, long long len, long long *evicted,
 
 struct opts {
 	const char *dev, *cg;
-	long long hot, cold, size;
+	long long hot, cold, filler, evict, size;
 	int rounds;
 };
 
@@ -181,15 +188,21 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 	    read_range(fd, take(o, next, o->cold), o->cold) ||
 	    sample(fd, live, o->hot, &v[0], &v[1]))
 		return -1;
-	/* offlined: a range read in the child, evicted after it is gone */
-	if (phase(o, fd, next, &off) || join(keep))
+	/*
+	 * offlined: a range, then the filler, read in the child; the child
+	 * goes, its pages and shadow nodes to the parent; then a stream in
+	 * a sibling evicts the parent's oldest pages, the range among them,
+	 * while the filler stays: what the parent's budget has to count
+	 */
+	if (phase(o, fd, next, &off) ||
+	    read_range(fd, take(o, next, o->filler), o->filler) || join(keep))
 		return -1;
 	if (rmdir(child) < 0) {
 		fprintf(stderr, "wsbench: rmdir %s: %s\n", child,
 			strerror(errno));
 		return -1;
 	}
-	if (read_range(fd, take(o, next, o->cold), o->cold) ||
+	if (read_range(fd, take(o, next, o->evict), o->evict) ||
 	    sample(fd, off, o->hot, &v[2], &v[3]))
 		return -1;
 	return 0;
@@ -197,13 +210,13 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, 8LL << 20, 128LL << 20, 0, 2 };
+	struct opts o = { NULL, NULL, 8LL << 20, 128LL << 20, -1, -1, 0, 2 };
 	long long v[4] = { 0, 0, 0, 0 }, next;
 	char keep[512];
 	double start;
 	int opt, fd, r;
 
-	while ((opt = getopt(argc, argv, "d:c:H:C:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:c:H:C:F:O:r:")) != -1) {
 		switch (opt) {
 		case 'd':
 			o.dev = optarg;
@@ -217,6 +230,12 @@ int main(int argc, char **argv)
 		case 'C':
 			o.cold = parse_size(optarg);
 			break;
+		case 'F':
+			o.filler = parse_size(optarg);
+			break;
+		case 'O':
+			o.evict = parse_size(optarg);
+			break;
 		case 'r':
 			o.rounds = atoi(optarg);
 			break;
@@ -224,8 +243,12 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
+	if (o.filler < 0)
+		o.filler = 4 * o.hot;
+	if (o.evict < 0)
+		o.evict = o.cold / 2;
 	if (!o.dev || !o.cg || strlen(o.cg) > 400 || o.hot < 4096 ||
-	    o.cold < 4096 || o.rounds < 1)
+	    o.cold < 4096 || o.evict < 4096 || o.rounds < 1)
 		goto usage;
 	fd = open(o.dev, O_RDONLY);
 	if (fd < 0) {
@@ -233,9 +256,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	o.size = lseek(fd, 0, SEEK_END);
-	if (o.size < 2 * (o.hot + o.cold)) {
+	if (o.size < 2 * o.hot + o.cold + o.filler + o.evict) {
 		fprintf(stderr, "wsbench: %s: %lld bytes, %lld needed\n", o.dev,
-			o.size, 2 * (o.hot + o.cold));
+			o.size, 2 * o.hot + o.cold + o.filler + o.evict);
 		return 1;
 	}
 	snprintf(keep, sizeof(keep), "%s/keep", o.cg);
@@ -256,6 +279,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: wsbench -d dev -c cgroup [-H hot] [-C cold] "
-		"[-r rounds]\n");
+		"[-F filler] [-O evict] [-r rounds]\n");
 	return 2;
 }
