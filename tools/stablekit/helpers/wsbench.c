@@ -12,12 +12,13 @@
  * the budget should count them ("offlined", the memcg churn).
  *
  *   wsbench -d dev -c cgroup [-H hot] [-C cold] [-F filler] [-O evict]
- *           [-r rounds]
+ *           [-r rounds] [-s settle]
  *
  * hot: the range (8M); cold: the live phase's stream (128M), in the
  * child; filler (4 x hot), read in the child after the offlined phase's
  * range, stays cached; evict (cold / 2; the parent's memory.max is
- * right): the stream in a sibling after the child is gone.
+ * right): the stream in a sibling after the child is gone; settle (3 s):
+ * the wait before the pressure, for the memcg stats to be flushed.
  *
  * Prints one line: "wsbench: rounds=R hot_pages=P live_evicted=E
  * live_shadows=S offlined_evicted=E offlined_shadows=S elapsed_s=T";
@@ -145,6 +146,7 @@ struct opts {
 	const char *dev, *cg;
 	long long hot, cold, filler, evict, size;
 	int rounds;
+	unsigned int settle;	/* seconds */
 };
 
 /* The next len bytes of the device, from the start again at its end. */
@@ -183,9 +185,17 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 			strerror(errno));
 		return -1;
 	}
-	/* live: a range and a cold stream, both in the child */
+	/*
+	 * live: a range and a cold stream, both in the child; the stream
+	 * waits a while after its first quarter, so that the memcg stats the
+	 * budget reads (flushed every 2 s, ratelimited) know the child's pages
+	 */
 	if (join(child) || phase(o, fd, next, &live) ||
-	    read_range(fd, take(o, next, o->cold), o->cold) ||
+	    read_range(fd, take(o, next, o->cold / 4), o->cold / 4))
+		return -1;
+	sleep(o->settle);
+	if (read_range(fd, take(o, next, o->cold - o->cold / 4),
+		       o->cold - o->cold / 4) ||
 	    sample(fd, live, o->hot, &v[0], &v[1]))
 		return -1;
 	/*
@@ -202,6 +212,7 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 			strerror(errno));
 		return -1;
 	}
+	sleep(o->settle);
 	if (read_range(fd, take(o, next, o->evict), o->evict) ||
 	    sample(fd, off, o->hot, &v[2], &v[3]))
 		return -1;
@@ -210,13 +221,13 @@ static int round_of(const struct opts *o, int fd, int r, long long *next,
 
 int main(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, 8LL << 20, 128LL << 20, -1, -1, 0, 2 };
+	struct opts o = { NULL, NULL, 8LL << 20, 128LL << 20, -1, -1, 0, 2, 3 };
 	long long v[4] = { 0, 0, 0, 0 }, next;
 	char keep[512];
 	double start;
 	int opt, fd, r;
 
-	while ((opt = getopt(argc, argv, "d:c:H:C:F:O:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:c:H:C:F:O:r:s:")) != -1) {
 		switch (opt) {
 		case 'd':
 			o.dev = optarg;
@@ -238,6 +249,9 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			o.rounds = atoi(optarg);
+			break;
+		case 's':
+			o.settle = (unsigned int)atoi(optarg);
 			break;
 		default:
 			goto usage;
@@ -279,6 +293,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: wsbench -d dev -c cgroup [-H hot] [-C cold] "
-		"[-F filler] [-O evict] [-r rounds]\n");
+		"[-F filler] [-O evict] [-r rounds] [-s settle]\n");
 	return 2;
 }
