@@ -165,7 +165,7 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 	t->alpha = 0.05;
 	t->min_runs = 3;
 	t->shadow_kept_pct = 10;
-	t->fastpath_pct = 5;
+	t->fastpath_pct = 10;
 	t->kind = SK_BENCH_LRULOCK;
 	if (path && git_config_open_ondisk(&cfg, path) < 0)
 		return sk_error_git(SK_EINVALID, path);
