@@ -4,8 +4,12 @@
  * by a seeded PRNG, a fixed number of times: the work is the same every
  * run, so reclaim counters per 1000 pages scanned are comparable.  Run in
  * a memcg smaller than the working set, it drives reclaim and swap.
+ * With -D (churn) the pages are written in order and the region is
+ * zapped (MADV_DONTNEED) after each pass, so that every touch is a fault
+ * with its charge and memcg stat updates and no reclaim: the stat-update
+ * fast path that series B's patches 1 and 3 change.
  *
- *   usemem [-n workers] [-s size[KMG]] [-t touches] [-S seed]
+ *   usemem [-D] [-n workers] [-s size[KMG]] [-t touches] [-S seed]
  *
  * Prints one line: "usemem: workers=N size=B touches=T pages=P
  * elapsed_s=E pages_per_s=R".  Static-linkable (gcc -static).
@@ -55,7 +59,7 @@ static long long parse_size(const char *s)
 	return v;
 }
 
-static int worker(size_t size, long long touches, uint64_t seed)
+static int worker(size_t size, long long touches, uint64_t seed, int churn)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = size / (size_t)page;
@@ -71,7 +75,15 @@ static int worker(size_t size, long long touches, uint64_t seed)
 	madvise(p, size, MADV_NOHUGEPAGE);
 	if (!seed)
 		seed = 1;
-	for (i = 0; i < touches; i++)
+	for (i = 0; i < touches && churn; i++) {
+		p[(size_t)(i % (long long)pages) * (size_t)page] = (char)i;
+		if ((size_t)(i % (long long)pages) == pages - 1 &&
+		    madvise(p, size, MADV_DONTNEED)) {
+			perror("usemem: madvise");
+			return 1;
+		}
+	}
+	for (i = 0; i < touches && !churn; i++)
 		p[(next(&seed) % pages) * (size_t)page] = (char)i;
 	munmap(p, size);
 	return 0;
@@ -79,13 +91,16 @@ static int worker(size_t size, long long touches, uint64_t seed)
 
 int main(int argc, char **argv)
 {
-	int workers = 1, opt, i, failed = 0;
+	int workers = 1, opt, i, failed = 0, churn = 0;
 	long long size = 256LL << 20, touches = 200000;
 	uint64_t seed = 42;
 	double start, elapsed;
 
-	while ((opt = getopt(argc, argv, "n:s:t:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "Dn:s:t:S:")) != -1) {
 		switch (opt) {
+		case 'D':
+			churn = 1;
+			break;
 		case 'n':
 			workers = atoi(optarg);
 			break;
@@ -99,7 +114,7 @@ int main(int argc, char **argv)
 			seed = strtoull(optarg, NULL, 0);
 			break;
 		default:
-			fprintf(stderr, "usage: usemem [-n workers] [-s size] "
+			fprintf(stderr, "usage: usemem [-D] [-n workers] [-s size] "
 				"[-t touches] [-S seed]\n");
 			return 2;
 		}
@@ -117,7 +132,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid)
-			_exit(worker((size_t)size, touches, seed + (uint64_t)i));
+			_exit(worker((size_t)size, touches,
+				     seed + (uint64_t)i, churn));
 	}
 	for (i = 0; i < workers; i++) {
 		int status;

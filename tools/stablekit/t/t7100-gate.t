@@ -102,6 +102,33 @@ test_expect_success 'an unknown arch in the gate config: exit 128 naming the key
 	! test -e g5/gate.json
 '
 
+test_expect_success 'the benchmark comes from [gate "<branch>"] bench, lrulock by default' '
+	jq -e ".bench == \"lrulock\"" gate.json &&
+	cat >bench.conf <<-\EOF &&
+	[gate]
+		arch = x86_64
+	[gate "linux-7.2.y"]
+		bench = shadow
+	EOF
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && test_expect_code 1 stablekit gate --json \
+		--config "$SHARNESS_TRASH_DIRECTORY/bench.conf" \
+		--branch linux-7.2.y --skip build --skip kselftest \
+		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/g7") >g7.json &&
+	jq -e ".bench == \"shadow\"" g7.json
+'
+
+test_expect_success 'an unknown benchmark: exit 128 naming the key' '
+	printf "[gate \"linux-7.2.y\"]\n\tbench = shadows\n" >badbench.conf &&
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && test_expect_code 128 stablekit gate \
+		--config "$SHARNESS_TRASH_DIRECTORY/badbench.conf" \
+		--branch linux-7.2.y --skip build --skip kselftest \
+		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/g8") 2>err &&
+	grep "badbench.conf: gate.linux-7.2.y.bench: unknown benchmark .shadows." err &&
+	! test -e g8/gate.json
+'
+
 test_expect_success 'gate wants --branch' '
 	(cd "$SK_TOP" && test_expect_code 129 stablekit gate)
 '

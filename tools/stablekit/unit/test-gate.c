@@ -11,6 +11,7 @@
 #include <git2.h>
 
 #include "gate/bench.h"
+#include "core/error.h"
 #include "core/fsutil.h"
 #include "gate/kselftest.h"
 #include "gate/ktap.h"
@@ -120,7 +121,8 @@ static void test_bench_verdict(void **state)
 	const long long same[] = { 34800, 34500, 35100, 34650, 34750 };
 	const long long less[] = { 30000, 30500, 29800, 30200, 31000 };
 	const long long more[] = { 37000, 37500, 36800, 37200, 38000 };
-	struct sk_gate_thresholds t = { 5, 10, 0.05, 3 };
+	struct sk_gate_thresholds t = { .lock_ratio_pct = 5, .throughput_pct = 10,
+					 .alpha = 0.05, .min_runs = 3 };
 	struct sk_bench b, p;
 	char *lb = bench_log(base, 5, 0, 2500), *lp, *text;
 	json_t *v, *m;
@@ -198,6 +200,222 @@ static void test_bench_verdict(void **state)
 
 	sk_bench_release(&b);
 	free(lb);
+}
+
+/* A console log of n shadow-benchmark runs: kept shadows of 1000 evicted. */
+static char *shadow_log(const int *live, const int *offlined, int n,
+			double churn, long long evicted)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	int i;
+
+	sk_strbuf_adds(&sb, "stablekit-bench: lru_gen 0x0007\r\n");
+	for (i = 0; i < n; i++) {
+		sk_strbuf_addf(&sb, "stablekit-bench: begin %d\r\n", i + 1);
+		if (churn > 0)
+			sk_strbuf_addf(&sb, "stablekit-bench: churn usemem: "
+				       "workers=1 size=4194304 touches=100000 "
+				       "pages=100000 elapsed_s=9.1 "
+				       "pages_per_s=%.0f\r\n", churn + i);
+		sk_strbuf_addf(&sb, "stablekit-bench: wsbench wsbench: rounds=2 "
+			       "hot_pages=2048 live_evicted=%lld live_shadows=%d "
+			       "offlined_evicted=%lld offlined_shadows=%d "
+			       "elapsed_s=30.5\r\n", evicted, live[i], evicted,
+			       offlined[i]);
+		sk_strbuf_adds(&sb, "stablekit-bench: vmstat workingset_nodereclaim 700\n");
+		sk_strbuf_addf(&sb, "stablekit-bench: end %d\n", i + 1);
+	}
+	return sk_strbuf_detach(&sb);
+}
+
+static void test_bench_shadow_parse(void **state)
+{
+	const int live[] = { 50 }, off[] = { 20 };
+	char *log = shadow_log(live, off, 1, 12000, 1000);
+	struct sk_bench b;
+	json_t *runs;
+
+	(void)state;
+	assert_int_equal(sk_bench_parse(&b, log, strlen(log)), 0);
+	assert_int_equal(b.nr, 1);
+	assert_true(b.runs[0].churn_pages_per_s == 12000);
+	assert_int_equal(b.runs[0].hot_pages, 2048);
+	assert_int_equal(b.runs[0].live_evicted, 1000);
+	assert_int_equal(b.runs[0].offlined_shadows, 20);
+	assert_true(sk_bench_shadow_kept(&b.runs[0], 0) == 5.0);
+	assert_true(sk_bench_shadow_kept(&b.runs[0], 1) == 2.0);
+	/* a run without lock_stat, churn or wsbench has none of them */
+	assert_true(b.runs[0].lock_acquisitions == -1);
+	runs = sk_bench_runs_json(&b);
+	assert_true(json_real_value(json_object_get(json_object_get(
+		json_array_get(runs, 0), "wsbench"), "kept_live_pct")) == 5.0);
+	assert_true(json_real_value(json_object_get(json_array_get(runs, 0),
+		    "churn_pages_per_s")) == 12000);
+	json_decref(runs);
+	sk_bench_release(&b);
+	free(log);
+
+	/* wsbench failed (its error instead of its numbers): no value */
+	log = sk_xstrdup("stablekit-bench: begin 1\n"
+			 "stablekit-bench: wsbench wsbench: cachestat: Function not implemented\n"
+			 "stablekit-bench: end 1\n");
+	sk_bench_parse(&b, log, strlen(log));
+	assert_int_equal(b.nr, 1);
+	assert_true(b.runs[0].hot_pages == -1);
+	assert_true(b.runs[0].churn_pages_per_s == -1);
+	assert_true(isnan(sk_bench_shadow_kept(&b.runs[0], 0)));
+	runs = sk_bench_runs_json(&b);
+	assert_null(json_object_get(json_array_get(runs, 0), "wsbench"));
+	json_decref(runs);
+	sk_bench_release(&b);
+	free(log);
+}
+
+static const char *metric_str(json_t *v, const char *metric, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(
+		json_object_get(v, "metrics"), metric), key));
+}
+
+static json_t *shadow_compare(const int *bl, const int *bo, const int *pl,
+			      const int *po, double bchurn, double pchurn,
+			      long long evicted)
+{
+	struct sk_gate_thresholds t = { .alpha = 0.05, .min_runs = 4,
+					 .shadow_kept_pct = 10, .fastpath_pct = 5,
+					 .kind = SK_BENCH_SHADOW };
+	char *lb = shadow_log(bl, bo, 4, bchurn, evicted);
+	char *lp = shadow_log(pl, po, 4, pchurn, evicted);
+	struct sk_bench b, p;
+	json_t *v;
+
+	sk_bench_parse(&b, lb, strlen(lb));
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, NULL);
+	sk_bench_release(&b);
+	sk_bench_release(&p);
+	free(lb);
+	free(lp);
+	return v;
+}
+
+/* Series B's metrics: kept shadows gate lower-is-worse, and the churn. */
+static void test_bench_shadow_verdict(void **state)
+{
+	const int low[] = { 30, 40, 35, 45 }, high[] = { 950, 960, 940, 955 };
+	const int zero[] = { 0, 0, 0, 0 };
+	json_t *v;
+	char *text;
+
+	(void)state;
+	/* B keeps the shadows: improved, the churn unchanged: a pass */
+	v = shadow_compare(low, low, high, high, 12000, 12000, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "bench")), "shadow");
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "pass");
+	assert_string_equal(metric_str(v, "shadow_kept_live_pct", "verdict"), "pass");
+	text = json_dumps(json_object_get(v, "reasons"), 0);
+	assert_non_null(strstr(text, "shadow_kept_live_pct improved"));
+	free(text);
+	assert_null(json_object_get(json_object_get(v, "metrics"),
+				    "lru_lock_per_1000_scanned"));
+	json_decref(v);
+
+	/* fewer shadows kept, or a slower fast path: a fail naming it */
+	v = shadow_compare(high, high, low, high, 12000, 12000, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "fail");
+	assert_string_equal(metric_str(v, "shadow_kept_live_pct", "verdict"), "fail");
+	json_decref(v);
+	v = shadow_compare(high, high, high, high, 12000, 10000, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "fail");
+	text = json_dumps(json_object_get(v, "reasons"), 0);
+	assert_non_null(strstr(text, "stat_fastpath_pages_per_s -"));
+	free(text);
+	json_decref(v);
+
+	/* no shadow kept on either side after offlining: not measured */
+	v = shadow_compare(low, zero, high, zero, 12000, 12000, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "not run");
+	assert_string_equal(metric_str(v, "shadow_kept_offlined_pct", "status"),
+			    "not measured");
+	assert_non_null(strstr(metric_str(v, "shadow_kept_offlined_pct", "reason"),
+			       "0 in every run"));
+	json_decref(v);
+
+	/* nothing evicted (no pressure): no value, the numbers shown */
+	v = shadow_compare(low, low, high, high, 12000, 12000, 0);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "not run");
+	assert_string_equal(metric_str(v, "shadow_kept_live_pct", "status"),
+			    "not measured");
+	assert_non_null(strstr(metric_str(v, "shadow_kept_live_pct", "reason"),
+			       "no value in 4 of 4 baseline"));
+	assert_true(json_is_null(json_array_get(json_object_get(json_object_get(
+		json_object_get(v, "metrics"), "shadow_kept_live_pct"),
+		"baseline_values"), 0)));
+	json_decref(v);
+
+	/* no churn line on one side (usemem -D failed): not measured */
+	v = shadow_compare(low, low, high, high, 12000, 0, 1000);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "not run");
+	text = json_dumps(json_object_get(v, "reasons"), 0);
+	assert_non_null(strstr(text, "not measured: stat_fastpath_pages_per_s"));
+	free(text);
+	json_decref(v);
+}
+
+/* A gating metric the guest could not measure is never a pass. */
+static void test_bench_not_measured_is_no_pass(void **state)
+{
+	const long long acq[] = { -1, -1, -1, -1, -1 };
+	struct sk_gate_thresholds t = { .lock_ratio_pct = 5, .throughput_pct = 10,
+					 .alpha = 0.05, .min_runs = 3 };
+	struct sk_bench b, p;
+	char *lb = bench_log(acq, 5, 0, 2500), *lp = bench_log(acq, 5, 1, 2500);
+	char *text;
+	json_t *v;
+
+	(void)state;
+	/* a kernel without LOCK_STAT prints no lockstat line */
+	sk_bench_parse(&b, lb, strlen(lb));
+	sk_bench_parse(&p, lp, strlen(lp));
+	v = sk_bench_compare(&b, &p, &t, counters);
+	assert_string_equal(json_string_value(json_object_get(v, "verdict")), "not run");
+	assert_string_equal(metric_str(v, "lru_lock_per_1000_scanned", "status"),
+			    "not measured");
+	text = json_dumps(json_object_get(v, "reasons"), 0);
+	assert_non_null(strstr(text, "not measured: lru_lock_per_1000_scanned: "
+			       "no value in 5 of 5 baseline and 5 of 5 patched runs"));
+	free(text);
+	json_decref(v);
+	sk_bench_release(&b);
+	sk_bench_release(&p);
+	free(lb);
+	free(lp);
+}
+
+static void test_gate_config_bench(void **state)
+{
+	char path[] = "/tmp/sk-gate-bench-XXXXXX";
+	enum sk_bench_kind k;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("[gate]\n\tarch = x86_64\n[gate \"linux-7.2.y\"]\n\tbench = shadow\n"
+	      "[gate \"linux-7.9.y\"]\n\tbench = shadows\n", f);
+	fclose(f);
+	assert_int_equal(sk_gate_config_bench(&k, path, "linux-7.2.y"), 0);
+	assert_int_equal(k, SK_BENCH_SHADOW);
+	assert_int_equal(sk_gate_config_bench(&k, path, "linux-6.12.y"), 0);
+	assert_int_equal(k, SK_BENCH_LRULOCK);
+	assert_true(sk_gate_config_bench(&k, path, "linux-7.9.y") < 0);
+	assert_non_null(strstr(sk_error_last(), "gate.linux-7.9.y.bench: "
+			       "unknown benchmark 'shadows'"));
+	sk_error_clear();
+	assert_int_equal(sk_gate_config_bench(&k, NULL, "linux-7.2.y"), 0);
+	assert_int_equal(k, SK_BENCH_LRULOCK);
+	unlink(path);
 }
 
 static void test_gate_config(void **state)
@@ -486,7 +704,9 @@ static void test_bench_not_gated(void **state)
 {
 	const long long base[] = { 34700, 34900, 34400, 35000, 34600 };
 	const long long more[] = { 37000, 37500, 36800, 37200, 38000 };
-	struct sk_gate_thresholds t = { INFINITY, 10, 0.05, 3 };
+	struct sk_gate_thresholds t = { .lock_ratio_pct = INFINITY,
+					 .throughput_pct = 10, .alpha = 0.05,
+					 .min_runs = 3 };
 	struct sk_bench b, p;
 	char *lb = bench_log(base, 5, 0, 2500), *lp = bench_log(more, 5, 1, 2500);
 	json_t *v, *m;
@@ -679,6 +899,10 @@ int main(void)
 		cmocka_unit_test(test_bench_move),
 		cmocka_unit_test(test_bench_verdict),
 		cmocka_unit_test(test_bench_not_gated),
+		cmocka_unit_test(test_bench_shadow_parse),
+		cmocka_unit_test(test_bench_shadow_verdict),
+		cmocka_unit_test(test_bench_not_measured_is_no_pass),
+		cmocka_unit_test(test_gate_config_bench),
 		cmocka_unit_test(test_gate_config),
 		cmocka_unit_test(test_flaky_and_compare),
 		cmocka_unit_test(test_compare_sizes_in_names),

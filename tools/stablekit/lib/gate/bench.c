@@ -14,6 +14,23 @@
 
 #define MARK "stablekit-bench: "
 
+static const char *const kind_names[] = { "lrulock", "shadow" };
+
+int sk_bench_kind_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if (name && !strcmp(name, kind_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *sk_bench_kind_name(enum sk_bench_kind kind)
+{
+	return kind_names[kind == SK_BENCH_SHADOW];
+}
+
 static void add_counter(struct sk_bench_run *r, const char *name,
 			long long delta)
 {
@@ -41,6 +58,42 @@ static const char *field(const char *s, const char *key)
 	return p ? p + strlen(key) : NULL;
 }
 
+/* key=<integer> in s; -1 when absent or not a number. */
+static long long int_field(const char *s, const char *key)
+{
+	const char *f = field(s, key);
+	char *end;
+	long long v;
+
+	if (!f)
+		return -1;
+	v = strtoll(f, &end, 10);
+	return end == f || v < 0 ? -1 : v;
+}
+
+/*
+ * wsbench's line: all five numbers or none (a failed wsbench prints its
+ * error instead, and the run has no shadow data).
+ */
+static void parse_wsbench(struct sk_bench_run *r, const char *s)
+{
+	long long v[5];
+	static const char *const keys[] = {
+		" hot_pages=", " live_evicted=", " live_shadows=",
+		" offlined_evicted=", " offlined_shadows="
+	};
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		if ((v[i] = int_field(s, keys[i])) < 0)
+			return;
+	r->hot_pages = v[0];
+	r->live_evicted = v[1];
+	r->live_shadows = v[2];
+	r->offlined_evicted = v[3];
+	r->offlined_shadows = v[4];
+}
+
 /* One "stablekit-bench: ..." line, the prefix removed. */
 static void parse_line(struct sk_bench *b, struct sk_bench_run *cur,
 		       int *open, const char *s)
@@ -53,6 +106,9 @@ static void parse_line(struct sk_bench *b, struct sk_bench_run *cur,
 		run_release(cur);
 		sscanf(s, "begin %d", &cur->nr);
 		cur->lock_acquisitions = cur->lock_contentions = -1;
+		cur->churn_pages_per_s = -1;
+		cur->hot_pages = cur->live_evicted = cur->live_shadows = -1;
+		cur->offlined_evicted = cur->offlined_shadows = -1;
 		*open = 1;
 	} else if (!strncmp(s, "end ", 4) && *open) {
 		*SK_ARRAY_PUSH(b->runs, b->nr, b->alloc) = *cur;
@@ -70,6 +126,11 @@ static void parse_line(struct sk_bench *b, struct sk_bench_run *cur,
 			cur->elapsed_s = strtod(f, NULL);
 		if ((f = field(s, "pages_per_s=")))
 			cur->pages_per_s = strtod(f, NULL);
+	} else if (!strncmp(s, "churn ", 6)) {
+		if ((f = field(s, "pages_per_s=")))
+			cur->churn_pages_per_s = strtod(f, NULL);
+	} else if (!strncmp(s, "wsbench ", 8)) {
+		parse_wsbench(cur, s + 8);
 	} else if (sscanf(s, "lockstat %255s %lld %lld", name, &v, &w) == 3) {
 		if (!strcmp(name, "&lruvec->lru_lock")) {
 			cur->lock_acquisitions = v;
@@ -177,6 +238,16 @@ double sk_bench_lock_ratio(const struct sk_bench_run *r)
 	return 1000.0 * (double)r->lock_acquisitions / (double)scanned;
 }
 
+double sk_bench_shadow_kept(const struct sk_bench_run *r, int offlined)
+{
+	long long ev = offlined ? r->offlined_evicted : r->live_evicted;
+	long long sh = offlined ? r->offlined_shadows : r->live_shadows;
+
+	if (r->hot_pages < 0 || ev <= 0 || sh < 0)
+		return NAN;
+	return 100.0 * (double)sh / (double)ev;
+}
+
 typedef double (*metric_fn)(const struct sk_bench_run *r, const char *arg);
 
 static double m_ratio(const struct sk_bench_run *r, const char *arg)
@@ -209,20 +280,64 @@ static double m_counter(const struct sk_bench_run *r, const char *arg)
 	return (double)sk_bench_counter(r, arg, NULL);
 }
 
-/* Values of a metric over the runs; NULL when any run lacks it (< 0). */
-static double *values(const struct sk_bench *b, metric_fn fn, const char *arg)
+static double m_kept(const struct sk_bench_run *r, const char *arg)
+{
+	return sk_bench_shadow_kept(r, arg != NULL);
+}
+
+static double m_churn(const struct sk_bench_run *r, const char *arg)
+{
+	return r->churn_pages_per_s;
+}
+
+/* Values of a metric over the runs; *missing: runs without one (< 0, NaN). */
+static double *values(const struct sk_bench *b, metric_fn fn, const char *arg,
+		      size_t *missing, int *zero)
 {
 	double *v = sk_xcalloc(b->nr ? b->nr : 1, sizeof(*v));
 	size_t i;
 
 	for (i = 0; i < b->nr; i++) {
 		v[i] = fn(&b->runs[i], arg);
-		if (v[i] < 0) {
-			free(v);
-			return NULL;
-		}
+		if (!(v[i] >= 0) || !isfinite(v[i]))
+			(*missing)++;
+		else if (v[i] != 0)
+			*zero = 0;
 	}
 	return v;
+}
+
+static json_t *values_json(const double *v, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	/* a value that is not one (NaN, -1: no data) is null */
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, v[i] >= 0 && isfinite(v[i]) ?
+				      json_real(v[i]) : json_null());
+	return a;
+}
+
+/*
+ * Why a metric is not measured, or NULL: a run without it, or 0 in every
+ * run of both sides (the workload did not reach what it counts).
+ */
+static char *not_measured(const struct sk_bench *base,
+			  const struct sk_bench *patched, size_t miss_a,
+			  size_t miss_b, int zero)
+{
+	if (!base->nr || !patched->nr)
+		return sk_xstrfmt("no runs (%zu baseline, %zu patched)",
+				  base->nr, patched->nr);
+	if (miss_a || miss_b)
+		return sk_xstrfmt("no value in %zu of %zu baseline and %zu of "
+				  "%zu patched runs", miss_a, base->nr, miss_b,
+				  patched->nr);
+	if (zero)
+		return sk_xstrfmt("0 in every run (%zu baseline, %zu patched)",
+				  base->nr, patched->nr);
+	return NULL;
 }
 
 static json_t *summary_json(const double *v, size_t n)
@@ -241,20 +356,36 @@ static json_t *summary_json(const double *v, size_t n)
  * worse by more than limit percent and the difference is significant.
  */
 static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
-			   const struct sk_bench *base,
+			   int *measured, const struct sk_bench *base,
 			   const struct sk_bench *patched, const char *name,
 			   metric_fn fn, const char *arg, int worse,
 			   double limit, const struct sk_gate_thresholds *t)
 {
-	double *a = values(base, fn, arg), *b = values(patched, fn, arg);
+	size_t miss_a = 0, miss_b = 0;
+	int zero = 1;
+	double *a = values(base, fn, arg, &miss_a, &zero);
+	double *b = values(patched, fn, arg, &miss_b, &zero);
 	struct sk_stats_mwu m;
 	double change;
+	char *why;
 	json_t *o;
-	int significant, bad, gated;
+	int significant, bad, gated = worse && isfinite(limit);
 
-	if (!a || !b || !base->nr || !patched->nr) {
-		json_object_set_new(metrics, name, json_pack("{s:s}", "status",
-				    "not run: not measured in every run"));
+	why = not_measured(base, patched, miss_a, miss_b, zero);
+	if (why) {
+		/* the numbers that were there, beside the reason */
+		json_object_set_new(metrics, name, json_pack(
+			"{s:s, s:s, s:o, s:o, s:b}", "status", "not measured",
+			"reason", why,
+			"baseline_values", values_json(a, base->nr),
+			"patched_values", values_json(b, patched->nr),
+			"gated", gated));
+		if (gated) {
+			*measured = 0;
+			json_array_append_new(reasons, json_sprintf(
+				"not measured: %s: %s", name, why));
+		}
+		free(why);
 		goto cleanup;
 	}
 	change = sk_stats_pct_change(sk_stats_median(a, base->nr),
@@ -262,7 +393,6 @@ static void compare_metric(json_t *metrics, json_t *reasons, int *pass,
 	sk_stats_mann_whitney(&m, a, base->nr, b, patched->nr);
 	significant = m.p < t->alpha;
 	/* an infinite limit: measured and shown, but gating nothing */
-	gated = worse && isfinite(limit);
 	bad = gated && significant && change * worse > limit;
 	o = json_pack("{s:o, s:o, s:f, s:f, s:b, s:b, s:s}",
 		      "baseline", summary_json(a, base->nr),
@@ -365,10 +495,27 @@ static void check_families(json_t *counters, json_t *reasons, int *pass)
 	json_decref(fam);
 }
 
-json_t *sk_bench_compare(const struct sk_bench *base,
-			 const struct sk_bench *patched,
-			 const struct sk_gate_thresholds *t,
-			 const char *const *new_counters)
+struct cmp_ctx {
+	json_t *metrics, *reasons;
+	int pass, measured;
+	const struct sk_bench *base, *patched;
+	const struct sk_gate_thresholds *t;
+};
+
+static void metric(struct cmp_ctx *c, const char *name, metric_fn fn,
+		   const char *arg, int worse, double limit)
+{
+	compare_metric(c->metrics, c->reasons, &c->pass, &c->measured, c->base,
+		       c->patched, name, fn, arg, worse, limit, c->t);
+}
+
+static void report_counters(struct cmp_ctx *c, const char *const *names)
+{
+	for (; *names; names++)
+		metric(c, *names, m_counter, *names, 0, 0);
+}
+
+static void lrulock_metrics(struct cmp_ctx *c)
 {
 	static const char *const reported[] = {
 		"vmstat.pgsteal_anon", "vmstat.pgsteal_file",
@@ -376,10 +523,51 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 		"vmstat.workingset_refault_file", "vmstat.pswpout",
 		"vmstat.pswpin", "memstat.pgscan", "memstat.pgsteal", NULL
 	};
-	json_t *metrics = json_object(), *reasons = json_array(), *counters;
-	const char *const *r;
+
+	metric(c, "lru_lock_per_1000_scanned", m_ratio, NULL, +1,
+	       c->t->lock_ratio_pct);
+	metric(c, "lru_lock_acquisitions", m_acq, NULL, 0, 0);
+	metric(c, "lru_lock_contentions", m_con, NULL, 0, 0);
+	metric(c, "pgscan", m_pgscan, NULL, 0, 0);
+	metric(c, "throughput_pages_per_s", m_tput, NULL, -1,
+	       c->t->throughput_pct);
+	report_counters(c, reported);
+}
+
+/*
+ * Series B's: the shadow entries the budget keeps (lower is worse), and
+ * what the stat-update fast path costs (lower throughput is worse).
+ */
+static void shadow_metrics(struct cmp_ctx *c)
+{
+	static const char *const reported[] = {
+		"vmstat.workingset_nodereclaim",
+		"vmstat.workingset_refault_file",
+		"vmstat.workingset_activate_file",
+		"vmstat.workingset_restore_file", "vmstat.pgpgin",
+		"memstat.workingset_refault_file",
+		"memstat.workingset_nodereclaim", NULL
+	};
+
+	metric(c, "shadow_kept_live_pct", m_kept, NULL, -1,
+	       c->t->shadow_kept_pct);
+	metric(c, "shadow_kept_offlined_pct", m_kept, "offlined", -1,
+	       c->t->shadow_kept_pct);
+	metric(c, "stat_fastpath_pages_per_s", m_churn, NULL, -1,
+	       c->t->fastpath_pct);
+	report_counters(c, reported);
+}
+
+json_t *sk_bench_compare(const struct sk_bench *base,
+			 const struct sk_bench *patched,
+			 const struct sk_gate_thresholds *t,
+			 const char *const *new_counters)
+{
+	struct cmp_ctx c = { json_object(), json_array(), 1, 1, base, patched,
+			     t };
+	json_t *counters;
 	double min_p = sk_stats_mwu_min_p(base->nr, patched->nr);
-	int pass = 1, enough = 1;
+	int enough = 1;
 
 	/*
 	 * Too few runs to gate: the verdict is "not run" (unless something
@@ -387,44 +575,55 @@ json_t *sk_bench_compare(const struct sk_bench *base,
 	 */
 	if ((int)base->nr < t->min_runs || (int)patched->nr < t->min_runs) {
 		enough = 0;
-		json_array_append_new(reasons, json_sprintf(
+		json_array_append_new(c.reasons, json_sprintf(
 			"not run: %zu baseline and %zu patched runs, %d needed",
 			base->nr, patched->nr, t->min_runs));
 	} else if (min_p >= t->alpha) {
 		enough = 0;
-		json_array_append_new(reasons, json_sprintf(
+		json_array_append_new(c.reasons, json_sprintf(
 			"not run: with %zu and %zu runs the smallest p is %.3f, "
 			"nothing can be significant at alpha %.3f",
 			base->nr, patched->nr, min_p, t->alpha));
 	}
-	compare_metric(metrics, reasons, &pass, base, patched,
-		       "lru_lock_per_1000_scanned", m_ratio, NULL, +1,
-		       t->lock_ratio_pct, t);
-	compare_metric(metrics, reasons, &pass, base, patched,
-		       "lru_lock_acquisitions", m_acq, NULL, 0, 0, t);
-	compare_metric(metrics, reasons, &pass, base, patched,
-		       "lru_lock_contentions", m_con, NULL, 0, 0, t);
-	compare_metric(metrics, reasons, &pass, base, patched, "pgscan",
-		       m_pgscan, NULL, 0, 0, t);
-	compare_metric(metrics, reasons, &pass, base, patched,
-		       "throughput_pages_per_s", m_tput, NULL, -1,
-		       t->throughput_pct, t);
-	for (r = reported; *r; r++)
-		compare_metric(metrics, reasons, &pass, base, patched, *r,
-			       m_counter, *r, 0, 0, t);
-	counters = check_counters(reasons, &pass, patched, new_counters);
-	check_families(counters, reasons, &pass);
-	return json_pack("{s:o, s:o, s:s, s:o, s:i, s:i, s:f}", "metrics",
-			 metrics, "new_counters", counters, "verdict",
-			 !pass ? "fail" : enough ? "pass" : "not run",
-			 "reasons", reasons,
+	if (t->kind == SK_BENCH_SHADOW)
+		shadow_metrics(&c);
+	else
+		lrulock_metrics(&c);
+	counters = check_counters(c.reasons, &c.pass, patched, new_counters);
+	check_families(counters, c.reasons, &c.pass);
+	return json_pack("{s:o, s:o, s:s, s:s, s:o, s:i, s:i, s:f}", "metrics",
+			 c.metrics, "new_counters", counters, "bench",
+			 sk_bench_kind_name(t->kind), "verdict",
+			 !c.pass ? "fail" : enough && c.measured ? "pass" :
+			 "not run", "reasons", c.reasons,
 			 "baseline_runs", (json_int_t)base->nr,
 			 "patched_runs", (json_int_t)patched->nr, "min_p", min_p);
 }
 
+static json_t *number_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+/* wsbench's numbers and the percentages (null: nothing evicted). */
+static json_t *shadow_json(const struct sk_bench_run *r)
+{
+	double live = sk_bench_shadow_kept(r, 0);
+	double off = sk_bench_shadow_kept(r, 1);
+
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
+			 "hot_pages", (json_int_t)r->hot_pages,
+			 "live_evicted", (json_int_t)r->live_evicted,
+			 "live_shadows", (json_int_t)r->live_shadows,
+			 "offlined_evicted", (json_int_t)r->offlined_evicted,
+			 "offlined_shadows", (json_int_t)r->offlined_shadows,
+			 "kept_live_pct", number_or_null(live),
+			 "kept_offlined_pct", number_or_null(off));
+}
+
 json_t *sk_bench_runs_json(const struct sk_bench *b)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *o;
 	size_t i, j;
 
 	for (i = 0; i < b->nr; i++) {
@@ -444,6 +643,12 @@ json_t *sk_bench_runs_json(const struct sk_bench *b)
 			"lru_lock_contentions", (json_int_t)r->lock_contentions,
 			"lru_lock_per_1000_scanned", sk_bench_lock_ratio(r),
 			"counters", c));
+		o = json_array_get(arr, i);
+		if (r->churn_pages_per_s >= 0)
+			json_object_set_new(o, "churn_pages_per_s",
+					    json_real(r->churn_pages_per_s));
+		if (r->hot_pages >= 0)
+			json_object_set_new(o, "wsbench", shadow_json(r));
 	}
 	return arr;
 }
@@ -477,10 +682,16 @@ void sk_bench_append_log(struct sk_bench *out, const char *log, size_t len)
 
 char *sk_bench_build_usemem(const char *top, const char *dir)
 {
+	return sk_bench_build_helper(top, dir, "usemem");
+}
+
+char *sk_bench_build_helper(const char *top, const char *dir, const char *name)
+{
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
-	char *src = sk_path_join(top, "tools/stablekit/helpers/usemem.c");
-	char *bin = sk_path_join(dir, "usemem");
+	char *rel = sk_xstrfmt("tools/stablekit/helpers/%s.c", name);
+	char *src = sk_path_join(top, rel);
+	char *bin = sk_path_join(dir, name);
 	const char *argv[] = { "gcc", "-static", "-O2", "-o", bin, src, NULL };
 
 	sk_mkdir_p(dir, 0755);
@@ -493,6 +704,7 @@ char *sk_bench_build_usemem(const char *top, const char *dir)
 	}
 	sk_run_result_release(&res);
 	free(src);
+	free(rel);
 	return bin;
 }
 
@@ -500,12 +712,23 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 		   const char *kernel, const char *usemem, const char *env,
 		   const char *dir, const struct sk_lava *lava)
 {
+	const char *files[] = { usemem };
+
+	return sk_bench_guest_files(out, top, arch, kernel, files, 1, env, dir,
+				    lava);
+}
+
+int sk_bench_guest_files(struct sk_bench *out, const char *top,
+			 const char *arch, const char *kernel,
+			 const char *const *files, size_t nr_files,
+			 const char *env, const char *dir,
+			 const struct sk_lava *lava)
+{
 	struct sk_guest_opts go = { 0 };
 	struct sk_boot_result boot;
 	struct sk_strbuf job = SK_STRBUF_INIT, log = SK_STRBUF_INIT;
 	char *script = sk_path_join(top, "ci/guest/bench.sh");
 	char *logpath = sk_path_join(dir, "console.log");
-	const char *files[] = { usemem };
 	char *name = NULL;
 	int err;
 
@@ -523,7 +746,7 @@ int sk_bench_guest(struct sk_bench *out, const char *top, const char *arch,
 		go.append = "transparent_hugepage=never";
 		go.job = text;
 		go.files = files;
-		go.nr_files = 1;
+		go.nr_files = nr_files;
 		go.timeout_s = 1800;
 		go.memory_mb = 1024;
 		go.lava = lava;

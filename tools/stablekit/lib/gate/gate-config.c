@@ -83,6 +83,50 @@ int sk_gate_config_arches(struct sk_gate_arches *out, const char *path,
 	return err;
 }
 
+/* key's last value, when set: 1 and *kind, 0 unset, negative bad. */
+static int read_bench(enum sk_bench_kind *kind, git_config *cfg,
+		      const char *path, const char *key)
+{
+	git_buf buf = { 0 };
+	int k;
+
+	if (git_config_get_string_buf(&buf, cfg, key) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	k = sk_bench_kind_parse(buf.ptr);
+	if (k < 0) {
+		k = sk_error_set(SK_EINVALID, "%s: %s: unknown benchmark '%s' "
+				 "(lrulock, shadow)", path, key, buf.ptr);
+		git_buf_dispose(&buf);
+		return k;
+	}
+	*kind = (enum sk_bench_kind)k;
+	git_buf_dispose(&buf);
+	return 1;
+}
+
+int sk_gate_config_bench(enum sk_bench_kind *out, const char *path,
+			 const char *branch)
+{
+	git_config *cfg = NULL;
+	char *key = branch ? sk_xstrfmt("gate.%s.bench", branch) : NULL;
+	int err = 0;
+
+	*out = SK_BENCH_LRULOCK;
+	if (path && git_config_open_ondisk(&cfg, path) < 0) {
+		free(key);
+		return sk_error_git(SK_EINVALID, path);
+	}
+	if (cfg && key)
+		err = read_bench(out, cfg, path, key);
+	if (cfg && !err)
+		err = read_bench(out, cfg, path, "gate.bench");
+	free(key);
+	git_config_free(cfg);
+	return err < 0 ? err : 0;
+}
+
 static double conf_double(git_config *cfg, const char *key, double dflt)
 {
 	git_buf buf = { 0 };
@@ -106,6 +150,11 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 		{ "bench.seed", "SEED", "42" },
 		{ "bench.memoryMax", "MEMCG_MAX", "64M" },
 		{ "bench.swap", "SWAP", "1G" },
+		{ "bench.hot", "HOT", "8M" },
+		{ "bench.cold", "COLD", "128M" },
+		{ "bench.rounds", "ROUNDS", "2" },
+		{ "bench.churnSize", "CHURN_SIZE", "4M" },
+		{ "bench.churnTouches", "CHURN_TOUCHES", "60000" },
 	};
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	git_config *cfg = NULL;
@@ -115,6 +164,9 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 	t->throughput_pct = 10;
 	t->alpha = 0.05;
 	t->min_runs = 3;
+	t->shadow_kept_pct = 10;
+	t->fastpath_pct = 10;
+	t->kind = SK_BENCH_LRULOCK;
 	if (path && git_config_open_ondisk(&cfg, path) < 0)
 		return sk_error_git(SK_EINVALID, path);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
@@ -134,6 +186,10 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 						t->lock_ratio_pct);
 		t->throughput_pct = conf_double(cfg, "threshold.throughput",
 						t->throughput_pct);
+		t->shadow_kept_pct = conf_double(cfg, "threshold.shadowKept",
+						 t->shadow_kept_pct);
+		t->fastpath_pct = conf_double(cfg, "threshold.statFastPath",
+					      t->fastpath_pct);
 		t->alpha = conf_double(cfg, "threshold.alpha", t->alpha);
 		t->min_runs = (int)conf_double(cfg, "threshold.minRuns",
 					       t->min_runs);

@@ -22,6 +22,14 @@ int sk_gate_config_arches(struct sk_gate_arches *out, const char *path,
 			  const char *branch);
 
 /*
+ * The benchmark a branch's gate runs: [gate "<branch>"] bench, else
+ * [gate] bench, else lrulock (path NULL: lrulock).  An unknown name is
+ * SK_EINVALID naming the file and key.
+ */
+int sk_gate_config_bench(enum sk_bench_kind *out, const char *path,
+			 const char *branch);
+
+/*
  * Read ci/gate.conf (git-config syntax) into t and the [bench] section
  * into env text for the guest ("RUNS=5\n..."); defaults where unset.
  */

@@ -278,7 +278,8 @@ static char *inputs_key(const struct gate *g)
 	static const char *const files[] = {
 		"ci/kconfig/gate-kernel.config", "ci/kconfig/gate-lockstat.config",
 		"ci/guest/init", "ci/guest/bench.sh",
-		"tools/stablekit/helpers/usemem.c", NULL
+		"tools/stablekit/helpers/usemem.c",
+		"tools/stablekit/helpers/wsbench.c", NULL
 	};
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	const char *const *f;
@@ -880,6 +881,8 @@ static json_t *bench_result(struct gate *g, const struct sk_bench *b,
 	char *file = sk_xstrfmt("bench-%s.json", mode);
 	json_t *cmp;
 
+	int lrulock = t.kind == SK_BENCH_LRULOCK;
+
 	if (!strcmp(mode, "mglru"))
 		t.lock_ratio_pct = INFINITY;
 	/*
@@ -887,13 +890,15 @@ static json_t *bench_result(struct gate *g, const struct sk_bench *b,
 	 * baseline: a stored one gates the counts, not the throughput.
 	 */
 	if (g->reuse)
-		t.throughput_pct = INFINITY;
-	cmp = sk_bench_compare(&b[0], &b[1], &t, new_counters);
-	if (!strcmp(mode, "mglru"))
+		t.throughput_pct = t.fastpath_pct = INFINITY;
+	/* series A's counters are what the lrulock benchmark checks */
+	cmp = sk_bench_compare(&b[0], &b[1], &t, lrulock ? new_counters : NULL);
+	if (!strcmp(mode, "mglru") && lrulock)
 		not_gated(cmp, "lru_lock_per_1000_scanned", "MGLRU does not run "
 			  "the cost path: measured, no threshold");
 	if (g->reuse)
-		not_gated(cmp, "throughput_pages_per_s", "the baseline was "
+		not_gated(cmp, lrulock ? "throughput_pages_per_s" :
+			  "stat_fastpath_pages_per_s", "the baseline was "
 			  "reused from an earlier gate run (another load on the "
 			  "machine): measured, not gated");
 	json_object_set_new(cmp, "mode", json_string(mode));
@@ -929,7 +934,9 @@ struct bench_task {
 
 struct bench_batch {
 	struct gate *g;
-	const char *mode, *img[2], *usemem, *env, *name;
+	const char *mode, *img[2], *env, *name;
+	const char *const *files;	/* the workloads */
+	size_t nr_files;
 	struct bench_task *tasks;
 	struct sk_bench *b;	/* [2]: the runs so far, in task order */
 	int runs, err;
@@ -950,8 +957,9 @@ static void bench_one(void *data, size_t i)
 	if (g->progress)
 		sk_progressf("gate: %s %s run %d/%d", bb->name,
 			     variants[t->side], t->run, bb->runs);
-	t->err = sk_bench_guest(&t->b, g->top, g->arch, bb->img[t->side],
-				bb->usemem, bb->env, dir, g->lava);
+	t->err = sk_bench_guest_files(&t->b, g->top, g->arch, bb->img[t->side],
+				      bb->files, bb->nr_files, bb->env, dir,
+				      g->lava);
 	if (t->err)
 		t->why = sk_xstrdup(sk_error_last());
 	else if (t->side == 0)
@@ -1020,9 +1028,9 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 {
 	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
 	struct bench_batch bb = { 0 };
-	char *usemem = NULL, *env = NULL, *name, *reason;
+	char *files[2] = { NULL, NULL }, *env = NULL, *name, *reason;
 	double t0 = sk_now();
-	int i;
+	int i, shadow = g->t.kind == SK_BENCH_SHADOW;
 	json_t *cmp;
 
 	name = sk_xstrfmt("bench-%s", mode);
@@ -1036,15 +1044,21 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 		stage(g, name, "not run", "not run: no kernel images", 0);
 		goto cleanup;
 	}
-	usemem = sk_bench_build_usemem(g->top, g->outdir);
-	if (!usemem) {
-		stage(g, name, "not run", "not run: usemem did not build (gcc -static)", 0);
+	files[0] = sk_bench_build_usemem(g->top, g->outdir);
+	if (shadow && files[0])
+		files[1] = sk_bench_build_helper(g->top, g->outdir, "wsbench");
+	if (!files[0] || (shadow && !files[1])) {
+		reason = sk_xstrfmt("not run: %s did not build (gcc -static)",
+				    files[0] ? "wsbench" : "usemem");
+		stage(g, name, "not run", reason, 0);
+		free(reason);
 		goto cleanup;
 	}
 	/* one run per boot */
 	env = sk_xstrfmt("%sRUNS=1\n%s", g->bench_env,
 			 strcmp(mode, "mglru") ? "" : "LRU_GEN=y\n");
-	bb.usemem = usemem;
+	bb.files = (const char *const *)files;
+	bb.nr_files = shadow ? 2 : 1;
 	bb.env = env;
 	bb.runs = g->runs;
 	if (bench_boots(&bb)) {
@@ -1061,7 +1075,8 @@ cleanup:
 	sk_bench_release(&b[0]);
 	sk_bench_release(&b[1]);
 	free(bb.why);
-	free(usemem);
+	free(files[0]);
+	free(files[1]);
 	free(env);
 	free(name);
 }
@@ -1374,6 +1389,16 @@ static void execute(struct graph *job)
 	}
 }
 
+/* The guest's workload; in the inputs key, so a stored baseline is its. */
+static void add_workload(struct gate *g)
+{
+	char *e = sk_xstrfmt("%sWORKLOAD=%s\n", g->bench_env,
+			     sk_bench_kind_name(g->t.kind));
+
+	free(g->bench_env);
+	g->bench_env = e;
+}
+
 int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 {
 	struct sk_gate_arches arches = { { NULL }, 0 };
@@ -1414,8 +1439,12 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	if (!err)
 		err = sk_gate_config(&g->t, &g->bench_env,
 				     sk_path_exists(conf_path) ? conf_path : NULL);
+	if (!err)
+		err = sk_gate_config_bench(&g->t.kind, sk_path_exists(conf_path) ?
+					   conf_path : NULL, o->branch);
 	if (err)
 		goto cleanup;
+	add_workload(g);
 	g->arch = arches.v[0];
 	if (o->runs > 0) {
 		char *e = sk_xstrfmt("%sRUNS=%d\n", g->bench_env, o->runs);
@@ -1439,8 +1468,9 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 
 	reasons = json_array();
 	v = verdict(g->stages, reasons);
-	res = json_pack("{s:s, s:s, s:s, s:o, s:O, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
-			"branch", o->branch, "arch", g->arch, "verdict", v,
+	res = json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
+			"branch", o->branch, "arch", g->arch, "bench",
+			sk_bench_kind_name(g->t.kind), "verdict", v,
 			"reasons", reasons, "stages", g->stages,
 			"seconds", sk_now() - t0, "results", g->outdir, "baseline",
 			"reused", g->reuse, "why_not", g->reuse ? NULL : g->reuse_why,
