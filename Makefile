@@ -82,7 +82,7 @@ $(BUILD)/unit/%: $(SK)/unit/%.c $(BUILD)/libstablekit.a
 	$(CC) $(CFLAGS) $(SK_CFLAGS) -o $@ $< $(BUILD)/libstablekit.a \
 		$(SK_LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
-$(BUILD)/helpers/%: $(SK)/helpers/%.c
+$(BUILD)/helpers/%: $(SK)/helpers/%.c $(SK)/helpers/helper.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(SAN_FLAGS) -o $@ $<
 

@@ -34,12 +34,10 @@ struct build_args {
 void sk_build_progress(const char *arch, const char *variant, const char *what,
 		       void *data)
 {
-	const char *branch = data;
+	char *line = sk_build_branch_progress_line(data, arch, variant, what);
 
-	if (!strcmp(arch, "*"))
-		sk_progressf("build %s: %s", branch, what);
-	else
-		sk_progressf("build %s: %-6s %-8s %s", branch, arch, variant, what);
+	sk_progressf("%s", line);
+	free(line);
 }
 
 static const char *short_status(const struct sk_build_variant *v)

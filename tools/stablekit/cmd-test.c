@@ -60,25 +60,6 @@ static char *build_command(const char *branch, const char *arch)
 	return sk_strbuf_detach(&sb);
 }
 
-/* The patched (else baseline) image of the arch in a build's JSON. */
-static char *image_of(json_t *build, const char *arch)
-{
-	const char *img = NULL;
-	json_t *a;
-	size_t i;
-
-	json_array_foreach(json_object_get(build, "arches"), i, a) {
-		if (strcmp(json_string_value(json_object_get(a, "arch")), arch))
-			continue;
-		img = json_string_value(json_object_get(json_object_get(a,
-					"patched"), "image"));
-		if (!img)
-			img = json_string_value(json_object_get(json_object_get(a,
-						"baseline"), "image"));
-	}
-	return img ? sk_xstrdup(img) : NULL;
-}
-
 /*
  * The branch's kernel for arch, built as `stablekit build --mode kernel`
  * builds it (the same checkout, results and reuse), or NULL with *why.
@@ -89,8 +70,8 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 	struct sk_build_branch_opts bo = { 0 };
 	struct sk_build job = { 0 };
 	char *arches[] = { (char *)arch };
-	char *results = NULL, *image = NULL, *cmd;
-	const char *reason;
+	char *results = NULL, *image, *cmd;
+	const char *reason, *img;
 	json_t *o = NULL;
 
 	bo.build.top = ctx->top;
@@ -102,7 +83,10 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 		bo.build.progress_data = (void *)branch;
 	}
 	sk_build_branch_named(&job, &o, &results, branch, &bo);
-	image = image_of(o, arch);
+	img = sk_build_branch_image(o, arch, "patched");
+	if (!img)
+		img = sk_build_branch_image(o, arch, "baseline");
+	image = img ? sk_xstrdup(img) : NULL;
 	if (!image) {
 		reason = job.not_run ? job.not_run : job.why ? job.why :
 			 sk_error_last();
@@ -131,7 +115,7 @@ static int run_bench(json_t **out, const char *top, const char *arch,
 
 	*out = json_object();
 	err = sk_gate_config(&t, &env, sk_path_exists(conf) ? conf : NULL);
-	usemem = err ? NULL : sk_bench_build_usemem(top, outdir);
+	usemem = err ? NULL : sk_bench_build_helper(top, outdir, "usemem");
 	if (!usemem) {
 		json_object_set_new(*out, "status", json_string("not run"));
 		json_object_set_new(*out, "reason", json_string(

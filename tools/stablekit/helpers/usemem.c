@@ -23,13 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "helper.h"
 
 static uint64_t next(uint64_t *s)
 {
@@ -38,25 +32,6 @@ static uint64_t next(uint64_t *s)
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
 	return *s * 2685821657736338717ULL;
-}
-
-static long long parse_size(const char *s)
-{
-	char *end;
-	long long v = strtoll(s, &end, 0);
-
-	switch (*end) {
-	case 'g': case 'G':
-		v <<= 10;
-		/* fall through */
-	case 'm': case 'M':
-		v <<= 10;
-		/* fall through */
-	case 'k': case 'K':
-		v <<= 10;
-		break;
-	}
-	return v;
 }
 
 static int worker(size_t size, long long touches, uint64_t seed, int churn)

@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 #ifndef __NR_cachestat
 #define __NR_cachestat 451	/* the same on every arch */
 #endif
@@ -52,33 +54,6 @@ struct cs {
 	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted,
 		 nr_recently_evicted;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long long parse_size(const char *s)
-{
-	char *end;
-	long long v = strtoll(s, &end, 0);
-
-	switch (*end) {
-	case 'g': case 'G':
-		v <<= 10;
-		/* fall through */
-	case 'm': case 'M':
-		v <<= 10;
-		/* fall through */
-	case 'k': case 'K':
-		v <<= 10;
-		break;
-	}
-	return v;
-}
 
 static int read_range(int fd, long long off, long long len)
 {

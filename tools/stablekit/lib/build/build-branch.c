@@ -155,6 +155,32 @@ static int save_and_publish(struct sk_build *job, json_t *o,
 	return ret;
 }
 
+char *sk_build_branch_progress_line(const char *branch, const char *arch,
+				    const char *variant, const char *what)
+{
+	if (!strcmp(arch, "*"))
+		return sk_xstrfmt("build %s: %s", branch, what);
+	return sk_xstrfmt("build %s: %-6s %-8s %s", branch, arch, variant, what);
+}
+
+json_t *sk_build_branch_arch(json_t *build, const char *arch)
+{
+	json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(build, "arches"), i, a)
+		if (!strcmp(json_string_value(json_object_get(a, "arch")), arch))
+			return a;
+	return NULL;
+}
+
+const char *sk_build_branch_image(json_t *build, const char *arch,
+				  const char *variant)
+{
+	return json_string_value(json_object_get(json_object_get(
+		sk_build_branch_arch(build, arch), variant), "image"));
+}
+
 static int copy_at(int dirfd, const char *name, const char *to)
 {
 	struct sk_strbuf text = SK_STRBUF_INIT;

@@ -31,6 +31,19 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results,
 		    const struct sk_build_branch_opts *o);
 
 /*
+ * One progress line of a branch's build, as the build's progress callback
+ * gets it (arch "*" for the branch as a whole); caller frees.
+ */
+char *sk_build_branch_progress_line(const char *branch, const char *arch,
+				    const char *variant, const char *what);
+
+/* The object of arch in a build.json object (its "arches"), or NULL. */
+json_t *sk_build_branch_arch(json_t *build, const char *arch);
+/* The image of arch's variant ("baseline", "patched") there, or NULL. */
+const char *sk_build_branch_image(json_t *build, const char *arch,
+				  const char *variant);
+
+/*
  * Copy the regular files of the queue directory queue (stable/<branch>)
  * into dest, which is created.  The directory is opened once and read
  * through that handle: port replaces a queue by exchanging directories in

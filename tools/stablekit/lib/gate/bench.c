@@ -680,11 +680,6 @@ void sk_bench_append_log(struct sk_bench *out, const char *log, size_t len)
 	sk_bench_move(out, &b);
 }
 
-char *sk_bench_build_usemem(const char *top, const char *dir)
-{
-	return sk_bench_build_helper(top, dir, "usemem");
-}
-
 char *sk_bench_build_helper(const char *top, const char *dir, const char *name)
 {
 	struct sk_run_result res = SK_RUN_RESULT_INIT;

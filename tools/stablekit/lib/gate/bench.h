@@ -105,9 +105,10 @@ json_t *sk_bench_runs_json(const struct sk_bench *b);
 
 struct sk_lava;
 
-/* usemem built with gcc -static into dir; NULL when it does not build. */
-char *sk_bench_build_usemem(const char *top, const char *dir);
-/* helpers/<name>.c built the same way. */
+/*
+ * helpers/<name>.c (usemem, wsbench) built with gcc -static into dir;
+ * NULL when it does not build.
+ */
 char *sk_bench_build_helper(const char *top, const char *dir, const char *name);
 
 /*

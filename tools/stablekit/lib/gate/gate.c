@@ -137,13 +137,12 @@ static void log_progress(const char *arch, const char *variant,
 			 const char *what, void *data)
 {
 	struct build_log *l = data;
+	char *line = sk_build_branch_progress_line(l->branch, arch, variant,
+						   what);
 
-	if (!strcmp(arch, "*"))
-		fprintf(l->f, "build %s: %s\n", l->branch, what);
-	else
-		fprintf(l->f, "build %s: %-6s %-8s %s\n", l->branch, arch,
-			variant, what);
+	fprintf(l->f, "%s\n", line);
 	fflush(l->f);
+	free(line);
 }
 
 /*
@@ -195,23 +194,6 @@ static json_t *run_build(struct gate *g, const struct sk_build_opts *opts,
 static json_t *first_branch(json_t *build)
 {
 	return json_array_get(json_object_get(build, "branches"), 0);
-}
-
-static json_t *arch_of(json_t *br, const char *arch)
-{
-	json_t *a;
-	size_t i;
-
-	json_array_foreach(json_object_get(br, "arches"), i, a)
-		if (!strcmp(json_string_value(json_object_get(a, "arch")), arch))
-			return a;
-	return NULL;
-}
-
-static const char *image_of(json_t *br, const char *arch, const char *variant)
-{
-	return json_string_value(json_object_get(json_object_get(
-		arch_of(br, arch), variant), "image"));
 }
 
 /* The blob id of a file's content, or "missing". */
@@ -523,7 +505,7 @@ static json_t *build_kernel_once(struct gate *g, const char *fragment,
  */
 static void keep_images(struct gate *g, json_t *build, const char *name)
 {
-	json_t *a = arch_of(first_branch(build), g->arch);
+	json_t *a = sk_build_branch_arch(first_branch(build), g->arch);
 	size_t i;
 
 	for (i = 0; a && i < 2; i++) {
@@ -580,7 +562,7 @@ static void stage_kernel(struct gate *g, json_t **kbuild)
 	}
 	frag = sk_path_join(g->top, "ci/kconfig/gate-lockstat.config");
 	*kbuild = build_kernel(g, frag, "build-kernel", &why);
-	img = image_of(first_branch(*kbuild), g->arch, "patched");
+	img = sk_build_branch_image(first_branch(*kbuild), g->arch, "patched");
 	stage(g, "kernel", img ? "pass" : "not run",
 	      img ? NULL : why ? why : "not run: no image", sk_now() - t0);
 	free(frag);
@@ -613,7 +595,7 @@ static json_t *kselftest_side(struct gate *g, json_t *kbuild,
 			      const char *const *only)
 {
 	struct sk_test_opts to = { 0 };
-	const char *img = image_of(first_branch(kbuild), g->arch, variant);
+	const char *img = sk_build_branch_image(first_branch(kbuild), g->arch, variant);
 	const char *suffix = only ? "-confirm" : "";
 	char *dir = sk_xstrfmt("%s/kselftest-%s%s", g->outdir, variant, suffix);
 	char *name = NULL;
@@ -1039,12 +1021,12 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 	bb.name = name;
 	bb.b = b;
 	for (i = 0; i < 2; i++)
-		bb.img[i] = image_of(first_branch(kbuild), g->arch, variants[i]);
+		bb.img[i] = sk_build_branch_image(first_branch(kbuild), g->arch, variants[i]);
 	if ((!bb.img[0] && !g->reuse) || !bb.img[1]) {
 		stage(g, name, "not run", "not run: no kernel images", 0);
 		goto cleanup;
 	}
-	files[0] = sk_bench_build_usemem(g->top, g->outdir);
+	files[0] = sk_bench_build_helper(g->top, g->outdir, "usemem");
 	if (shadow && files[0])
 		files[1] = sk_bench_build_helper(g->top, g->outdir, "wsbench");
 	if (!files[0] || (shadow && !files[1])) {
