@@ -109,13 +109,19 @@ static int run_bench(json_t **out, const char *top, const char *arch,
 {
 	struct sk_gate_thresholds t;
 	struct sk_bench b = SK_BENCH_INIT;
-	char *conf = sk_path_join(top, "ci/gate.conf"), *env = NULL, *usemem;
+	char *conf = sk_path_join(top, "ci/gate.conf"), *env = NULL, *usemem = NULL;
 	char *full = NULL;
 	int err;
 
 	*out = json_object();
 	err = sk_gate_config(&t, &env, sk_path_exists(conf) ? conf : NULL);
-	usemem = err ? NULL : sk_bench_build_helper(top, outdir, "usemem");
+	if (err) {
+		json_object_set_new(*out, "status", json_string("not run"));
+		json_object_set_new(*out, "reason", json_sprintf("not run: %s",
+				    sk_error_last()));
+		goto cleanup;
+	}
+	usemem = sk_bench_build_helper(top, outdir, "usemem");
 	if (!usemem) {
 		json_object_set_new(*out, "status", json_string("not run"));
 		json_object_set_new(*out, "reason", json_string(

@@ -444,6 +444,41 @@ static void test_gate_config(void **state)
 	free(env);
 }
 
+/* A threshold that is no number (NaN above all) fails before any gate. */
+static void test_gate_config_thresholds_fail_closed(void **state)
+{
+	static const char *const bad[] = {
+		"alpha = nan", "alpha = 0", "alpha = 2", "throughput = -5",
+		"throughput = 5%", "lruLockPer1000Scanned = nan", "minRuns = 0",
+		"statFastPath =", NULL
+	};
+	char path[] = "/tmp/sk-gate-conf-XXXXXX";
+	struct sk_gate_thresholds t;
+	char *env = NULL;
+	size_t i;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (i = 0; bad[i]; i++) {
+		f = fopen(path, "w");
+		fprintf(f, "[threshold]\n\t%s\n", bad[i]);
+		fclose(f);
+		assert_int_equal(sk_gate_config(&t, &env, path), SK_EINVALID);
+		assert_non_null(strstr(sk_error_last(), "threshold."));
+		assert_null(env);
+	}
+	f = fopen(path, "w");
+	fputs("[threshold]\n\tthroughput = inf\n\talpha = 0.01\n", f);
+	fclose(f);
+	assert_int_equal(sk_gate_config(&t, &env, path), 0);
+	assert_true(isinf(t.throughput_pct) && t.alpha == 0.01);
+	free(env);
+	unlink(path);
+}
+
 static json_t *results_of(const char *log)
 {
 	struct sk_ktap k;
@@ -894,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_kselftest_verdict_needs_results),
 		cmocka_unit_test(test_test_status),
 		cmocka_unit_test(test_invalid_utf8_fails_not_passes),
+		cmocka_unit_test(test_gate_config_thresholds_fail_closed),
 		cmocka_unit_test(test_guest_init_reports_a_missing_job),
 		cmocka_unit_test(test_bench_parse),
 		cmocka_unit_test(test_bench_move),

@@ -5,6 +5,7 @@
 #include "gate/bench.h"
 
 #include <git2.h>
+#include <math.h>
 #include <string.h>
 
 static const char *known_arch(const char *name)
@@ -127,15 +128,31 @@ int sk_gate_config_bench(enum sk_bench_kind *out, const char *path,
 	return err < 0 ? err : 0;
 }
 
-static double conf_double(git_config *cfg, const char *key, double dflt)
+/*
+ * A threshold read as a number in [min, max] (max may be INFINITY: "inf"
+ * measures without gating); anything else, NaN included, is an error
+ * naming the file and key, so that no verdict is weighed against it.
+ */
+static int conf_double(double *out, git_config *cfg, const char *path,
+		       const char *key, double min, double max)
 {
 	git_buf buf = { 0 };
-	double v = dflt;
+	char *end = NULL;
+	double v;
+	int ret = 0;
 
-	if (!git_config_get_string_buf(&buf, cfg, key))
-		v = strtod(buf.ptr, NULL);
+	if (git_config_get_string_buf(&buf, cfg, key))
+		goto out;
+	v = strtod(buf.ptr, &end);
+	if (end == buf.ptr || *end || isnan(v) || v < min || v > max)
+		ret = sk_error_set(SK_EINVALID, "%s: %s: '%s' is not a number "
+				   "from %g to %g", path, key, buf.ptr, min, max);
+	else
+		*out = v;
+out:
 	git_buf_dispose(&buf);
-	return v;
+	git_error_clear();
+	return ret;
 }
 
 int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
@@ -159,6 +176,7 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	git_config *cfg = NULL;
 	size_t i;
+	int ret = 0;
 
 	t->lock_ratio_pct = 5;
 	t->throughput_pct = 10;
@@ -182,18 +200,32 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 		git_buf_dispose(&buf);
 	}
 	if (cfg) {
-		t->lock_ratio_pct = conf_double(cfg, "threshold.lruLockPer1000Scanned",
-						t->lock_ratio_pct);
-		t->throughput_pct = conf_double(cfg, "threshold.throughput",
-						t->throughput_pct);
-		t->shadow_kept_pct = conf_double(cfg, "threshold.shadowKept",
-						 t->shadow_kept_pct);
-		t->fastpath_pct = conf_double(cfg, "threshold.statFastPath",
-					      t->fastpath_pct);
-		t->alpha = conf_double(cfg, "threshold.alpha", t->alpha);
-		t->min_runs = (int)conf_double(cfg, "threshold.minRuns",
-					       t->min_runs);
+		double runs = t->min_runs;
+
+		ret = conf_double(&t->lock_ratio_pct, cfg, path,
+				  "threshold.lruLockPer1000Scanned", 0, INFINITY);
+		if (!ret)
+			ret = conf_double(&t->throughput_pct, cfg, path,
+					  "threshold.throughput", 0, INFINITY);
+		if (!ret)
+			ret = conf_double(&t->shadow_kept_pct, cfg, path,
+					  "threshold.shadowKept", 0, INFINITY);
+		if (!ret)
+			ret = conf_double(&t->fastpath_pct, cfg, path,
+					  "threshold.statFastPath", 0, INFINITY);
+		if (!ret)
+			ret = conf_double(&t->alpha, cfg, path, "threshold.alpha",
+					  1e-9, 1);
+		if (!ret)
+			ret = conf_double(&runs, cfg, path, "threshold.minRuns",
+					  1, 1000);
+		t->min_runs = (int)runs;
 		git_config_free(cfg);
+	}
+	if (ret) {
+		sk_strbuf_release(&sb);
+		*env = NULL;
+		return ret;
 	}
 	*env = sk_strbuf_detach(&sb);
 	return 0;
