@@ -442,7 +442,8 @@ static size_t stop_children(int sig)
 	stopping = sig;
 	n = nr_children;
 	snap = sk_xcalloc(n + 1, sizeof(*snap));
-	memcpy(snap, children, n * sizeof(*snap));
+	if (n)
+		memcpy(snap, children, n * sizeof(*snap));
 	pthread_mutex_unlock(&children_lock);
 	for (i = 0; i < n; i++)
 		kill(-snap[i], SIGTERM);

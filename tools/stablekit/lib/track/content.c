@@ -176,7 +176,9 @@ static void state_copy(struct state *dst, const struct state *src)
 	for (i = 0; i < src->nr; i++) {
 		const char **l = sk_xcalloc(src->files[i].nr + 1, sizeof(*l));
 
-		memcpy(l, src->files[i].lines, src->files[i].nr * sizeof(*l));
+		if (src->files[i].nr)
+			memcpy(l, src->files[i].lines,
+			       src->files[i].nr * sizeof(*l));
 		state_put(dst, src->files[i].path, src->files[i].absent, l,
 			  src->files[i].nr);
 	}
@@ -287,7 +289,8 @@ static int apply_file(struct ctx *c, struct state *s,
 		return -1;
 	nr = f->nr;
 	cur = sk_xcalloc(nr + 1, sizeof(*cur));
-	memcpy(cur, f->lines, nr * sizeof(*cur));
+	if (nr)	/* an absent file has no lines array */
+		memcpy(cur, f->lines, nr * sizeof(*cur));
 	for (k = 0; k < df->nr_hunks; k++) {
 		const struct sk_diff_hunk *h = &df->hunks[k];
 		struct cfile tmp = { .lines = cur, .nr = nr };
@@ -313,7 +316,8 @@ static int apply_file(struct ctx *c, struct state *s,
 					  sizeof(*cur));
 		memmove(cur + at + m_to, cur + at + m_from,
 			(nr - (size_t)at - m_from) * sizeof(*cur));
-		memcpy(cur + at, to, m_to * sizeof(*cur));
+		if (m_to)
+			memcpy(cur + at, to, m_to * sizeof(*cur));
 		nr = nr - m_from + m_to;
 		from = (size_t)at + m_to;
 		free(to);
@@ -875,7 +879,8 @@ struct sk_content_cache *sk_content_cache_new(const char *top,
 	cc->top = top;
 	cc->nr = nr;
 	cc->br = sk_xcalloc(nr + 1, sizeof(*cc->br));
-	memcpy(cc->br, b, nr * sizeof(*b));
+	if (nr)
+		memcpy(cc->br, b, nr * sizeof(*b));
 	cc->b = sk_xcalloc(nr + 1, sizeof(*cc->b));
 	for (i = 0; i < nr; i++) {
 		cc->b[i].repo = b[i].repo;

@@ -234,7 +234,8 @@ static void append(void *data, const struct sk_run_rec *recs, size_t nr)
 		out->recs = sk_xrealloc(out->recs,
 					out->alloc * sizeof(*out->recs));
 	}
-	memcpy(out->recs + out->nr, recs, nr * sizeof(*recs));
+	if (nr)
+		memcpy(out->recs + out->nr, recs, nr * sizeof(*recs));
 	out->nr += nr;
 }
 

@@ -1148,7 +1148,8 @@ static uint64_t fileset_hash(struct sk_strbuf *sb, char *const *files,
 	char **v = sk_xcalloc(nr ? nr : 1, sizeof(*v));
 	size_t i;
 
-	memcpy(v, files, nr * sizeof(*v));
+	if (nr)
+		memcpy(v, files, nr * sizeof(*v));
 	qsort(v, nr, sizeof(*v), path_cmp);
 	sk_strbuf_reset(sb);
 	for (i = 0; i < nr; i++)
