@@ -135,16 +135,17 @@ static char **pick_arches(size_t *nr, const struct sk_build_opts *b)
 	return arches;
 }
 
-static int save_and_publish(struct sk_build *job, json_t *o,
+static int save_and_publish(struct sk_build *job, struct sk_build_results *res,
 			    const char *staging, const char *results)
 {
 	char *path = sk_path_join(staging, "build.json");
 	int ret;
 
-	rebase_paths(o, staging, results);
+	sk_build_results_move(res, staging, results);
 	/* the report says "not buildable" from this, never a pass */
-	json_object_set_new(o, "results", json_string(results));
-	ret = sk_results_save(path, o);
+	free(res->results);
+	res->results = sk_xstrdup(results);
+	ret = sk_build_results_write(path, res);
 	free(path);
 	if (!ret)
 		ret = publish(job, staging, results);
@@ -243,6 +244,7 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 	char *root = sk_work_dir(b.top);
 	char *work, *results, *tmp, *parent, *staging = NULL;
 	char *queue = NULL, *copy = NULL;
+	struct sk_build_results res;
 	char **arches;
 	int ret;
 
@@ -282,8 +284,10 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 		sk_rmrf(staging);
 		goto out;
 	}
-	*out = sk_build_json(job);
-	ret = save_and_publish(job, *out, staging, results);
+	sk_build_summary(&res, job);
+	ret = save_and_publish(job, &res, staging, results);
+	*out = sk_build_results_to_json(&res);
+	sk_build_results_release(&res);
 out:
 	*results_out = results;
 	free(queue);

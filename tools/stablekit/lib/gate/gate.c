@@ -14,6 +14,7 @@
 #include "core/strbuf.h"
 #include "gate/boot.h"
 #include "gate/gate-config.h"
+#include "gate/gate-results.h"
 #include "gate/guest.h"
 #include "gate/test.h"
 
@@ -49,7 +50,7 @@ struct gate {
 	const struct sk_strvec *skip;
 	struct sk_gate_thresholds t;
 	char *bench_env;
-	json_t *stages;
+	struct sk_gate_results *res;	/* the parent's: gate.json */
 	int progress, runs, jobs;
 	unsigned int guests;	/* side by side */
 	/*
@@ -89,13 +90,18 @@ static int skipped(const struct gate *g, const char *stage)
 static void save_partial(const struct gate *g)
 {
 	char *p = sk_path_join(g->outdir, "gate.json");
-	json_t *o = json_pack("{s:s, s:s, s:s, s:[s], s:O}", "branch",
-			      g->branch, "arch", g->arch, "verdict", "incomplete",
-			      "reasons", "not finished: the gate was running or stopped",
-			      "stages", g->stages);
+	char *reason = "not finished: the gate was running or stopped";
+	struct sk_gate_results partial = { 0 };
 
-	sk_results_save(p, o);
-	json_decref(o);
+	/* the stages so far, borrowed; the rest of the file comes at the end */
+	partial.branch = (char *)g->branch;
+	partial.arch = (char *)g->arch;
+	partial.verdict = "incomplete";
+	partial.reasons = &reason;
+	partial.nr_reasons = 1;
+	partial.stages = g->res->stages;
+	partial.nr_stages = g->res->nr_stages;
+	sk_gate_results_write(p, &partial);
 	free(p);
 }
 
@@ -103,14 +109,12 @@ static void stage(struct gate *g, const char *name, const char *status,
 		  const char *reason, double seconds)
 {
 	char *full = g->parent ? sk_xstrfmt("%s-%s", name, g->arch) : NULL;
-	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:s}", "name",
-			      full ? full : name, "status", status, "reason",
-			      reason, "seconds", seconds, "arch", g->arch);
+	const struct sk_gate_results_stage *s;
 
-	if (full)
-		name = json_string_value(json_object_get(o, "name"));
+	s = sk_gate_results_add_stage(g->res, full ? full : name, status,
+				      reason, seconds, g->arch);
+	name = s->name;
 	free(full);
-	json_array_append_new(g->stages, o);
 	save_partial(g->parent ? g->parent : g);
 	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
 		sk_progressf("gate: %-10s %s (%.0f s)", name, reason, seconds);
@@ -1076,25 +1080,26 @@ static int env_runs(const char *env)
 	return last ? atoi(last + 5) : 5;
 }
 
-static const char *verdict(json_t *stages, json_t *reasons)
+/* The verdict of res's stages, with a reason for each that did not pass. */
+static const char *verdict(struct sk_gate_results *res)
 {
 	const char *v = "pass", *why;
-	json_t *s;
-	size_t i;
+	size_t i, alloc = 0;
+	char *line;
 
-	json_array_foreach(stages, i, s) {
-		const char *st = json_string_value(json_object_get(s, "status"));
+	for (i = 0; i < res->nr_stages; i++) {
+		const struct sk_gate_results_stage *s = &res->stages[i];
+		const char *st = s->status;
 
 		if (!strcmp(st, "pass"))
 			continue;
-		why = json_string_value(json_object_get(s, "reason"));
+		why = s->reason;
 		if (why && !strncmp(why, st, strlen(st)))
-			json_array_append_new(reasons, json_sprintf("%s: %s",
-				json_string_value(json_object_get(s, "name")), why));
+			line = sk_xstrfmt("%s: %s", s->name, why);
 		else
-			json_array_append_new(reasons, json_sprintf("%s: %s%s%s",
-				json_string_value(json_object_get(s, "name")), st,
-				why ? ": " : "", why ? why : ""));
+			line = sk_xstrfmt("%s: %s%s%s", s->name, st,
+					  why ? ": " : "", why ? why : "");
+		*SK_ARRAY_PUSH(res->reasons, res->nr_reasons, alloc) = line;
 		if (!strcmp(st, "fail"))
 			v = "fail";
 		else if (strcmp(v, "fail"))
@@ -1201,23 +1206,23 @@ static void plan(struct graph *job)
 	add_step(job, STEP_STORE, 0, NULL, all, "store");
 }
 
-static json_t *graph_json(const struct graph *job)
+static void graph_results(struct sk_gate_results *res, const struct graph *job)
 {
-	json_t *a = json_array();
 	size_t i, j;
 
+	res->graph = sk_xcalloc(job->nr_steps + 1, sizeof(*res->graph));
 	for (i = 0; i < job->nr_steps; i++) {
 		const struct step *s = &job->steps[i];
-		json_t *after = json_array();
+		struct sk_gate_results_step *out = &res->graph[res->nr_graph++];
 
+		out->step = sk_xstrdup(s->name);
+		out->after = sk_xcalloc(STEP_MAX_AFTER + 1, sizeof(*out->after));
 		for (j = 0; j < STEP_MAX_AFTER && s->after[j] >= 0; j++)
-			json_array_append_new(after, json_string(
-				job->steps[s->after[j]].name));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:f}",
-				      "step", s->name, "after", after,
-				      "done", s->done, "seconds", s->seconds));
+			out->after[out->nr_after++] = sk_xstrdup(
+				job->steps[s->after[j]].name);
+		out->done = s->done;
+		out->seconds = s->seconds;
 	}
-	return a;
 }
 
 /*
@@ -1237,7 +1242,7 @@ static void part_init(struct arch_part *p, struct gate *g, const char *arch)
 			      g->branch, arch);
 	a->staging = sk_xstrfmt("%s.new", a->cache);
 	a->cached_tip = a->tip = a->reuse_why = a->inputs = NULL;
-	a->stages = g->stages;
+	a->res = g->res;
 }
 
 static void part_not_run(struct arch_part *p, const char *why)
@@ -1386,8 +1391,8 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	struct sk_gate_arches arches = { { NULL }, 0 };
 	struct graph job = { 0 };
 	struct gate *g = &job.parts[0].g;
-	json_t *res, *reasons, *arch_list;
-	char *conf_path = NULL;
+	struct sk_gate_results res = { 0 };
+	char *conf_path = NULL, *path;
 	double t0 = sk_now();
 	const char *v;
 	size_t i;
@@ -1408,7 +1413,7 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	g->src = sk_path_join(g->work, "linux");
 	g->outdir = o->outdir ? sk_xstrdup(o->outdir) :
 		    sk_xstrfmt("%s/results/%s/gate", g->work, o->branch);
-	g->stages = json_array();
+	g->res = &res;
 	conf_path = o->config ? sk_xstrdup(o->config) :
 		    sk_path_join(o->top, "ci/gate.conf");
 	if (o->arch)
@@ -1448,30 +1453,39 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	plan(&job);
 	execute(&job);
 
-	reasons = json_array();
-	v = verdict(g->stages, reasons);
-	res = json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
-			"branch", o->branch, "arch", g->arch, "bench",
-			sk_bench_kind_name(g->t.kind), "verdict", v,
-			"reasons", reasons, "stages", g->stages,
-			"seconds", sk_now() - t0, "results", g->outdir, "baseline",
-			"reused", g->reuse, "why_not", g->reuse ? NULL : g->reuse_why,
-			"tip", g->tip, "store", g->cache);
-	arch_list = json_array();
+	res.reasons = sk_xcalloc(1, sizeof(*res.reasons));
+	res.has_reasons = 1;
+	v = verdict(&res);
+	res.complete = 1;
+	res.branch = sk_xstrdup(o->branch);
+	res.arch = sk_xstrdup(g->arch);
+	res.bench = sk_xstrdup(sk_bench_kind_name(g->t.kind));
+	res.verdict = sk_xstrdup(v);
+	res.seconds = sk_now() - t0;
+	res.has_seconds = 1;
+	res.results = sk_xstrdup(g->outdir);
+	res.baseline_reused = g->reuse;
+	res.baseline_why_not = !g->reuse && g->reuse_why ?
+			       sk_xstrdup(g->reuse_why) : NULL;
+	res.baseline_tip = g->tip ? sk_xstrdup(g->tip) : NULL;
+	res.baseline_store = sk_xstrdup(g->cache);
+	res.arches = sk_xcalloc(arches.nr + 1, sizeof(*res.arches));
 	for (i = 0; i < arches.nr; i++)
-		json_array_append_new(arch_list, json_string(arches.v[i]));
-	json_object_set_new(res, "arches", arch_list);
-	json_object_set_new(res, "runner", json_string(o->lava ? "lava" : "local"));
-	json_object_set_new(res, "graph", graph_json(&job));
-	save(g, "gate.json", res);
-	*out = res;
+		res.arches[res.nr_arches++] = sk_xstrdup(arches.v[i]);
+	res.runner = sk_xstrdup(o->lava ? "lava" : "local");
+	graph_results(&res, &job);
+	path = sk_path_join(g->outdir, "gate.json");
+	/* atomic: a reader (the report) never sees half a file */
+	sk_gate_results_write(path, &res);
+	free(path);
+	*out = sk_gate_results_to_json(&res);
 cleanup:
 	for (i = 0; i < job.nr_parts || i < 1; i++)
 		part_release(&job.parts[i], i == 0);
 	for (i = 0; i < job.nr_steps; i++)
 		free(job.steps[i].name);
 	free(job.steps);
-	json_decref(g->stages);
+	sk_gate_results_release(&res);
 	free(g->bench_env);
 	free(g->work);
 	free(g->src);
