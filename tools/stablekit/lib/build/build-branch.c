@@ -164,24 +164,6 @@ char *sk_build_branch_progress_line(const char *branch, const char *arch,
 	return sk_xstrfmt("build %s: %-6s %-8s %s", branch, arch, variant, what);
 }
 
-json_t *sk_build_branch_arch(json_t *build, const char *arch)
-{
-	json_t *a;
-	size_t i;
-
-	json_array_foreach(json_object_get(build, "arches"), i, a)
-		if (!strcmp(json_string_value(json_object_get(a, "arch")), arch))
-			return a;
-	return NULL;
-}
-
-const char *sk_build_branch_image(json_t *build, const char *arch,
-				  const char *variant)
-{
-	return json_string_value(json_object_get(json_object_get(
-		sk_build_branch_arch(build, arch), variant), "image"));
-}
-
 static int copy_at(int dirfd, const char *name, const char *to)
 {
 	struct sk_strbuf text = SK_STRBUF_INIT;
@@ -236,15 +218,14 @@ int sk_build_branch_snapshot(const char *queue, const char *dest)
 	return ret;
 }
 
-int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
-		    const struct sk_build_branch_opts *o)
+int sk_build_branch(struct sk_build *job, struct sk_build_results **out,
+		    char **results_out, const struct sk_build_branch_opts *o)
 {
 	struct sk_build_opts b = o->build;
 	const char *name = b.branch->name, *mode = sk_build_mode_name(b.mode);
 	char *root = sk_work_dir(b.top);
 	char *work, *results, *tmp, *parent, *staging = NULL;
 	char *queue = NULL, *copy = NULL;
-	struct sk_build_results res;
 	char **arches;
 	int ret;
 
@@ -284,10 +265,9 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 		sk_rmrf(staging);
 		goto out;
 	}
-	sk_build_summary(&res, job);
-	ret = save_and_publish(job, &res, staging, results);
-	*out = sk_build_results_to_json(&res);
-	sk_build_results_release(&res);
+	*out = sk_xcalloc(1, sizeof(**out));
+	sk_build_summary(*out, job);
+	ret = save_and_publish(job, *out, staging, results);
 out:
 	*results_out = results;
 	free(queue);
@@ -299,8 +279,8 @@ out:
 	return ret;
 }
 
-int sk_build_branch_named(struct sk_build *job, json_t **out, char **results,
-			  const char *name,
+int sk_build_branch_named(struct sk_build *job, struct sk_build_results **out,
+			  char **results, const char *name,
 			  const struct sk_build_branch_opts *o)
 {
 	struct sk_build_branch_opts bo = *o;

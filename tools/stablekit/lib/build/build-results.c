@@ -70,6 +70,12 @@ void sk_build_results_release(struct sk_build_results *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void sk_build_results_free(struct sk_build_results *r)
+{
+	sk_build_results_release(r);
+	free(r);
+}
+
 /* --- writing --- */
 
 static json_t *str_or_null(const char *s)
@@ -395,6 +401,20 @@ struct sk_build_results_arch *sk_build_results_arch(
 	for (i = 0; i < r->nr_arches; i++)
 		if (r->arches[i].arch && !strcmp(r->arches[i].arch, arch))
 			return &r->arches[i];
+	return NULL;
+}
+
+const char *sk_build_results_image(const struct sk_build_results *r,
+				   const char *arch, const char *variant)
+{
+	const struct sk_build_results_arch *a = r ? sk_build_results_arch(r, arch) : NULL;
+
+	if (!a)
+		return NULL;
+	if (!strcmp(variant, "baseline"))
+		return a->baseline.image;
+	if (!strcmp(variant, "patched"))
+		return a->patched.image;
 	return NULL;
 }
 

@@ -80,6 +80,8 @@ struct sk_build_results {
 };
 
 void sk_build_results_release(struct sk_build_results *r);
+/* Release and free r, allocated; NULL is fine. */
+void sk_build_results_free(struct sk_build_results *r);
 
 /* build.json's object of r. */
 json_t *sk_build_results_to_json(const struct sk_build_results *r);
@@ -107,6 +109,10 @@ int sk_build_results_read(struct sk_build_results *out, const char *path);
 /* The arch named arch, or NULL. */
 struct sk_build_results_arch *sk_build_results_arch(
 	const struct sk_build_results *r, const char *arch);
+
+/* The image of arch's variant ("baseline", "patched"), or NULL. */
+const char *sk_build_results_image(const struct sk_build_results *r,
+				   const char *arch, const char *variant);
 
 /*
  * Every string of r that is the path from or under it, moved to under

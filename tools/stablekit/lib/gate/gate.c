@@ -149,20 +149,31 @@ static void log_progress(const char *arch, const char *variant,
 	free(line);
 }
 
+/* A build's results in <outdir>/<file> as `stablekit build --json` prints them. */
+static void save_build(const struct gate *g, const char *file,
+		       const struct sk_build_results *b)
+{
+	json_t *o = json_pack("{s:[o]}", "branches", sk_build_results_to_json(b));
+
+	save(g, file, o);
+	json_decref(o);
+}
+
 /*
  * The branch built as `stablekit build --branch <b>` builds it (the same
  * checkouts, results and reuse), in this process, its progress written
- * to <outdir>/<log_name> as it comes; { branches: [build.json] } as that
- * command prints it.  *why says what kept it from a clean run.
+ * to <outdir>/<log_name> as it comes; what its build.json holds, or NULL
+ * when it could not start.  *why says what kept it from a clean run.
  */
-static json_t *run_build(struct gate *g, const struct sk_build_opts *opts,
-			 const char *log_name, char **why)
+static struct sk_build_results *run_build(struct gate *g,
+					  const struct sk_build_opts *opts,
+					  const char *log_name, char **why)
 {
 	struct sk_build_branch_opts bo = { 0 };
 	char *logpath = sk_path_join(g->outdir, log_name), *results = NULL;
 	struct build_log l = { fopen(logpath, "we"), g->branch };
+	struct sk_build_results *o = NULL;
 	struct sk_build job;
-	json_t *o = NULL, *res = NULL;
 	int ret;
 
 	bo.build = *opts;
@@ -187,17 +198,10 @@ static json_t *run_build(struct gate *g, const struct sk_build_opts *opts,
 			fprintf(l.f, "error: %s\n", *why);
 		fclose(l.f);
 	}
-	if (o)
-		res = json_pack("{s:[o]}", "branches", o);
 	sk_build_release(&job);
 	free(results);
 	free(logpath);
-	return res;
-}
-
-static json_t *first_branch(json_t *build)
-{
-	return json_array_get(json_object_get(build, "branches"), 0);
+	return o;
 }
 
 /* The blob id of a file's content, or "missing". */
@@ -386,10 +390,9 @@ static void reuse_check(struct gate *g)
 }
 
 /* The tip the builds saw; a reused baseline of another tip is dropped. */
-static int tip_agrees(struct gate *g, json_t *build)
+static int tip_agrees(struct gate *g, const struct sk_build_results *build)
 {
-	const char *tip = json_string_value(json_object_get(first_branch(build),
-							    "tip"));
+	const char *tip = build->tip;
 
 	if (tip && !g->tip)
 		g->tip = sk_xstrdup(tip);
@@ -430,7 +433,7 @@ static void stage_objects(struct gate *g)
 	struct sk_build_opts bo = { 0 };
 	double t0 = sk_now();
 	char *why = NULL;
-	json_t *o, *br;
+	struct sk_build_results *br;
 
 	if (skipped(g, "build")) {
 		stage(g, "queue", "not run", "not run: --skip build", 0);
@@ -438,32 +441,28 @@ static void stage_objects(struct gate *g)
 		return;
 	}
 	bo.mode = SK_BUILD_OBJECTS;
-	o = run_build(g, &bo, "build-objects.log", &why);
-	br = first_branch(o);
-	if (o)
-		save(g, "build-objects.json", o);
+	br = run_build(g, &bo, "build-objects.log", &why);
+	if (br)
+		save_build(g, "build-objects.json", br);
 	if (!br) {
 		stage(g, "queue", "not run", why ? why : "not run: no build", 0);
 		stage(g, "build", "not run", why ? why : "not run: no build",
 		      sk_now() - t0);
 	} else {
-		const char *qs = json_string_value(json_object_get(
-			json_object_get(br, "queue"), "status"));
-		const char *gs = json_string_value(json_object_get(br, "gate"));
-
-		const char *nr = json_string_value(json_object_get(br, "not_run"));
+		const char *qs = br->queue_status;
+		const char *gs = br->gate;
+		const char *nr = br->not_run;
 
 		if (nr) {
 			/* the selected series did not port: nothing to gate */
 			stage(g, "queue", "not run", nr, 0);
 			stage(g, "build", "not run", nr, sk_now() - t0);
 			free(why);
-			json_decref(o);
+			sk_build_results_free(br);
 			return;
 		}
-		if (!json_is_true(json_object_get(br, "buildable")))
-			stage(g, "queue", "fail", json_string_value(
-			      json_object_get(br, "why")), 0);
+		if (!br->buildable)
+			stage(g, "queue", "fail", br->why, 0);
 		else
 			stage(g, "queue", !qs || !strcmp(qs, "applied") ||
 			      !strcmp(qs, "none") ? "pass" : "fail",
@@ -473,16 +472,17 @@ static void stage_objects(struct gate *g)
 		      why, sk_now() - t0);
 	}
 	free(why);
-	json_decref(o);
+	sk_build_results_free(br);
 }
 
-static json_t *build_kernel_once(struct gate *g, const char *fragment,
-				 const char *name, char **why)
+static struct sk_build_results *build_kernel_once(struct gate *g,
+						  const char *fragment,
+						  const char *name, char **why)
 {
 	struct sk_build_opts bo = { 0 };
 	char *arches[] = { (char *)g->arch }, *fragments[] = { (char *)fragment };
 	char *log = sk_xstrfmt("%s.log", name), *file;
-	json_t *o;
+	struct sk_build_results *o;
 
 	bo.mode = SK_BUILD_KERNEL;
 	bo.arches = arches;
@@ -496,7 +496,7 @@ static json_t *build_kernel_once(struct gate *g, const char *fragment,
 	o = run_build(g, &bo, log, why);
 	file = sk_xstrfmt("%s.json", name);
 	if (o)
-		save(g, file, o);
+		save_build(g, file, o);
 	free(log);
 	free(file);
 	return o;
@@ -507,23 +507,26 @@ static json_t *build_kernel_once(struct gate *g, const char *fragment,
  * the next stablekit build of the branch (this gate's or another's)
  * writes the same results path.
  */
-static void keep_images(struct gate *g, json_t *build, const char *name)
+static void keep_images(struct gate *g, struct sk_build_results *build,
+			const char *name)
 {
-	json_t *a = sk_build_branch_arch(first_branch(build), g->arch);
+	struct sk_build_results_arch *a =
+		build ? sk_build_results_arch(build, g->arch) : NULL;
 	size_t i;
 
 	for (i = 0; a && i < 2; i++) {
-		json_t *v = json_object_get(a, variants[i]);
-		const char *img = json_string_value(json_object_get(v, "image"));
+		char **img = i ? &a->patched.image : &a->baseline.image;
 		char *to;
 
-		if (!img)
+		if (!*img)
 			continue;
 		to = sk_xstrfmt("%s/%s-%s.img", g->outdir, name, variants[i]);
-		if (!copy_file(img, to))
-			json_object_set_new(v, "image", json_string(to));
-		else
-			sk_error_clear();
+		if (!copy_file(*img, to)) {
+			free(*img);
+			*img = to;
+			continue;
+		}
+		sk_error_clear();
 		free(to);
 	}
 }
@@ -532,13 +535,14 @@ static void keep_images(struct gate *g, json_t *build, const char *name)
  * The kernels; the baseline only when it is not reused, and again with it
  * when the tip turns out not to be the stored baseline's.
  */
-static json_t *build_kernel(struct gate *g, const char *fragment,
-			    const char *name, char **why)
+static struct sk_build_results *build_kernel(struct gate *g,
+					     const char *fragment,
+					     const char *name, char **why)
 {
-	json_t *o = build_kernel_once(g, fragment, name, why);
+	struct sk_build_results *o = build_kernel_once(g, fragment, name, why);
 
 	if (o && !tip_agrees(g, o)) {
-		json_decref(o);
+		sk_build_results_free(o);
 		free(*why);
 		*why = NULL;
 		o = build_kernel_once(g, fragment, name, why);
@@ -552,7 +556,7 @@ static json_t *build_kernel(struct gate *g, const char *fragment,
  * config with LOCK_STAT, whose lockdep the kselftests run under too.  Two
  * configs would be four cold kernel builds, the gate's largest cost.
  */
-static void stage_kernel(struct gate *g, json_t **kbuild)
+static void stage_kernel(struct gate *g, struct sk_build_results **kbuild)
 {
 	char *frag, *why = NULL;
 	const char *img;
@@ -566,7 +570,7 @@ static void stage_kernel(struct gate *g, json_t **kbuild)
 	}
 	frag = sk_path_join(g->top, "ci/kconfig/gate-lockstat.config");
 	*kbuild = build_kernel(g, frag, "build-kernel", &why);
-	img = sk_build_branch_image(first_branch(*kbuild), g->arch, "patched");
+	img = sk_build_results_image(*kbuild, g->arch, "patched");
 	stage(g, "kernel", img ? "pass" : "not run",
 	      img ? NULL : why ? why : "not run: no image", sk_now() - t0);
 	free(frag);
@@ -594,12 +598,13 @@ static json_t *kselftest_reused(struct gate *g, const char *dir)
  * One side's boot and kselftests; NULL when there is no image.  With
  * only, a confirm boot of those binaries alone (never reused or stored).
  */
-static json_t *kselftest_side(struct gate *g, json_t *kbuild,
+static json_t *kselftest_side(struct gate *g,
+			      const struct sk_build_results *kbuild,
 			      const char *variant, const char *wt,
 			      const char *const *only)
 {
 	struct sk_test_opts to = { 0 };
-	const char *img = sk_build_branch_image(first_branch(kbuild), g->arch, variant);
+	const char *img = sk_build_results_image(kbuild, g->arch, variant);
 	const char *suffix = only ? "-confirm" : "";
 	char *dir = sk_xstrfmt("%s/kselftest-%s%s", g->outdir, variant, suffix);
 	char *name = NULL;
@@ -643,7 +648,8 @@ out:
 
 struct kselftest_batch {
 	struct gate *g;
-	json_t *kbuild, *res[2];
+	const struct sk_build_results *kbuild;
+	json_t *res[2];
 	const char *wt;
 	const char *const *only;	/* a confirm boot's binaries */
 };
@@ -771,15 +777,14 @@ static void stage_kselftest_verdict(struct gate *g,
 	json_decref(cmp);
 }
 
-static void stage_kselftest(struct gate *g, json_t *kbuild)
+static void stage_kselftest(struct gate *g, const struct sk_build_results *kbuild)
 {
 	struct kselftest_batch kb = { g, kbuild, { NULL, NULL }, NULL, NULL };
 	json_t **res = kb.res;
 	double t0 = sk_now();
 	int i;
 
-	kb.wt = json_string_value(json_object_get(first_branch(kbuild),
-						  "worktree"));
+	kb.wt = kbuild ? kbuild->worktree : NULL;
 	/* both guests at once; a reused baseline is only a copy */
 	sk_batch_run(2, g->reuse ? 1 : g->guests, kselftest_one, NULL, &kb);
 	for (i = 0; i < 2; i++) {
@@ -1010,7 +1015,8 @@ static int bench_boots(struct bench_batch *bb)
 	return bb->err;
 }
 
-static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
+static void stage_bench(struct gate *g, const struct sk_build_results *kbuild,
+			const char *mode)
 {
 	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
 	struct bench_batch bb = { 0 };
@@ -1025,7 +1031,7 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 	bb.name = name;
 	bb.b = b;
 	for (i = 0; i < 2; i++)
-		bb.img[i] = sk_build_branch_image(first_branch(kbuild), g->arch, variants[i]);
+		bb.img[i] = sk_build_results_image(kbuild, g->arch, variants[i]);
 	if ((!bb.img[0] && !g->reuse) || !bb.img[1]) {
 		stage(g, name, "not run", "not run: no kernel images", 0);
 		goto cleanup;
@@ -1130,7 +1136,7 @@ struct step {
 /* One arch's part: the first arch's is the gate itself. */
 struct arch_part {
 	struct gate g;
-	json_t *kbuild;
+	struct sk_build_results *kbuild;	/* its kernels' build */
 	char *busybox;
 	int unusable;		/* its stages already said "not run" */
 };
@@ -1280,7 +1286,7 @@ static int part_prepare(struct arch_part *p)
 
 static void part_release(struct arch_part *p, int first)
 {
-	json_decref(p->kbuild);
+	sk_build_results_free(p->kbuild);
 	free(p->busybox);
 	free(p->g.cached_tip);
 	free(p->g.tip);
