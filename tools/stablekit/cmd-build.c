@@ -126,8 +126,9 @@ static int check_arches(const struct sk_strvec *l)
 }
 
 /* One branch: the arches of --arch, else of branches.conf, else all. */
-static int build_branch(struct sk_build *job, json_t **out, char **results,
-			git_repository *repo, const struct sk_branch *br,
+static int build_branch(struct sk_build *job, struct sk_build_results **out,
+			char **results, git_repository *repo,
+			const struct sk_branch *br,
 			const struct build_args *a, enum sk_build_mode mode,
 			struct sk_context *ctx)
 {
@@ -174,7 +175,7 @@ static int run_all(struct build_args *a, enum sk_build_mode mode,
 		struct sk_branch *br = &branches->items[i];
 		struct sk_build job;
 		char *results = NULL;
-		json_t *o = NULL;
+		struct sk_build_results *o = NULL;
 		int ret;
 
 		if (a->branches.nr) {
@@ -210,7 +211,8 @@ static int run_all(struct build_args *a, enum sk_build_mode mode,
 		} else if (job.gate_failed && worst == SK_EXIT_OK) {
 			worst = SK_EXIT_CHECK;
 		}
-		json_array_append_new(all, o);
+		json_array_append_new(all, sk_build_results_to_json(o));
+		sk_build_results_free(o);
 		sk_build_release(&job);
 		free(results);
 	}

@@ -72,7 +72,7 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 	char *arches[] = { (char *)arch };
 	char *results = NULL, *image, *cmd;
 	const char *reason, *img;
-	json_t *o = NULL;
+	struct sk_build_results *o = NULL;
 
 	bo.build.top = ctx->top;
 	bo.build.mode = SK_BUILD_KERNEL;
@@ -83,9 +83,9 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 		bo.build.progress_data = (void *)branch;
 	}
 	sk_build_branch_named(&job, &o, &results, branch, &bo);
-	img = sk_build_branch_image(o, arch, "patched");
+	img = sk_build_results_image(o, arch, "patched");
 	if (!img)
-		img = sk_build_branch_image(o, arch, "baseline");
+		img = sk_build_results_image(o, arch, "baseline");
 	image = img ? sk_xstrdup(img) : NULL;
 	if (!image) {
 		reason = job.not_run ? job.not_run : job.why ? job.why :
@@ -96,7 +96,7 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 				  reason ? reason : "");
 		free(cmd);
 	}
-	json_decref(o);
+	sk_build_results_free(o);
 	sk_build_release(&job);
 	free(results);
 	return image;

@@ -130,6 +130,39 @@ static void test_unreadable_input_is_named(void **state)
 	free(path);
 }
 
+/*
+ * A key of the wrong type in gate.json or build.json: an input error
+ * naming the file and the key, and the section not run, never a pass.
+ */
+static void test_wrong_type_is_named(void **state)
+{
+	json_t *r, *errs;
+
+	put_passing(*state);
+	put(*state, "gate/gate.json", "{\"verdict\": \"pass\", \"reasons\": [], \"stages\": ["
+	    "{\"name\": \"boot\", \"status\": \"pass\"},"
+	    "{\"name\": \"kselftest\", \"status\": true},"
+	    "{\"name\": \"bench-classic\", \"status\": \"pass\"}]}");
+	put(*state, "build/objects/build.json", "{\"buildable\": true, \"gate\": \"pass\","
+	    " \"queue\": {\"status\": \"applied\"},"
+	    " \"arches\": [{\"arch\": \"x86_64\", \"baseline\": {\"status\": \"pass\"},"
+	    " \"patched\": {\"status\": \"pass\", \"warnings\": 0.5}}]}");
+	r = report(*state);
+	errs = json_object_get(r, "input_errors");
+	assert_int_equal(json_array_size(errs), 2);
+	/* the gate's is read first */
+	assert_non_null(strstr(json_string_value(json_array_get(errs, 0)),
+		"gate/gate.json: key 'stages[1].status': expected a string, not a boolean"));
+	assert_non_null(strstr(json_string_value(json_array_get(errs, 1)),
+		"build/objects/build.json: key 'arches[0].patched.warnings': expected an integer"));
+	assert_string_equal(sk_report_str(json_object_get(r, "gate"), "status"),
+			    "not run");
+	assert_string_equal(sk_report_str(json_array_get(json_object_get(r,
+			    "builds"), 0), "status"), "not run");
+	assert_string_not_equal(sk_report_str(r, "verdict"), "pass");
+	json_decref(r);
+}
+
 static void test_html_escapes(void **state)
 {
 	json_t *r;
@@ -155,6 +188,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_all_passed_is_tested, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_port_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unreadable_input_is_named, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wrong_type_is_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_escapes, setup, teardown),
 	};
 

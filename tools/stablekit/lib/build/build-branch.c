@@ -135,16 +135,17 @@ static char **pick_arches(size_t *nr, const struct sk_build_opts *b)
 	return arches;
 }
 
-static int save_and_publish(struct sk_build *job, json_t *o,
+static int save_and_publish(struct sk_build *job, struct sk_build_results *res,
 			    const char *staging, const char *results)
 {
 	char *path = sk_path_join(staging, "build.json");
 	int ret;
 
-	rebase_paths(o, staging, results);
+	sk_build_results_move(res, staging, results);
 	/* the report says "not buildable" from this, never a pass */
-	json_object_set_new(o, "results", json_string(results));
-	ret = sk_results_save(path, o);
+	free(res->results);
+	res->results = sk_xstrdup(results);
+	ret = sk_build_results_write(path, res);
 	free(path);
 	if (!ret)
 		ret = publish(job, staging, results);
@@ -161,24 +162,6 @@ char *sk_build_branch_progress_line(const char *branch, const char *arch,
 	if (!strcmp(arch, "*"))
 		return sk_xstrfmt("build %s: %s", branch, what);
 	return sk_xstrfmt("build %s: %-6s %-8s %s", branch, arch, variant, what);
-}
-
-json_t *sk_build_branch_arch(json_t *build, const char *arch)
-{
-	json_t *a;
-	size_t i;
-
-	json_array_foreach(json_object_get(build, "arches"), i, a)
-		if (!strcmp(json_string_value(json_object_get(a, "arch")), arch))
-			return a;
-	return NULL;
-}
-
-const char *sk_build_branch_image(json_t *build, const char *arch,
-				  const char *variant)
-{
-	return json_string_value(json_object_get(json_object_get(
-		sk_build_branch_arch(build, arch), variant), "image"));
 }
 
 static int copy_at(int dirfd, const char *name, const char *to)
@@ -235,8 +218,8 @@ int sk_build_branch_snapshot(const char *queue, const char *dest)
 	return ret;
 }
 
-int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
-		    const struct sk_build_branch_opts *o)
+int sk_build_branch(struct sk_build *job, struct sk_build_results **out,
+		    char **results_out, const struct sk_build_branch_opts *o)
 {
 	struct sk_build_opts b = o->build;
 	const char *name = b.branch->name, *mode = sk_build_mode_name(b.mode);
@@ -282,7 +265,8 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results_out,
 		sk_rmrf(staging);
 		goto out;
 	}
-	*out = sk_build_json(job);
+	*out = sk_xcalloc(1, sizeof(**out));
+	sk_build_summary(*out, job);
 	ret = save_and_publish(job, *out, staging, results);
 out:
 	*results_out = results;
@@ -295,8 +279,8 @@ out:
 	return ret;
 }
 
-int sk_build_branch_named(struct sk_build *job, json_t **out, char **results,
-			  const char *name,
+int sk_build_branch_named(struct sk_build *job, struct sk_build_results **out,
+			  char **results, const char *name,
 			  const struct sk_build_branch_opts *o)
 {
 	struct sk_build_branch_opts bo = *o;

@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include "build/build.h"
+#include "build/build-results.h"
 #include "project/branches.h"
 
 /*
@@ -22,13 +23,14 @@ struct sk_build_branch_opts {
 };
 
 /*
- * Build.  Negative when the build could not start (job is then empty);
- * else 0 with *out the object build.json holds, and *results (caller
- * frees) where it now is.  A build that ran but whose results could not
- * be put in place is also negative, with *out set.
+ * Build.  Negative when the build could not start (job is then empty,
+ * *out NULL); else 0 with *out what build.json holds (caller frees with
+ * sk_build_results_free), and *results (caller frees) where it now is.
+ * A build that ran but whose results could not be put in place is also
+ * negative, with *out set.
  */
-int sk_build_branch(struct sk_build *job, json_t **out, char **results,
-		    const struct sk_build_branch_opts *o);
+int sk_build_branch(struct sk_build *job, struct sk_build_results **out,
+		    char **results, const struct sk_build_branch_opts *o);
 
 /*
  * One progress line of a branch's build, as the build's progress callback
@@ -36,12 +38,6 @@ int sk_build_branch(struct sk_build *job, json_t **out, char **results,
  */
 char *sk_build_branch_progress_line(const char *branch, const char *arch,
 				    const char *variant, const char *what);
-
-/* The object of arch in a build.json object (its "arches"), or NULL. */
-json_t *sk_build_branch_arch(json_t *build, const char *arch);
-/* The image of arch's variant ("baseline", "patched") there, or NULL. */
-const char *sk_build_branch_image(json_t *build, const char *arch,
-				  const char *variant);
 
 /*
  * Copy the regular files of the queue directory queue (stable/<branch>)
@@ -58,8 +54,8 @@ int sk_build_branch_snapshot(const char *queue, const char *dest);
  * workspace): what `stablekit build --branch <name>` runs.  o->build's
  * repo, branch and distcc hosts are filled in here.
  */
-int sk_build_branch_named(struct sk_build *job, json_t **out, char **results,
-			  const char *name,
+int sk_build_branch_named(struct sk_build *job, struct sk_build_results **out,
+			  char **results, const char *name,
 			  const struct sk_build_branch_opts *o);
 
 #endif

@@ -1554,74 +1554,106 @@ json_t *sk_build_variant_metadata(const struct sk_build *job,
 			 str_or_null(v->reproducer));
 }
 
-static json_t *variant_summary(const struct sk_build_variant *v)
+static void variant_summary(struct sk_build_results_variant *out,
+			    const struct sk_build_variant *v)
 {
-	return json_pack("{s:s, s:f, s:i, s:i, s:o, s:o, s:o}",
-			 "status", v->status ? v->status : "skipped",
-			 "duration", v->duration,
-			 "warnings", (json_int_t)sk_kbuild_count(&v->diags, "warning"),
-			 "errors", (json_int_t)sk_kbuild_count(&v->diags, "error"),
-			 "note", str_or_null(v->note),
-			 "results", str_or_null(v->resdir),
-			 "image", str_or_null(v->image));
+	out->status = sk_xstrdup(v->status ? v->status : "skipped");
+	out->duration = v->duration;
+	out->has_duration = 1;
+	out->warnings = (long long)sk_kbuild_count(&v->diags, "warning");
+	out->has_warnings = 1;
+	out->errors = (long long)sk_kbuild_count(&v->diags, "error");
+	out->has_errors = 1;
+	out->note = v->note ? sk_xstrdup(v->note) : NULL;
+	out->results = v->resdir ? sk_xstrdup(v->resdir) : NULL;
+	out->image = v->image ? sk_xstrdup(v->image) : NULL;
 }
 
-json_t *sk_build_json(const struct sk_build *job)
+static char *dup_or_null(const char *s)
 {
-	json_t *o, *arches;
-	size_t i, j;
+	return s ? sk_xstrdup(s) : NULL;
+}
 
-	o = json_pack("{s:s, s:s, s:b}", "branch", job->branch, "mode", job->mode,
-		      "buildable", job->buildable);
+static char **dup_array(char *const *v, size_t nr)
+{
+	char **out = sk_xcalloc(nr + 1, sizeof(*out));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		out[i] = sk_xstrdup(v[i]);
+	return out;
+}
+
+static void diag_copy(struct sk_kbuild_diag *out, const struct sk_kbuild_diag *d)
+{
+	out->file = dup_or_null(d->file);
+	out->line = d->line;
+	out->column = d->column;
+	out->function = dup_or_null(d->function);
+	out->severity = dup_or_null(d->severity);
+	out->message = dup_or_null(d->message);
+}
+
+static void arch_summary(struct sk_build_results_arch *out,
+			 const struct sk_build_archres *ar)
+{
+	size_t j;
+
+	out->arch = sk_xstrdup(ar->arch->name);
+	out->cc = dup_or_null(ar->cc);
+	out->toolchain = dup_or_null(ar->cc_version);
+	variant_summary(&out->baseline, &ar->base);
+	variant_summary(&out->patched, &ar->patched);
+	out->new_warnings = sk_xcalloc(ar->new_warnings.nr + 1,
+				       sizeof(*out->new_warnings));
+	out->nr_new_warnings = ar->new_warnings.nr;
+	out->has_new_warnings = 1;
+	for (j = 0; j < ar->new_warnings.nr; j++) {
+		diag_copy(&out->new_warnings[j].diag, &ar->new_warnings.items[j]);
+		out->new_warnings[j].allowed = ar->allowed[j];
+	}
+	out->gate_failed = ar->gate_failed;
+	out->gate_why = dup_or_null(ar->gate_why);
+}
+
+void sk_build_summary(struct sk_build_results *out, const struct sk_build *job)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->branch = dup_or_null(job->branch);
+	out->mode = dup_or_null(job->mode);
+	out->buildable = job->buildable;
 	if (job->not_run) {
-		json_object_set_new(o, "why", json_string(job->not_run));
-		json_object_set_new(o, "not_run", json_string(job->not_run));
-		json_object_set_new(o, "gate", json_string("not run"));
-		return o;
+		out->not_run = sk_xstrdup(job->not_run);
+		out->gate = sk_xstrdup("not run");
+		return;
 	}
 	if (!job->buildable) {
-		json_object_set_new(o, "why", str_or_null(job->why));
-		return o;
+		out->why = dup_or_null(job->why);
+		return;
 	}
-	arches = json_array();
-	for (i = 0; i < job->nr_arches; i++) {
-		const struct sk_build_archres *ar = &job->arches[i];
-		json_t *nw = json_array(), *a;
-
-		for (j = 0; j < ar->new_warnings.nr; j++) {
-			json_t *w = sk_kbuild_diag_json(&ar->new_warnings.items[j]);
-
-			json_object_set_new(w, "allowed", json_boolean(ar->allowed[j]));
-			json_array_append_new(nw, w);
-		}
-		a = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
-			      "arch", ar->arch->name, "cc", ar->cc,
-			      "toolchain", str_or_null(ar->cc_version),
-			      "baseline", variant_summary(&ar->base),
-			      "patched", variant_summary(&ar->patched),
-			      "new_warnings", nw,
-			      "gate_failed", ar->gate_failed,
-			      "gate_why", str_or_null(ar->gate_why));
-		json_array_append_new(arches, a);
-	}
-	json_object_set_new(o, "tip", json_string(job->tip));
-	json_object_set_new(o, "describe", str_or_null(job->describe));
-	json_object_set_new(o, "worktree", str_or_null(job->worktree));
-	json_object_set_new(o, "worktree_reused", json_boolean(job->worktree_reused));
-	json_object_set_new(o, "checkout_s", json_real(job->checkout_s));
-	json_object_set_new(o, "queue", json_pack("{s:o, s:o, s:o, s:o}",
-			    "patches", sk_strvec_array_json(job->patches, job->nr_patches),
-			    "files", sk_strvec_array_json(job->files, job->nr_files),
-			    "status", str_or_null(job->queue_status),
-			    "log", str_or_null(job->queue_log)));
-	json_object_set_new(o, "kconfig", json_string(job->kconfig_base));
-	json_object_set_new(o, "fragments",
-			    sk_strvec_array_json(job->fragments, job->nr_fragments));
-	json_object_set_new(o, "parallel", json_integer(job->parallel));
-	json_object_set_new(o, "jobs_per_make", json_integer(job->jobs_per_make));
-	json_object_set_new(o, "distcc_hosts", str_or_null(job->distcc_hosts));
-	json_object_set_new(o, "duration", json_real(job->duration));
-	json_object_set_new(o, "arches", arches);
-	json_object_set_new(o, "gate", json_string(job->gate_failed ? "fail" : "pass"));
-	return o;
+	out->arches = sk_xcalloc(job->nr_arches + 1, sizeof(*out->arches));
+	out->nr_arches = job->nr_arches;
+	for (i = 0; i < job->nr_arches; i++)
+		arch_summary(&out->arches[i], &job->arches[i]);
+	out->tip = sk_xstrdup(job->tip);
+	out->describe = dup_or_null(job->describe);
+	out->worktree = dup_or_null(job->worktree);
+	out->worktree_reused = job->worktree_reused;
+	out->checkout_s = job->checkout_s;
+	out->patches = dup_array(job->patches, job->nr_patches);
+	out->nr_patches = job->nr_patches;
+	out->files = dup_array(job->files, job->nr_files);
+	out->nr_files = job->nr_files;
+	out->queue_status = dup_or_null(job->queue_status);
+	out->queue_log = dup_or_null(job->queue_log);
+	out->kconfig = dup_or_null(job->kconfig_base);
+	out->fragments = dup_array(job->fragments, job->nr_fragments);
+	out->nr_fragments = job->nr_fragments;
+	out->parallel = job->parallel;
+	out->jobs_per_make = job->jobs_per_make;
+	out->distcc_hosts = dup_or_null(job->distcc_hosts);
+	out->duration = job->duration;
+	out->gate = sk_xstrdup(job->gate_failed ? "fail" : "pass");
 }

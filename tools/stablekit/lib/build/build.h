@@ -4,6 +4,7 @@
 #include <git2.h>
 #include <jansson.h>
 #include "project/branches.h"
+#include "build/build-results.h"
 #include "build/kbuild.h"
 
 /*
@@ -151,7 +152,8 @@ int sk_build_run(struct sk_build *out, const struct sk_build_opts *o);
 int sk_build_kernel_tree(git_tree *tree, const char **missing);
 void sk_build_release(struct sk_build *job);
 
-json_t *sk_build_json(const struct sk_build *job);
+/* What build.json says of job (build/build-results.h); release it. */
+void sk_build_summary(struct sk_build_results *out, const struct sk_build *job);
 json_t *sk_build_variant_metadata(const struct sk_build *job,
 				   const struct sk_build_archres *ar,
 				   const struct sk_build_variant *v);

@@ -11,6 +11,8 @@
  *	gate/gate.json, gate/<stage>.json	stablekit gate
  *	report/				stablekit report
  * and $SK_WORK/results/status.json from stablekit status, via the report.
+ * build.json and gate.json are read and written through build/build-results
+ * and gate/gate-results, their schema in one place.
  */
 
 /* $SK_WORK, else <top>/work; caller frees. */

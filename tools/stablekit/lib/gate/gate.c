@@ -14,6 +14,7 @@
 #include "core/strbuf.h"
 #include "gate/boot.h"
 #include "gate/gate-config.h"
+#include "gate/gate-results.h"
 #include "gate/guest.h"
 #include "gate/test.h"
 
@@ -49,7 +50,7 @@ struct gate {
 	const struct sk_strvec *skip;
 	struct sk_gate_thresholds t;
 	char *bench_env;
-	json_t *stages;
+	struct sk_gate_results *res;	/* the parent's: gate.json */
 	int progress, runs, jobs;
 	unsigned int guests;	/* side by side */
 	/*
@@ -89,13 +90,18 @@ static int skipped(const struct gate *g, const char *stage)
 static void save_partial(const struct gate *g)
 {
 	char *p = sk_path_join(g->outdir, "gate.json");
-	json_t *o = json_pack("{s:s, s:s, s:s, s:[s], s:O}", "branch",
-			      g->branch, "arch", g->arch, "verdict", "incomplete",
-			      "reasons", "not finished: the gate was running or stopped",
-			      "stages", g->stages);
+	char *reason = "not finished: the gate was running or stopped";
+	struct sk_gate_results partial = { 0 };
 
-	sk_results_save(p, o);
-	json_decref(o);
+	/* the stages so far, borrowed; the rest of the file comes at the end */
+	partial.branch = (char *)g->branch;
+	partial.arch = (char *)g->arch;
+	partial.verdict = "incomplete";
+	partial.reasons = &reason;
+	partial.nr_reasons = 1;
+	partial.stages = g->res->stages;
+	partial.nr_stages = g->res->nr_stages;
+	sk_gate_results_write(p, &partial);
 	free(p);
 }
 
@@ -103,14 +109,12 @@ static void stage(struct gate *g, const char *name, const char *status,
 		  const char *reason, double seconds)
 {
 	char *full = g->parent ? sk_xstrfmt("%s-%s", name, g->arch) : NULL;
-	json_t *o = json_pack("{s:s, s:s, s:s?, s:f, s:s}", "name",
-			      full ? full : name, "status", status, "reason",
-			      reason, "seconds", seconds, "arch", g->arch);
+	const struct sk_gate_results_stage *s;
 
-	if (full)
-		name = json_string_value(json_object_get(o, "name"));
+	s = sk_gate_results_add_stage(g->res, full ? full : name, status,
+				      reason, seconds, g->arch);
+	name = s->name;
 	free(full);
-	json_array_append_new(g->stages, o);
 	save_partial(g->parent ? g->parent : g);
 	if (g->progress && reason && !strncmp(reason, status, strlen(status)))
 		sk_progressf("gate: %-10s %s (%.0f s)", name, reason, seconds);
@@ -145,20 +149,31 @@ static void log_progress(const char *arch, const char *variant,
 	free(line);
 }
 
+/* A build's results in <outdir>/<file> as `stablekit build --json` prints them. */
+static void save_build(const struct gate *g, const char *file,
+		       const struct sk_build_results *b)
+{
+	json_t *o = json_pack("{s:[o]}", "branches", sk_build_results_to_json(b));
+
+	save(g, file, o);
+	json_decref(o);
+}
+
 /*
  * The branch built as `stablekit build --branch <b>` builds it (the same
  * checkouts, results and reuse), in this process, its progress written
- * to <outdir>/<log_name> as it comes; { branches: [build.json] } as that
- * command prints it.  *why says what kept it from a clean run.
+ * to <outdir>/<log_name> as it comes; what its build.json holds, or NULL
+ * when it could not start.  *why says what kept it from a clean run.
  */
-static json_t *run_build(struct gate *g, const struct sk_build_opts *opts,
-			 const char *log_name, char **why)
+static struct sk_build_results *run_build(struct gate *g,
+					  const struct sk_build_opts *opts,
+					  const char *log_name, char **why)
 {
 	struct sk_build_branch_opts bo = { 0 };
 	char *logpath = sk_path_join(g->outdir, log_name), *results = NULL;
 	struct build_log l = { fopen(logpath, "we"), g->branch };
+	struct sk_build_results *o = NULL;
 	struct sk_build job;
-	json_t *o = NULL, *res = NULL;
 	int ret;
 
 	bo.build = *opts;
@@ -183,17 +198,10 @@ static json_t *run_build(struct gate *g, const struct sk_build_opts *opts,
 			fprintf(l.f, "error: %s\n", *why);
 		fclose(l.f);
 	}
-	if (o)
-		res = json_pack("{s:[o]}", "branches", o);
 	sk_build_release(&job);
 	free(results);
 	free(logpath);
-	return res;
-}
-
-static json_t *first_branch(json_t *build)
-{
-	return json_array_get(json_object_get(build, "branches"), 0);
+	return o;
 }
 
 /* The blob id of a file's content, or "missing". */
@@ -382,10 +390,9 @@ static void reuse_check(struct gate *g)
 }
 
 /* The tip the builds saw; a reused baseline of another tip is dropped. */
-static int tip_agrees(struct gate *g, json_t *build)
+static int tip_agrees(struct gate *g, const struct sk_build_results *build)
 {
-	const char *tip = json_string_value(json_object_get(first_branch(build),
-							    "tip"));
+	const char *tip = build->tip;
 
 	if (tip && !g->tip)
 		g->tip = sk_xstrdup(tip);
@@ -426,7 +433,7 @@ static void stage_objects(struct gate *g)
 	struct sk_build_opts bo = { 0 };
 	double t0 = sk_now();
 	char *why = NULL;
-	json_t *o, *br;
+	struct sk_build_results *br;
 
 	if (skipped(g, "build")) {
 		stage(g, "queue", "not run", "not run: --skip build", 0);
@@ -434,32 +441,28 @@ static void stage_objects(struct gate *g)
 		return;
 	}
 	bo.mode = SK_BUILD_OBJECTS;
-	o = run_build(g, &bo, "build-objects.log", &why);
-	br = first_branch(o);
-	if (o)
-		save(g, "build-objects.json", o);
+	br = run_build(g, &bo, "build-objects.log", &why);
+	if (br)
+		save_build(g, "build-objects.json", br);
 	if (!br) {
 		stage(g, "queue", "not run", why ? why : "not run: no build", 0);
 		stage(g, "build", "not run", why ? why : "not run: no build",
 		      sk_now() - t0);
 	} else {
-		const char *qs = json_string_value(json_object_get(
-			json_object_get(br, "queue"), "status"));
-		const char *gs = json_string_value(json_object_get(br, "gate"));
-
-		const char *nr = json_string_value(json_object_get(br, "not_run"));
+		const char *qs = br->queue_status;
+		const char *gs = br->gate;
+		const char *nr = br->not_run;
 
 		if (nr) {
 			/* the selected series did not port: nothing to gate */
 			stage(g, "queue", "not run", nr, 0);
 			stage(g, "build", "not run", nr, sk_now() - t0);
 			free(why);
-			json_decref(o);
+			sk_build_results_free(br);
 			return;
 		}
-		if (!json_is_true(json_object_get(br, "buildable")))
-			stage(g, "queue", "fail", json_string_value(
-			      json_object_get(br, "why")), 0);
+		if (!br->buildable)
+			stage(g, "queue", "fail", br->why, 0);
 		else
 			stage(g, "queue", !qs || !strcmp(qs, "applied") ||
 			      !strcmp(qs, "none") ? "pass" : "fail",
@@ -469,16 +472,17 @@ static void stage_objects(struct gate *g)
 		      why, sk_now() - t0);
 	}
 	free(why);
-	json_decref(o);
+	sk_build_results_free(br);
 }
 
-static json_t *build_kernel_once(struct gate *g, const char *fragment,
-				 const char *name, char **why)
+static struct sk_build_results *build_kernel_once(struct gate *g,
+						  const char *fragment,
+						  const char *name, char **why)
 {
 	struct sk_build_opts bo = { 0 };
 	char *arches[] = { (char *)g->arch }, *fragments[] = { (char *)fragment };
 	char *log = sk_xstrfmt("%s.log", name), *file;
-	json_t *o;
+	struct sk_build_results *o;
 
 	bo.mode = SK_BUILD_KERNEL;
 	bo.arches = arches;
@@ -492,7 +496,7 @@ static json_t *build_kernel_once(struct gate *g, const char *fragment,
 	o = run_build(g, &bo, log, why);
 	file = sk_xstrfmt("%s.json", name);
 	if (o)
-		save(g, file, o);
+		save_build(g, file, o);
 	free(log);
 	free(file);
 	return o;
@@ -503,23 +507,26 @@ static json_t *build_kernel_once(struct gate *g, const char *fragment,
  * the next stablekit build of the branch (this gate's or another's)
  * writes the same results path.
  */
-static void keep_images(struct gate *g, json_t *build, const char *name)
+static void keep_images(struct gate *g, struct sk_build_results *build,
+			const char *name)
 {
-	json_t *a = sk_build_branch_arch(first_branch(build), g->arch);
+	struct sk_build_results_arch *a =
+		build ? sk_build_results_arch(build, g->arch) : NULL;
 	size_t i;
 
 	for (i = 0; a && i < 2; i++) {
-		json_t *v = json_object_get(a, variants[i]);
-		const char *img = json_string_value(json_object_get(v, "image"));
+		char **img = i ? &a->patched.image : &a->baseline.image;
 		char *to;
 
-		if (!img)
+		if (!*img)
 			continue;
 		to = sk_xstrfmt("%s/%s-%s.img", g->outdir, name, variants[i]);
-		if (!copy_file(img, to))
-			json_object_set_new(v, "image", json_string(to));
-		else
-			sk_error_clear();
+		if (!copy_file(*img, to)) {
+			free(*img);
+			*img = to;
+			continue;
+		}
+		sk_error_clear();
 		free(to);
 	}
 }
@@ -528,13 +535,14 @@ static void keep_images(struct gate *g, json_t *build, const char *name)
  * The kernels; the baseline only when it is not reused, and again with it
  * when the tip turns out not to be the stored baseline's.
  */
-static json_t *build_kernel(struct gate *g, const char *fragment,
-			    const char *name, char **why)
+static struct sk_build_results *build_kernel(struct gate *g,
+					     const char *fragment,
+					     const char *name, char **why)
 {
-	json_t *o = build_kernel_once(g, fragment, name, why);
+	struct sk_build_results *o = build_kernel_once(g, fragment, name, why);
 
 	if (o && !tip_agrees(g, o)) {
-		json_decref(o);
+		sk_build_results_free(o);
 		free(*why);
 		*why = NULL;
 		o = build_kernel_once(g, fragment, name, why);
@@ -548,7 +556,7 @@ static json_t *build_kernel(struct gate *g, const char *fragment,
  * config with LOCK_STAT, whose lockdep the kselftests run under too.  Two
  * configs would be four cold kernel builds, the gate's largest cost.
  */
-static void stage_kernel(struct gate *g, json_t **kbuild)
+static void stage_kernel(struct gate *g, struct sk_build_results **kbuild)
 {
 	char *frag, *why = NULL;
 	const char *img;
@@ -562,7 +570,7 @@ static void stage_kernel(struct gate *g, json_t **kbuild)
 	}
 	frag = sk_path_join(g->top, "ci/kconfig/gate-lockstat.config");
 	*kbuild = build_kernel(g, frag, "build-kernel", &why);
-	img = sk_build_branch_image(first_branch(*kbuild), g->arch, "patched");
+	img = sk_build_results_image(*kbuild, g->arch, "patched");
 	stage(g, "kernel", img ? "pass" : "not run",
 	      img ? NULL : why ? why : "not run: no image", sk_now() - t0);
 	free(frag);
@@ -590,12 +598,13 @@ static json_t *kselftest_reused(struct gate *g, const char *dir)
  * One side's boot and kselftests; NULL when there is no image.  With
  * only, a confirm boot of those binaries alone (never reused or stored).
  */
-static json_t *kselftest_side(struct gate *g, json_t *kbuild,
+static json_t *kselftest_side(struct gate *g,
+			      const struct sk_build_results *kbuild,
 			      const char *variant, const char *wt,
 			      const char *const *only)
 {
 	struct sk_test_opts to = { 0 };
-	const char *img = sk_build_branch_image(first_branch(kbuild), g->arch, variant);
+	const char *img = sk_build_results_image(kbuild, g->arch, variant);
 	const char *suffix = only ? "-confirm" : "";
 	char *dir = sk_xstrfmt("%s/kselftest-%s%s", g->outdir, variant, suffix);
 	char *name = NULL;
@@ -639,7 +648,8 @@ out:
 
 struct kselftest_batch {
 	struct gate *g;
-	json_t *kbuild, *res[2];
+	const struct sk_build_results *kbuild;
+	json_t *res[2];
 	const char *wt;
 	const char *const *only;	/* a confirm boot's binaries */
 };
@@ -767,15 +777,14 @@ static void stage_kselftest_verdict(struct gate *g,
 	json_decref(cmp);
 }
 
-static void stage_kselftest(struct gate *g, json_t *kbuild)
+static void stage_kselftest(struct gate *g, const struct sk_build_results *kbuild)
 {
 	struct kselftest_batch kb = { g, kbuild, { NULL, NULL }, NULL, NULL };
 	json_t **res = kb.res;
 	double t0 = sk_now();
 	int i;
 
-	kb.wt = json_string_value(json_object_get(first_branch(kbuild),
-						  "worktree"));
+	kb.wt = kbuild ? kbuild->worktree : NULL;
 	/* both guests at once; a reused baseline is only a copy */
 	sk_batch_run(2, g->reuse ? 1 : g->guests, kselftest_one, NULL, &kb);
 	for (i = 0; i < 2; i++) {
@@ -1006,7 +1015,8 @@ static int bench_boots(struct bench_batch *bb)
 	return bb->err;
 }
 
-static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
+static void stage_bench(struct gate *g, const struct sk_build_results *kbuild,
+			const char *mode)
 {
 	struct sk_bench b[2] = { SK_BENCH_INIT, SK_BENCH_INIT };
 	struct bench_batch bb = { 0 };
@@ -1021,7 +1031,7 @@ static void stage_bench(struct gate *g, json_t *kbuild, const char *mode)
 	bb.name = name;
 	bb.b = b;
 	for (i = 0; i < 2; i++)
-		bb.img[i] = sk_build_branch_image(first_branch(kbuild), g->arch, variants[i]);
+		bb.img[i] = sk_build_results_image(kbuild, g->arch, variants[i]);
 	if ((!bb.img[0] && !g->reuse) || !bb.img[1]) {
 		stage(g, name, "not run", "not run: no kernel images", 0);
 		goto cleanup;
@@ -1076,25 +1086,26 @@ static int env_runs(const char *env)
 	return last ? atoi(last + 5) : 5;
 }
 
-static const char *verdict(json_t *stages, json_t *reasons)
+/* The verdict of res's stages, with a reason for each that did not pass. */
+static const char *verdict(struct sk_gate_results *res)
 {
 	const char *v = "pass", *why;
-	json_t *s;
-	size_t i;
+	size_t i, alloc = 0;
+	char *line;
 
-	json_array_foreach(stages, i, s) {
-		const char *st = json_string_value(json_object_get(s, "status"));
+	for (i = 0; i < res->nr_stages; i++) {
+		const struct sk_gate_results_stage *s = &res->stages[i];
+		const char *st = s->status;
 
 		if (!strcmp(st, "pass"))
 			continue;
-		why = json_string_value(json_object_get(s, "reason"));
+		why = s->reason;
 		if (why && !strncmp(why, st, strlen(st)))
-			json_array_append_new(reasons, json_sprintf("%s: %s",
-				json_string_value(json_object_get(s, "name")), why));
+			line = sk_xstrfmt("%s: %s", s->name, why);
 		else
-			json_array_append_new(reasons, json_sprintf("%s: %s%s%s",
-				json_string_value(json_object_get(s, "name")), st,
-				why ? ": " : "", why ? why : ""));
+			line = sk_xstrfmt("%s: %s%s%s", s->name, st,
+					  why ? ": " : "", why ? why : "");
+		*SK_ARRAY_PUSH(res->reasons, res->nr_reasons, alloc) = line;
 		if (!strcmp(st, "fail"))
 			v = "fail";
 		else if (strcmp(v, "fail"))
@@ -1125,7 +1136,7 @@ struct step {
 /* One arch's part: the first arch's is the gate itself. */
 struct arch_part {
 	struct gate g;
-	json_t *kbuild;
+	struct sk_build_results *kbuild;	/* its kernels' build */
 	char *busybox;
 	int unusable;		/* its stages already said "not run" */
 };
@@ -1201,23 +1212,23 @@ static void plan(struct graph *job)
 	add_step(job, STEP_STORE, 0, NULL, all, "store");
 }
 
-static json_t *graph_json(const struct graph *job)
+static void graph_results(struct sk_gate_results *res, const struct graph *job)
 {
-	json_t *a = json_array();
 	size_t i, j;
 
+	res->graph = sk_xcalloc(job->nr_steps + 1, sizeof(*res->graph));
 	for (i = 0; i < job->nr_steps; i++) {
 		const struct step *s = &job->steps[i];
-		json_t *after = json_array();
+		struct sk_gate_results_step *out = &res->graph[res->nr_graph++];
 
+		out->step = sk_xstrdup(s->name);
+		out->after = sk_xcalloc(STEP_MAX_AFTER + 1, sizeof(*out->after));
 		for (j = 0; j < STEP_MAX_AFTER && s->after[j] >= 0; j++)
-			json_array_append_new(after, json_string(
-				job->steps[s->after[j]].name));
-		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:f}",
-				      "step", s->name, "after", after,
-				      "done", s->done, "seconds", s->seconds));
+			out->after[out->nr_after++] = sk_xstrdup(
+				job->steps[s->after[j]].name);
+		out->done = s->done;
+		out->seconds = s->seconds;
 	}
-	return a;
 }
 
 /*
@@ -1237,7 +1248,7 @@ static void part_init(struct arch_part *p, struct gate *g, const char *arch)
 			      g->branch, arch);
 	a->staging = sk_xstrfmt("%s.new", a->cache);
 	a->cached_tip = a->tip = a->reuse_why = a->inputs = NULL;
-	a->stages = g->stages;
+	a->res = g->res;
 }
 
 static void part_not_run(struct arch_part *p, const char *why)
@@ -1275,7 +1286,7 @@ static int part_prepare(struct arch_part *p)
 
 static void part_release(struct arch_part *p, int first)
 {
-	json_decref(p->kbuild);
+	sk_build_results_free(p->kbuild);
 	free(p->busybox);
 	free(p->g.cached_tip);
 	free(p->g.tip);
@@ -1386,8 +1397,8 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	struct sk_gate_arches arches = { { NULL }, 0 };
 	struct graph job = { 0 };
 	struct gate *g = &job.parts[0].g;
-	json_t *res, *reasons, *arch_list;
-	char *conf_path = NULL;
+	struct sk_gate_results res = { 0 };
+	char *conf_path = NULL, *path;
 	double t0 = sk_now();
 	const char *v;
 	size_t i;
@@ -1408,7 +1419,7 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	g->src = sk_path_join(g->work, "linux");
 	g->outdir = o->outdir ? sk_xstrdup(o->outdir) :
 		    sk_xstrfmt("%s/results/%s/gate", g->work, o->branch);
-	g->stages = json_array();
+	g->res = &res;
 	conf_path = o->config ? sk_xstrdup(o->config) :
 		    sk_path_join(o->top, "ci/gate.conf");
 	if (o->arch)
@@ -1448,30 +1459,39 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	plan(&job);
 	execute(&job);
 
-	reasons = json_array();
-	v = verdict(g->stages, reasons);
-	res = json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:f, s:s, s:{s:b, s:s?, s:s?, s:s}}",
-			"branch", o->branch, "arch", g->arch, "bench",
-			sk_bench_kind_name(g->t.kind), "verdict", v,
-			"reasons", reasons, "stages", g->stages,
-			"seconds", sk_now() - t0, "results", g->outdir, "baseline",
-			"reused", g->reuse, "why_not", g->reuse ? NULL : g->reuse_why,
-			"tip", g->tip, "store", g->cache);
-	arch_list = json_array();
+	res.reasons = sk_xcalloc(1, sizeof(*res.reasons));
+	res.has_reasons = 1;
+	v = verdict(&res);
+	res.complete = 1;
+	res.branch = sk_xstrdup(o->branch);
+	res.arch = sk_xstrdup(g->arch);
+	res.bench = sk_xstrdup(sk_bench_kind_name(g->t.kind));
+	res.verdict = sk_xstrdup(v);
+	res.seconds = sk_now() - t0;
+	res.has_seconds = 1;
+	res.results = sk_xstrdup(g->outdir);
+	res.baseline_reused = g->reuse;
+	res.baseline_why_not = !g->reuse && g->reuse_why ?
+			       sk_xstrdup(g->reuse_why) : NULL;
+	res.baseline_tip = g->tip ? sk_xstrdup(g->tip) : NULL;
+	res.baseline_store = sk_xstrdup(g->cache);
+	res.arches = sk_xcalloc(arches.nr + 1, sizeof(*res.arches));
 	for (i = 0; i < arches.nr; i++)
-		json_array_append_new(arch_list, json_string(arches.v[i]));
-	json_object_set_new(res, "arches", arch_list);
-	json_object_set_new(res, "runner", json_string(o->lava ? "lava" : "local"));
-	json_object_set_new(res, "graph", graph_json(&job));
-	save(g, "gate.json", res);
-	*out = res;
+		res.arches[res.nr_arches++] = sk_xstrdup(arches.v[i]);
+	res.runner = sk_xstrdup(o->lava ? "lava" : "local");
+	graph_results(&res, &job);
+	path = sk_path_join(g->outdir, "gate.json");
+	/* atomic: a reader (the report) never sees half a file */
+	sk_gate_results_write(path, &res);
+	free(path);
+	*out = sk_gate_results_to_json(&res);
 cleanup:
 	for (i = 0; i < job.nr_parts || i < 1; i++)
 		part_release(&job.parts[i], i == 0);
 	for (i = 0; i < job.nr_steps; i++)
 		free(job.steps[i].name);
 	free(job.steps);
-	json_decref(g->stages);
+	sk_gate_results_release(&res);
 	free(g->bench_env);
 	free(g->work);
 	free(g->src);

@@ -1,4 +1,6 @@
 #include "report/report.h"
+#include "build/build-results.h"
+#include "gate/gate-results.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "mail/maintainers.h"
@@ -23,6 +25,19 @@ struct report {
 	json_t *input_errors;	/* results files that are not JSON */
 	int failed, incomplete;
 };
+
+/*
+ * Why a results reader (build/build-results, gate/gate-results) failed,
+ * with ret its code: a file that exists but does not parse, or holds a
+ * key of the wrong type, is an input error.  Caller frees.
+ */
+static char *input(struct report *r, int ret)
+{
+	if (ret == SK_EINVALID)
+		json_array_append_new(r->input_errors,
+				      json_string(sk_error_last()));
+	return sk_xstrdup(sk_error_last());
+}
 
 /* A results file; one that exists but does not parse is an input error. */
 static json_t *load(struct report *r, const char *path, char **why)
@@ -252,103 +267,131 @@ static json_t *backports(struct report *r)
 
 /* ---- builds: results/<branch>/build/<mode>/build.json ---- */
 
-static json_t *variant(json_t *v)
+static json_t *str_or_null(const char *s)
 {
-	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?}",
-			 "status", json_object_get(v, "status"),
-			 "warnings", json_object_get(v, "warnings"),
-			 "errors", json_object_get(v, "errors"),
-			 "duration", json_object_get(v, "duration"),
-			 "note", json_object_get(v, "note"));
+	return s ? json_string(s) : json_null();
 }
 
-static json_t *build_arch(json_t *a)
+static json_t *variant(const struct sk_build_results_variant *v)
 {
-	json_t *base = json_object_get(a, "baseline");
-	json_t *patched = json_object_get(a, "patched");
-	const char *st = sk_report_str(patched, "status");
-	const char *why = json_string_value(json_object_get(a, "gate_why"));
+	json_t *o = json_object();
 
-	if (json_is_true(json_object_get(a, "gate_failed")))
+	json_object_set_new(o, "status", str_or_null(v->status));
+	json_object_set_new(o, "warnings", v->has_warnings ?
+			    json_integer(v->warnings) : json_null());
+	json_object_set_new(o, "errors", v->has_errors ?
+			    json_integer(v->errors) : json_null());
+	json_object_set_new(o, "duration", v->has_duration ?
+			    json_real(v->duration) : json_null());
+	json_object_set_new(o, "note", str_or_null(v->note));
+	return o;
+}
+
+static json_t *new_warnings(const struct sk_build_results_arch *a)
+{
+	json_t *arr;
+	size_t i;
+
+	if (!a->has_new_warnings)
+		return json_null();
+	arr = json_array();
+	for (i = 0; i < a->nr_new_warnings; i++)
+		json_array_append_new(arr, sk_build_results_warning_json(
+				      &a->new_warnings[i]));
+	return arr;
+}
+
+static int status_is(const char *status, const char *value)
+{
+	return !strcmp(status ? status : "", value);
+}
+
+static json_t *build_arch(const struct sk_build_results_arch *a)
+{
+	const char *st = a->patched.status ? a->patched.status : "";
+	const char *why = a->gate_why;
+
+	if (a->gate_failed)
 		st = "fail";
-	else if (!strcmp(st, "pass") && is(base, "status", "skipped"))
+	else if (!strcmp(st, "pass") && status_is(a->baseline.status, "skipped"))
 		why = "no baseline built, warnings not compared";
-	else if (!strcmp(st, "pass") && !is(base, "status", "pass"))
+	else if (!strcmp(st, "pass") && !status_is(a->baseline.status, "pass"))
 		why = "the baseline did not build";
 	else if (!strcmp(st, "skipped") || !*st)
 		st = "not run";
-	return json_pack("{s:O?, s:O?, s:s, s:s?, s:o, s:o, s:O?}",
-			 "arch", json_object_get(a, "arch"),
-			 "toolchain", json_object_get(a, "toolchain"),
+	return json_pack("{s:o, s:o, s:s, s:s?, s:o, s:o, s:o}",
+			 "arch", str_or_null(a->arch),
+			 "toolchain", str_or_null(a->toolchain),
 			 "status", st, "reason", why,
-			 "baseline", variant(base), "patched", variant(patched),
-			 "new_warnings", json_object_get(a, "new_warnings"));
+			 "baseline", variant(&a->baseline),
+			 "patched", variant(&a->patched),
+			 "new_warnings", new_warnings(a));
 }
 
 static json_t *build_mode(struct report *r, const char *mode)
 {
-	char *path = sk_xstrfmt("%s/build/%s/build.json", r->dir, mode), *why;
-	json_t *in = load(r, path, &why), *o, *arches, *a;
+	char *path = sk_xstrfmt("%s/build/%s/build.json", r->dir, mode);
+	struct sk_build_results in;
+	json_t *o, *arches;
 	size_t i;
-	int fail = 0, ran = 0;
+	int fail = 0, ran = 0, ret;
 
-	if (!in) {
+	ret = sk_build_results_read(&in, path);
+	if (ret) {
+		char *why = input(r, ret);
 		char *w = sk_xstrfmt("%s (stablekit build --mode %s)", why, mode);
 
 		o = not_run(w);
 		free(w);
+		free(why);
 		goto out;
 	}
-	if (json_string_value(json_object_get(in, "not_run"))) {
-		o = not_run(json_string_value(json_object_get(in, "not_run")));
+	if (in.not_run) {
+		o = not_run(in.not_run);
 		goto out;
 	}
-	if (!json_is_true(json_object_get(in, "buildable"))) {
+	if (!in.buildable) {
 		char *w = sk_xstrfmt("not run: not buildable: %s",
-				     sk_report_str(in, "why"));
+				     in.why ? in.why : "");
 
 		o = not_run(w);
 		free(w);
 		goto out;
 	}
 	arches = json_array();
-	json_array_foreach(json_object_get(in, "arches"), i, a) {
-		json_t *ar = build_arch(a);
+	for (i = 0; i < in.nr_arches; i++) {
+		json_t *ar = build_arch(&in.arches[i]);
 
 		fail |= is(ar, "status", "fail");
 		ran += is(ar, "status", "pass") || is(ar, "status", "fail");
 		json_array_append_new(arches, ar);
 	}
-	if (!is(json_object_get(in, "queue"), "status", "applied"))
+	if (!status_is(in.queue_status, "applied"))
 		o = section("fail", "the queue does not apply");
 	else if (fail)
 		o = section("fail", "new warnings or errors with the queue");
 	else if (!ran)
 		o = section("not run", "not run: no arch was built");
 	else
-		o = section(is(in, "gate", "pass") ? "pass" : "fail", NULL);
+		o = section(status_is(in.gate, "pass") ? "pass" : "fail", NULL);
 	json_object_set_new(o, "arches", arches);
-	json_object_set(o, "describe", json_object_get(in, "describe"));
-	json_object_set(o, "tip", json_object_get(in, "tip"));
-	json_object_set(o, "kconfig", json_object_get(in, "kconfig"));
-	json_object_set(o, "fragments", json_object_get(in, "fragments"));
+	json_object_set_new(o, "describe", str_or_null(in.describe));
+	json_object_set_new(o, "tip", str_or_null(in.tip));
+	json_object_set_new(o, "kconfig", str_or_null(in.kconfig));
+	json_object_set_new(o, "fragments",
+			    sk_strvec_array_json(in.fragments, in.nr_fragments));
 out:
 	json_object_set_new(o, "mode", json_string(mode));
 	json_object_set_new(o, "results", json_string(path));
-	json_decref(in);
-	free(why);
+	sk_build_results_release(&in);
 	free(path);
 	return o;
 }
 
 /* ---- the gate: results/<branch>/gate/ ---- */
 
-static json_t *gate_stage(json_t *gate, const char *name)
-{
-	return named(gate, "stages", name);
-}
-
-static json_t *gate_section(json_t *gate, const char *gate_why)
+static json_t *gate_section(const struct sk_gate_results *gate,
+			    const char *gate_why)
 {
 	json_t *o;
 
@@ -359,30 +402,35 @@ static json_t *gate_section(json_t *gate, const char *gate_why)
 		free(w);
 		return o;
 	}
-	o = section(is(gate, "verdict", "pass") ? "pass" :
-		    is(gate, "verdict", "fail") ? "fail" : "not run",
-		    is(gate, "verdict", "pass") ? NULL :
-		    json_string_value(json_array_get(json_object_get(gate,
-					"reasons"), 0)));
-	json_object_set(o, "verdict", json_object_get(gate, "verdict"));
-	json_object_set(o, "reasons", json_object_get(gate, "reasons"));
-	json_object_set(o, "stages", json_object_get(gate, "stages"));
-	json_object_set(o, "seconds", json_object_get(gate, "seconds"));
-	json_object_set(o, "arch", json_object_get(gate, "arch"));
+	o = section(status_is(gate->verdict, "pass") ? "pass" :
+		    status_is(gate->verdict, "fail") ? "fail" : "not run",
+		    status_is(gate->verdict, "pass") || !gate->nr_reasons ?
+		    NULL : gate->reasons[0]);
+	json_object_set_new(o, "verdict", str_or_null(gate->verdict));
+	if (gate->has_reasons)
+		json_object_set_new(o, "reasons", sk_strvec_array_json(
+				    gate->reasons, gate->nr_reasons));
+	if (gate->has_stages)
+		json_object_set_new(o, "stages", sk_gate_results_stages_json(gate));
+	if (gate->has_seconds)
+		json_object_set_new(o, "seconds", json_real(gate->seconds));
+	json_object_set_new(o, "arch", str_or_null(gate->arch));
 	return o;
 }
 
 /* A stage that did not pass decides the section's status. */
-static json_t *from_stage(json_t *gate, const char *name, const char *gate_why)
+static json_t *from_stage(const struct sk_gate_results *gate, const char *name,
+			  const char *gate_why)
 {
-	json_t *s = gate ? gate_stage(gate, name) : NULL;
+	const struct sk_gate_results_stage *s =
+		gate ? sk_gate_results_stage(gate, name) : NULL;
 	char *w;
 	json_t *o;
 
 	if (s)
-		return section(is(s, "status", "pass") ? "pass" :
-			       is(s, "status", "fail") ? "fail" : "not run",
-			       json_string_value(json_object_get(s, "reason")));
+		return section(status_is(s->status, "pass") ? "pass" :
+			       status_is(s->status, "fail") ? "fail" : "not run",
+			       s->reason);
 	w = gate ? sk_xstrfmt("not run: the gate has no %s stage", name) :
 		   sk_xstrfmt("%s (stablekit gate)", gate_why);
 	o = not_run(w);
@@ -405,8 +453,8 @@ static json_t *load_in(struct report *r, const char *dir, const char *file)
  * "boot" and "kselftest" and its files in gate/, another arch
  * "boot-<arch>", "kselftest-<arch>" and gate/<arch>/.
  */
-static json_t *arch_tests(struct report *r, json_t *gate, const char *gate_why,
-			  const char *arch, int first)
+static json_t *arch_tests(struct report *r, const struct sk_gate_results *gate,
+			  const char *gate_why, const char *arch, int first)
 {
 	char *gdir = sk_path_join(r->dir, "gate");
 	char *dir = first ? sk_xstrdup(gdir) : sk_path_join(gdir, arch);
@@ -434,19 +482,21 @@ static json_t *arch_tests(struct report *r, json_t *gate, const char *gate_why,
 	return o;
 }
 
-static json_t *arches_tests(struct report *r, json_t *gate, const char *gate_why)
+static json_t *arches_tests(struct report *r, const struct sk_gate_results *gate,
+			    const char *gate_why)
 {
-	json_t *names = json_object_get(gate, "arches"), *arr = json_array(), *a;
-	const char *first = json_string_value(json_object_get(gate, "arch"));
+	json_t *arr = json_array();
 	size_t i;
 
+	if (!gate)
+		return arr;
 	/* a gate.json from before the arches were listed has one */
-	if (!json_array_size(names) && first)
-		json_array_append_new(arr, arch_tests(r, gate, gate_why, first, 1));
-	json_array_foreach(names, i, a)
-		if (json_is_string(a))
-			json_array_append_new(arr, arch_tests(r, gate, gate_why,
-					      json_string_value(a), i == 0));
+	if (!gate->nr_arches && gate->arch)
+		json_array_append_new(arr, arch_tests(r, gate, gate_why,
+						      gate->arch, 1));
+	for (i = 0; i < gate->nr_arches; i++)
+		json_array_append_new(arr, arch_tests(r, gate, gate_why,
+						      gate->arches[i], i == 0));
 	return arr;
 }
 
@@ -470,7 +520,8 @@ static void account_arches(struct report *r, json_t *arches)
 	}
 }
 
-static json_t *tests(struct report *r, json_t *gate, const char *gate_why)
+static json_t *tests(struct report *r, const struct sk_gate_results *gate,
+		     const char *gate_why)
 {
 	char *dir = sk_path_join(r->dir, "gate");
 	json_t *o = from_stage(gate, "kselftest", gate_why);
@@ -532,8 +583,8 @@ static json_t *metric_rows(json_t *metrics)
 	return rows;
 }
 
-static json_t *benchmark(struct report *r, json_t *gate, const char *gate_why,
-			 const char *mode)
+static json_t *benchmark(struct report *r, const struct sk_gate_results *gate,
+			 const char *gate_why, const char *mode)
 {
 	char *dir = sk_path_join(r->dir, "gate"), *stage_name, *file;
 	json_t *o, *in;
@@ -561,12 +612,13 @@ static json_t *benchmark(struct report *r, json_t *gate, const char *gate_why,
 	return o;
 }
 
-static json_t *benchmarks(struct report *r, json_t *gate, const char *gate_why)
+static json_t *benchmarks(struct report *r, const struct sk_gate_results *gate,
+			  const char *gate_why)
 {
 	json_t *arr = json_array();
 
 	json_array_append_new(arr, benchmark(r, gate, gate_why, "classic"));
-	if (!gate || gate_stage(gate, "bench-mglru"))
+	if (!gate || sk_gate_results_stage(gate, "bench-mglru"))
 		json_array_append_new(arr, benchmark(r, gate, gate_why, "mglru"));
 	return arr;
 }
@@ -702,16 +754,23 @@ static void tested_by(struct report *r)
 json_t *sk_report_branch(const struct sk_report_opts *o)
 {
 	struct report r = { 0 };
+	struct sk_gate_results gate_in;
+	const struct sk_gate_results *gate = NULL;
 	char *gate_path, *gate_why = NULL;
-	json_t *gate, *builds, *ports, *t, *b;
+	json_t *builds, *ports, *t, *b;
 	size_t i;
+	int ret;
 
 	r.o = o;
 	r.dir = sk_path_join(o->results, o->branch);
 	r.reasons = json_array();
 	gate_path = sk_xstrfmt("%s/gate/gate.json", r.dir);
 	r.input_errors = json_array();
-	gate = load(&r, gate_path, &gate_why);
+	ret = sk_gate_results_read(&gate_in, gate_path);
+	if (!ret)
+		gate = &gate_in;
+	else
+		gate_why = input(&r, ret);
 	r.out = json_pack("{s:s, s:s, s:s}", "schema", SK_REPORT_SCHEMA,
 			  "branch", o->branch, "results", r.dir);
 
@@ -752,7 +811,7 @@ json_t *sk_report_branch(const struct sk_report_opts *o)
 	json_object_set_new(r.out, "reasons", r.reasons);
 	json_object_set_new(r.out, "input_errors", r.input_errors);
 	tested_by(&r);
-	json_decref(gate);
+	sk_gate_results_release(&gate_in);
 	free(gate_why);
 	free(gate_path);
 	free(r.dir);
