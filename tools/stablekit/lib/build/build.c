@@ -4,6 +4,7 @@
 #include "core/results.h"
 #include "core/sandbox.h"
 #include "mail/seriesjson.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/diff.h"
 #include "core/fsutil.h"
@@ -1041,11 +1042,17 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* ci/kconfig: objects mode takes every fragment but gate-*.config. */
+/*
+ * ci/kconfig: objects mode takes every fragment but gate-*.config, of the
+ * project's ci/kconfig/ when it has one, else of the shipped defaults
+ * (core/datadir.h); kernel mode the project's gate-kernel.config, else
+ * the shipped one.
+ */
 static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 {
 	struct sk_build *job = c->job;
-	char *dir = sk_path_join(c->o->top, "ci/kconfig");
+	int shipped = 0;
+	char *dir = sk_datadir_find(c->o->top, "ci/kconfig", &shipped);
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	DIR *d;
 	struct dirent *e;
@@ -1053,7 +1060,8 @@ static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 	int ret = 0;
 
 	if (c->o->mode == SK_BUILD_KERNEL) {
-		char *p = sk_path_join(dir, "gate-kernel.config");
+		char *p = sk_datadir_find(c->o->top, "ci/kconfig/gate-kernel.config",
+					  &shipped);
 
 		if (!sk_path_exists(p)) {
 			ret = sk_error_set(SK_ENOTFOUND, "'%s' not found", p);
@@ -1076,6 +1084,8 @@ static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 		qsort(job->fragments + first, job->nr_fragments - first,
 		      sizeof(char *), cmp_str);
 	}
+	job->nr_kconfig = job->nr_fragments - first;
+	job->kconfig_shipped = job->nr_kconfig ? shipped : 0;
 	for (i = 0; i < c->o->nr_fragments; i++) {
 		char *abs = realpath(c->o->fragments[i], NULL);
 
@@ -1617,6 +1627,9 @@ json_t *sk_build_json(const struct sk_build *job)
 	json_object_set_new(o, "kconfig", json_string(job->kconfig_base));
 	json_object_set_new(o, "fragments",
 			    sk_strvec_array_json(job->fragments, job->nr_fragments));
+	/* ci/kconfig's fragments: the project's own, or the shipped defaults */
+	json_object_set_new(o, "kconfig_from", json_string(job->kconfig_shipped ?
+			    "shipped" : "project"));
 	json_object_set_new(o, "parallel", json_integer(job->parallel));
 	json_object_set_new(o, "jobs_per_make", json_integer(job->jobs_per_make));
 	json_object_set_new(o, "distcc_hosts", str_or_null(job->distcc_hosts));
