@@ -63,13 +63,14 @@ UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
 HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 
 # What the command-line tool needs to build and run: its libraries (libssl-dev:
-# libcrypto's sha256 that checks the pinned trees), git, patch, quilt, b4 and
-# coccinelle for pull and port, what a kernel's objects build needs (the
-# port's compile check, stablekit build on x86_64), and apt, dpkg (dpkg-deb),
-# tar, xz-utils and debian-archive-keyring: how workspace init fetches and
-# unpacks the pinned trees (ci/trees.conf); man-db for its manual pages.
+# libcrypto's sha256 that checks the pinned trees), git, patch, quilt, b4,
+# coccinelle and curl for pull and port, what a kernel's objects build needs
+# (the port's compile check, stablekit build on x86_64), and apt, dpkg
+# (dpkg-deb), tar, xz-utils and debian-archive-keyring: how workspace init
+# fetches and unpacks the pinned trees (ci/trees.conf); man-db for its
+# manual pages.
 DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openssl-dev libssl-dev \
-	pkg-config gcc make git patch quilt coccinelle b4 perl man-db \
+	pkg-config gcc make git patch quilt coccinelle b4 curl perl man-db \
 	bc flex bison libelf-dev \
 	xz-utils apt dpkg debian-archive-keyring tar
 
@@ -77,15 +78,15 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openss
 # cmocka and sharness; the 6.12 tree of the workspace; cross compilers and
 # libcs for arm64 and i386 (kselftests cross-built statically) and riscv64
 # (built, never booted); QEMU, busybox-static and cpio for the guests;
-# ccache and distcc for kernel builds; public-inbox and curl for the lore
-# tests; chromium, poppler-utils and python3-jsonschema for the report's;
-# clang for the fuzzers; a single-host LAVA (t9000).
+# ccache and distcc for kernel builds; public-inbox for the lore tests;
+# chromium, poppler-utils and python3-jsonschema for the report's; clang for
+# the fuzzers; a single-host LAVA (t9000).
 DEPS_TEST := libcmocka-dev sharness jq python3 procps \
 	linux-source-6.12 cpio kmod ccache distcc \
 	gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
 	busybox-static qemu-system-x86 qemu-system-arm \
-	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl \
+	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools \
 	clang-14 libclang-rt-14-dev llvm-14 \
 	lava-server lava-dispatcher lavacli postgresql iproute2
 

@@ -1406,7 +1406,7 @@ int sk_build_run(struct sk_build *job, const struct sk_build_opts *o)
 	if (o->distcc_hosts && !sk_run_have("distcc")) {
 		ret = sk_error_set(SK_ETOOL, "[build] distcc-hosts is set in "
 				   "stable/branches.conf but distcc is not "
-				   "installed (make deps)");
+				   "installed (make deps-test)");
 		goto out;
 	}
 	ret = read_queue(&c, &hash_input);

@@ -242,7 +242,7 @@ static int check_installed(const struct sk_tree_pin *p)
 
 	if (ret) {
 		ret = sk_error_prefix(SK_ENOTFOUND, "tree %s: %s is not "
-				      "installed (make deps installs it)",
+				      "installed (make deps-test installs it)",
 				      p->version, p->package);
 		goto out;
 	}
