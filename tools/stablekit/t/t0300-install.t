@@ -21,6 +21,17 @@ BUILD_DIR=$(cd "$SK_BUILD" && pwd -P)
 B="$BUILD_DIR/t0300-build"
 ROOT="$BUILD_DIR/t0300-root"
 CHECKOUT=$(cd "$SK_TOP" && pwd -P)
+# the copied objects were built with ASan+UBSan in build/asan (SANITIZE=1)
+case "$BUILD_DIR" in
+*/asan) SAN=1 ;;
+*) SAN= ;;
+esac
+
+# make as a user runs it, not as the make check this may run under
+mk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$SK_TOP" -s BUILD="$B" SANITIZE="$SAN" DESTDIR="$ROOT" PREFIX=/usr "$@"
+}
 unset SK_DATADIR STABLEKIT_DOCDIR STABLEKIT_REPO
 rm -rf "$B" "$ROOT"
 
@@ -41,7 +52,7 @@ test_expect_success 'make install DESTDIR PREFIX=/usr from the checkout' '
 	mkdir -p "$B" &&
 	cp -a "$SK_BUILD/tools" "$SK_BUILD/libstablekit.a" "$SK_BUILD/stablekit" \
 		"$SK_BUILD/helpers" "$B/" &&
-	make -C "$SK_TOP" -s install BUILD="$B" DESTDIR="$ROOT" PREFIX=/usr >make.out 2>&1 &&
+	mk install >make.out 2>&1 &&
 	test -x "$ROOT/usr/bin/stablekit" &&
 	test -f "$ROOT/usr/share/stablekit/Documentation/stablekit-port.txt" &&
 	test -f "$ROOT/usr/share/stablekit/Documentation/report-schema.json" &&
@@ -88,6 +99,13 @@ test_expect_success 'stablekit init makes a project' '
 	grep "^#	repo = ../linux$" proj/stable/branches.conf &&
 	grep "^Maintainers List$" proj/MAINTAINERS &&
 	! ls -a proj | grep "^\.init"
+'
+
+test_expect_success 'init --json names the project and what it made' '
+	installed init --json made/here >json &&
+	jq -e --arg p "$PWD/made/here" ".project == \$p" json &&
+	jq -e ".created == [\"series/\", \"stable/branches.conf\", \"MAINTAINERS\"]" json &&
+	test -d made/here/series
 '
 
 test_expect_success 'init refuses a project that is there, and writes nothing' '
@@ -141,7 +159,7 @@ test_expect_success 'man shows the installed man pages' '
 '
 
 test_expect_success 'make uninstall removes what install put there' '
-	make -C "$SK_TOP" -s uninstall BUILD="$B" DESTDIR="$ROOT" PREFIX=/usr >make.out 2>&1 &&
+	mk uninstall >make.out 2>&1 &&
 	find "$ROOT" ! -type d >left &&
 	test_must_be_empty left
 '
