@@ -8,8 +8,9 @@ reads at run time (manual page text, report schema, kconfig fragments,
 guest files, pinned trees, helpers) in /usr/share/stablekit.  The binary
 has no path of the checkout in it; run from the DESTDIR with SK_DATADIR
 unset it reads the installed files, and copied alone it looks in the
-install prefix.  stablekit init makes a project that pull and status
-work in; help and man show the installed pages; make uninstall removes
+install prefix.  stablekit init makes a project that pull, status, port
+(its compile check with the installed kconfig fragments) and report work
+in; help and man show the installed pages; make uninstall removes
 everything.'
 
 . ./lib-stablekit.sh
@@ -33,7 +34,10 @@ mk() {
 		make -C "$SK_TOP" -s BUILD="$B" SANITIZE="$SAN" DESTDIR="$ROOT" PREFIX=/usr "$@"
 }
 unset SK_DATADIR STABLEKIT_DOCDIR STABLEKIT_REPO
-rm -rf "$B" "$ROOT"
+# the results and the compile check's checkout (kbuild: no white space)
+SK_WORK="$BUILD_DIR/t0300-work"
+export SK_WORK
+rm -rf "$B" "$ROOT" "$SK_WORK"
 
 installed() {
 	env PATH="$ROOT/usr/bin:/usr/sbin:/usr/bin:/sbin:/bin" stablekit "$@"
@@ -143,6 +147,41 @@ test_expect_success 'pull and status work in it, from the installed files' '
 	grep "linux-6.12.y" status.out
 '
 
+test_expect_success 'port compiles with the installed kconfig fragments; report' '
+	git init -q tiny &&
+	cp -R "$SHARNESS_TEST_DIRECTORY/t5210/tree/." tiny/ &&
+	git -C tiny add -A && git -C tiny commit -qm "Linux 6.12" && git -C tiny tag v6.12 &&
+	git -C tiny checkout -q -b fix &&
+	sed -i "s/lruvec->anon_cost += cost;/lruvec->anon_cost += cost + 0;/" tiny/mm/swap.c &&
+	git -C tiny commit -qam "mm: swap: count anon the same" &&
+	{
+		printf "From mboxrd@z Thu Jan  1 00:00:00 1970\n" &&
+		printf "From: A U Thor <author@example.org>\n" &&
+		printf "Date: Mon, 5 Jan 2026 10:00:00 +0000\n" &&
+		printf "Subject: [PATCH] mm: swap: count anon the same\n" &&
+		printf "Message-Id: <anon@example.org>\n\n" &&
+		printf "Same.\n\nSigned-off-by: A U Thor <author@example.org>\n---\n" &&
+		git -C tiny diff fix~1 fix
+	} >anon.mbox &&
+	cat >>proj/stable/branches.conf <<-\EOF &&
+	[branch "vendor"]
+		repo = ../tiny
+		ref = master
+		base = v6.12
+		kind = downstream
+		select = mm-swap-count-anon-the-same
+	EOF
+	(cd proj && installed pull -m ../anon.mbox) >pull2.out &&
+	(cd proj && installed port mm-swap-count-anon-the-same --branch vendor --json) >port.json &&
+	jq -e ".[0].patches[0].method == \"clean\"" port.json &&
+	jq -e ".[0].kconfig.from == \"shipped\"" port.json &&
+	jq -e --arg f "$ROOT/usr/share/stablekit/ci/kconfig/mm-series.config" \
+		".[0].kconfig.fragments == [\$f]" port.json &&
+	test -f proj/stable/vendor/mm-swap-count-anon-the-same.patch &&
+	(cd proj && installed report --branch vendor) >report.out &&
+	grep "mm: swap: count anon the same" report.out
+'
+
 test_expect_success 'help shows the installed manual page' '
 	echo "MARK: the installed copy" >>"$ROOT/usr/share/stablekit/Documentation/stablekit-status.txt" &&
 	installed help status >help.out &&
@@ -165,7 +204,7 @@ test_expect_success 'make uninstall removes what install put there' '
 '
 
 test_expect_success 'cleanup' '
-	rm -rf "$B" "$ROOT"
+	rm -rf "$B" "$ROOT" "$SK_WORK"
 '
 
 test_done
