@@ -1,7 +1,13 @@
 # stablekit: Linux stable-tree and backport maintenance, driven by libgit2.
 #
 #   make              build tools/stablekit into build/ (or build/asan with SANITIZE=1)
-#   make deps         install every Debian package the project needs (idempotent)
+#   make deps         install the Debian packages the command-line tool needs to
+#                     build and run (idempotent)
+#   make deps-test    install those and what the tests, the gate, LAVA and the
+#                     embedded demo (make run) need: cross compilers, QEMU, ...
+#   make install      the binary, the manual pages and the shipped data under
+#                     $(DESTDIR)$(PREFIX) (PREFIX default /usr/local); make uninstall
+#   make man          the manual pages as man(1) pages (build/<dir>/man)
 #   make check        the layering check, unit tests (cmocka) and command-line
 #                     tests (sharness, prove)
 #   make check SANITIZE=1   the same under ASan+UBSan
@@ -23,15 +29,23 @@ BUILD := build/default
 SAN_FLAGS :=
 endif
 
+# Where `make install` puts things.  The binary knows PREFIX (its data
+# directory when it runs from neither an installed tree nor this checkout,
+# lib/core/datadir.h) and no path of this checkout: the debug information
+# names the sources relative to it (-ffile-prefix-map).
+PREFIX ?= /usr/local
+DESTDIR ?=
+bindir := $(PREFIX)/bin
+datadir := $(PREFIX)/share/stablekit
+man1dir := $(PREFIX)/share/man/man1
+
 CC ?= cc
 CFLAGS ?= -O2 -g
 # Quiet before `make deps` has installed them; the build itself then fails
 # on the missing headers, naming them.
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-	-Werror=implicit-function-declaration \
-	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
-	-DSK_DOCDIR='"$(CURDIR)/$(SK)/Documentation"' \
-	-DSK_TREES_CONF='"$(CURDIR)/ci/trees.conf"'
+	-Werror=implicit-function-declaration -ffile-prefix-map=$(CURDIR)=. \
+	-I$(SK)/lib $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 BASE_LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 SK_CFLAGS := $(BASE_CFLAGS) $(SAN_FLAGS)
 SK_LDLIBS := $(BASE_LDLIBS) $(SAN_FLAGS)
@@ -48,20 +62,36 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:$(SK)/unit/%.c=$(BUILD)/unit/%)
 HELPER_BIN := $(HELPER_SRC:$(SK)/helpers/%.c=$(BUILD)/helpers/%)
 
-# apt, dpkg (dpkg-deb), tar, xz-utils and debian-archive-keyring: how
-# workspace init fetches and unpacks the pinned trees (ci/trees.conf);
-# libssl-dev: libcrypto's sha256 that checks them.
-DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openssl-dev libcmocka-dev pkg-config \
-	gcc make git perl python3 procps patch sharness b4 quilt coccinelle man-db jq \
-	linux-source-6.12 xz-utils apt dpkg debian-archive-keyring tar bc flex bison libelf-dev libssl-dev cpio \
-	kmod ccache distcc gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
+# What the command-line tool needs to build and run: its libraries (libssl-dev:
+# libcrypto's sha256 that checks the pinned trees), git, patch, quilt, b4,
+# coccinelle and curl for pull and port, what a kernel's objects build needs
+# (the port's compile check, stablekit build on x86_64), and apt, dpkg
+# (dpkg-deb), tar, xz-utils and debian-archive-keyring: how workspace init
+# fetches and unpacks the pinned trees (ci/trees.conf); man-db for its
+# manual pages.
+DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openssl-dev libssl-dev \
+	pkg-config gcc make git patch quilt coccinelle b4 curl perl man-db \
+	bc flex bison libelf-dev \
+	xz-utils apt dpkg debian-archive-keyring tar
+
+# What the tests, the gate, LAVA and the embedded demo (make run) need on top:
+# cmocka and sharness; the 6.12 tree of the workspace; cross compilers and
+# libcs for arm64 and i386 (kselftests cross-built statically) and riscv64
+# (built, never booted); QEMU, busybox-static and cpio for the guests;
+# ccache and distcc for kernel builds; public-inbox for the lore tests;
+# chromium, poppler-utils and python3-jsonschema for the report's; clang for
+# the fuzzers; a single-host LAVA (t9000).
+DEPS_TEST := libcmocka-dev sharness jq python3 procps \
+	linux-source-6.12 cpio kmod ccache distcc \
+	gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
 	busybox-static qemu-system-x86 qemu-system-arm \
-	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools curl \
+	chromium poppler-utils python3-jsonschema public-inbox libsearch-xapian-perl xapian-tools \
 	clang-14 libclang-rt-14-dev llvm-14 \
 	lava-server lava-dispatcher lavacli postgresql iproute2
 
-.PHONY: all deps check layers unit-test fuzz-replay cli-test bench run clean fuzz
+.PHONY: all deps deps-test check layers unit-test fuzz-replay cli-test bench run clean fuzz \
+	man install uninstall FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/stablekit $(HELPER_BIN)
@@ -77,24 +107,78 @@ $(BUILD)/libstablekit.a: $(LIB_OBJ)
 $(BUILD)/stablekit: $(CMD_OBJ) $(BUILD)/libstablekit.a
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libstablekit.a $(SK_LDLIBS)
 
-$(BUILD)/unit/%: $(SK)/unit/%.c $(BUILD)/libstablekit.a
+# The install prefix is compiled into lib/core/datadir.c alone, and that
+# object is made again when PREFIX changes (git's GIT-PREFIX).
+$(BUILD)/PREFIX: FORCE
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SK_CFLAGS) -o $@ $< $(BUILD)/libstablekit.a \
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
+
+$(BUILD)/$(SK)/lib/core/datadir.o: $(BUILD)/PREFIX
+$(BUILD)/$(SK)/lib/core/datadir.o: SK_CFLAGS += -DSK_PREFIX='"$(PREFIX)"'
+
+# The unit tests read this checkout's files (they are never installed).
+$(BUILD)/unit/%: $(SK)/unit/%.c $(BUILD)/libstablekit.a $(BUILD)/PREFIX
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SK_CFLAGS) -DSK_TEST_TOP='"$(CURDIR)"' \
+		-DSK_TEST_PREFIX='"$(PREFIX)"' -o $@ $< \
+		$(BUILD)/libstablekit.a \
 		$(SK_LDLIBS) $(shell pkg-config --libs cmocka 2>/dev/null)
 
 $(BUILD)/helpers/%: $(SK)/helpers/%.c $(SK)/helpers/helper.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(SAN_FLAGS) -o $@ $<
 
-deps:
-	@missing=$$(for p in $(DEPS); do \
+# apt-get install of the packages of $(1) that are not installed yet.
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends $$missing; \
-	else echo "deps: all installed"; fi
+	else echo "$(2): all installed"; fi
+endef
+
+deps:
+	$(call apt_install,$(DEPS),deps)
+
+deps-test:
+	$(call apt_install,$(DEPS) $(DEPS_TEST),deps-test)
+
+# The manual pages: Documentation/stablekit-<command>.txt, the one source
+# (stablekit help prints it), made into man(7) source by ci/txt2man.
+MAN_TXT := $(sort $(wildcard $(SK)/Documentation/stablekit-*.txt))
+MAN_PAGES := $(MAN_TXT:$(SK)/Documentation/%.txt=$(BUILD)/man/%.1)
+
+$(BUILD)/man/%.1: $(SK)/Documentation/%.txt ci/txt2man
+	@mkdir -p $(dir $@)
+	ci/txt2man $< >$@
+
+man: $(MAN_PAGES)
+
+# The data directory (lib/core/datadir.h): what stablekit reads at run time.
+DATA_DIRS := ci/kconfig ci/guest Documentation helpers
+DATA_FILES := $(wildcard ci/kconfig/*.config) ci/guest/init ci/guest/bench.sh \
+	ci/guest/kernel.config ci/trees.conf MAINTAINERS
+
+install: all man
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) \
+		$(addprefix $(DESTDIR)$(datadir)/,$(DATA_DIRS))
+	install -m 755 $(BUILD)/stablekit $(DESTDIR)$(bindir)/stablekit
+	for f in $(DATA_FILES); do \
+		install -m 644 $$f $(DESTDIR)$(datadir)/$$f || exit 1; done
+	chmod 755 $(DESTDIR)$(datadir)/ci/guest/init $(DESTDIR)$(datadir)/ci/guest/bench.sh
+	install -m 644 $(MAN_TXT) $(SK)/Documentation/report-schema.json \
+		$(DESTDIR)$(datadir)/Documentation
+	install -m 644 $(HELPER_SRC) $(SK)/helpers/helper.h $(DESTDIR)$(datadir)/helpers
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(man1dir)
+	ln -sf stablekit-help.1 $(DESTDIR)$(man1dir)/stablekit.1
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/stablekit $(DESTDIR)$(man1dir)/stablekit.1 \
+		$(MAN_PAGES:$(BUILD)/man/%=$(DESTDIR)$(man1dir)/%)
+	rm -rf $(DESTDIR)$(datadir)
 
 check: layers unit-test fuzz-replay cli-test
 

@@ -44,6 +44,7 @@ int sk_die_series(int code, const char *top, const char *name);
 void sk_print_commands(FILE *f);
 
 int cmd_help(int argc, const char **argv, struct sk_context *ctx);
+int cmd_init(int argc, const char **argv, struct sk_context *ctx);
 int cmd_pull(int argc, const char **argv, struct sk_context *ctx);
 int cmd_series(int argc, const char **argv, struct sk_context *ctx);
 int cmd_diff(int argc, const char **argv, struct sk_context *ctx);

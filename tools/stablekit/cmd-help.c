@@ -1,4 +1,5 @@
 #include "builtin.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/strbuf.h"
@@ -7,11 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SK_DOCDIR
-#define SK_DOCDIR "Documentation"
-#endif
-
-/* The manual pages are plain text kept in the repository, one per command. */
+/*
+ * The manual pages are plain text kept in the repository, one per command,
+ * read from the data directory (core/datadir.h) or $STABLEKIT_DOCDIR.
+ */
 int cmd_help(int argc, const char **argv, struct sk_context *ctx)
 {
 	struct sk_strbuf page = SK_STRBUF_INIT;
@@ -28,8 +28,8 @@ int cmd_help(int argc, const char **argv, struct sk_context *ctx)
 		fprintf(stderr, "usage: stablekit help [<command>]\n");
 		return SK_EXIT_USAGE;
 	}
-	name = sk_xstrfmt("stablekit-%s.txt", argv[1]);
-	path = sk_path_join(dir ? dir : SK_DOCDIR, name);
+	name = sk_xstrfmt("Documentation/stablekit-%s.txt", argv[1]);
+	path = dir && *dir ? sk_path_join(dir, name + 14) : sk_datadir_path(name);
 	ret = sk_read_file(&page, path);
 	if (ret == SK_ENOTFOUND) {
 		/* not a command: a usage error, with the commands there are */

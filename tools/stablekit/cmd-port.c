@@ -5,6 +5,7 @@
 #include "core/options.h"
 #include "port/port.h"
 #include "core/results.h"
+#include "core/strvec.h"
 #include "mail/series.h"
 #include "track/session.h"
 
@@ -56,6 +57,8 @@ static void print_result(const char *slug, const char *branch,
 		printf("  semantic patches: %s\n", r->no_rules);
 	if (r->compile)
 		printf("  %s\n", r->compile);
+	if (r->compile_verdict)
+		printf("  compile check: %s\n", r->compile_verdict);
 	if (r->spatch_seconds > 0)
 		printf("  spatch: %.1f s\n", r->spatch_seconds);
 }
@@ -115,6 +118,14 @@ static json_t *result_json(const char *slug, const char *branch,
 	json_object_set_new(o, "target", r->target ? json_string(r->target) : json_null());
 	json_object_set_new(o, "no_rules", r->no_rules ? json_string(r->no_rules) : json_null());
 	json_object_set_new(o, "compile", r->compile ? json_string(r->compile) : json_null());
+	json_object_set_new(o, "compile_verdict", r->compile_verdict ?
+			    json_string(r->compile_verdict) : json_null());
+	/* ci/kconfig's fragments the compile check used: the project's or shipped */
+	json_object_set_new(o, "kconfig", r->nr_fragments ?
+			    json_pack("{s:o, s:s}", "fragments",
+				      sk_strvec_array_json(r->fragments, r->nr_fragments),
+				      "from", r->fragments_shipped ? "shipped" : "project") :
+			    json_null());
 	json_object_set_new(o, "spatch_seconds", json_real(r->spatch_seconds));
 	for (i = 0; i < r->nr; i++) {
 		const struct sk_port_item *it = &r->items[i];

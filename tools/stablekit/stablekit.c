@@ -1,6 +1,7 @@
 #include "builtin.h"
 #include "mail/series.h"
 #include "project/branches.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/progress.h"
@@ -38,6 +39,7 @@ static const struct command commands[] = {
 	{ "test", cmd_test, NEEDS_TOP, "boot the kernel in QEMU and run kselftests" },
 	{ "gate", cmd_gate, NEEDS_TOP, "queue, builds, boot, kselftests and benchmark of a branch" },
 	{ "report", cmd_report, NEEDS_TOP, "per-branch reports: mail text, JSON and HTML" },
+	{ "init", cmd_init, 0, "create a project: series/, stable/branches.conf, MAINTAINERS" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },
 	{ NULL, NULL, 0, NULL }
 };
@@ -188,6 +190,13 @@ int main(int argc, const char **argv)
 		} else if (!strcmp(argv[0], "--version")) {
 			printf("stablekit version %s (libgit2 %s)\n", SK_VERSION,
 			       LIBGIT2_VERSION);
+			return finish_stdout(0);
+		} else if (!strcmp(argv[0], "--data-dir")) {
+			/* where the shipped files are read from (core/datadir.h) */
+			char *dir = sk_datadir();
+
+			printf("%s\n", dir);
+			free(dir);
 			return finish_stdout(0);
 		} else if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
 			sk_print_commands(stdout);

@@ -4,7 +4,7 @@ test_description='stablekit port: the queue must compile, as it must push with q
 
 After the rules, port builds the objects of the files the queue touches
 for x86_64 (stablekit build'"'"'s objects mode: defconfig, ci/kconfig
-fragments) on a checkout of the branch, and fails with the compiler'"'"'s
+fragments: the project has none, so the shipped ones) on a checkout of the branch, and fails with the compiler'"'"'s
 message when they do not build.  The tree is t5210/tree, a tiny
 kernel-like tree whose Makefile compiles with gcc.  A rule that matches
 lru_note_cost(...) of any arity removes 6.1'"'"'s 3-argument function and
@@ -162,8 +162,8 @@ test_expect_success 'setup: rules for 6.1 that match lru_note_cost of any arity'
 test_expect_success 'a queue that compiles passes, and says what was built' '
 	port $S --branch vendor-612 >out &&
 	grep "^  1\. clean  *mm: drop lru_note_cost()$" out &&
-	grep "^  compile check: x86_64 defconfig: mm/swap.o (mm/swap.o for include/linux/swap.h)$" out &&
-	jq -e ".proof.compile == \"compile check: x86_64 defconfig: mm/swap.o (mm/swap.o for include/linux/swap.h)\"" \
+	grep "^  compile check: x86_64 defconfig + shipped ci/kconfig (mm-series.config): mm/swap.o (mm/swap.o for include/linux/swap.h)$" out &&
+	jq -e ".proof.compile == \"compile check: x86_64 defconfig + shipped ci/kconfig (mm-series.config): mm/swap.o (mm/swap.o for include/linux/swap.h)\"" \
 		"$SK_WORK/results/vendor-612/port/$S.json"
 '
 
@@ -264,7 +264,7 @@ test_expect_success 'a build proves a later patch independent of a failed one: q
 	grep "^  1\. FAILED  *mm: comment the refault cost$" out &&
 	grep "^  2\. clean  *mm: vmscan: count one reclaim less$" out &&
 	grep "^       ported without patch 1, which failed: the queue compiles without it$" out &&
-	grep "^  compile check: x86_64 defconfig: mm/vmscan.o$" out &&
+	grep "^  compile check: x86_64 defconfig + shipped ci/kconfig (mm-series.config): mm/vmscan.o$" out &&
 	f=p/stable/vendor-61b/mm-vmscan-count-one-reclaim-less.patch &&
 	grep "^\[ stablekit: ported without patch 1 of the series, which failed; the queue without it compiles \]$" $f &&
 	grep -A 2 "^Ported without this patch (the queue without it compiles):$" \
@@ -328,13 +328,13 @@ test_expect_success 'code under CONFIG_PSI is compiled: a call to a missing func
 test_expect_success 'a #included .c is compiled through its includer, CONFIG_PSI enabled' '
 	port sched-psi-count-one-more --branch vendor-psi >out &&
 	grep "^  1\. clean  *sched/psi: count one more$" out &&
-	grep "^  compile check: x86_64 defconfig + CONFIG_PSI=y: kernel/sched/build_utility.o (kernel/sched/build_utility.o for kernel/sched/psi.c, which it #includes)$" out
+	grep "^  compile check: x86_64 defconfig + shipped ci/kconfig (mm-series.config) + CONFIG_PSI=y: kernel/sched/build_utility.o (kernel/sched/build_utility.o for kernel/sched/psi.c, which it #includes)$" out
 '
 
 test_expect_success 'a header-only queue is compiled through an object that includes it' '
 	port mm-swap-a-refault-cost-field --branch vendor-psi >out &&
 	grep "^  1\. clean  *mm: swap: a refault cost field$" out &&
-	grep "^  compile check: x86_64 defconfig: mm/[a-z]*\.o (mm/[a-z]*\.o for include/linux/swap.h)$" out
+	grep "^  compile check: x86_64 defconfig + shipped ci/kconfig (mm-series.config): mm/[a-z]*\.o (mm/[a-z]*\.o for include/linux/swap.h)$" out
 '
 
 test_expect_success 'a branch in a repository of its own (an imported tarball) is ported to' '
@@ -351,7 +351,7 @@ test_expect_success 'a branch in a repository of its own (an imported tarball) i
 	EOF
 	port $S --branch tarball-612 >out &&
 	grep "^  1\. clean  *mm: drop lru_note_cost()$" out &&
-	grep "^  compile check: x86_64 defconfig: mm/swap.o" out &&
+	grep "^  compile check: x86_64 defconfig + shipped ci/kconfig (mm-series.config): mm/swap.o" out &&
 	grep "^commit $(git -C tiny rev-parse mainline~0) upstream\.$\|^mm-drop" \
 		p/stable/tarball-612/series p/stable/tarball-612/mm-drop-lru_note_cost.patch &&
 	test -z "$(git -C tarball status --porcelain)"

@@ -864,7 +864,7 @@ static void test_guest_init_reports_a_missing_job(void **state)
 	const char *no_job, *not_exec, *run, *done;
 
 	(void)state;
-	assert_int_equal(sk_read_file(&init, SK_DOCDIR "/../../../ci/guest/init"), 0);
+	assert_int_equal(sk_read_file(&init, SK_TEST_TOP "/ci/guest/init"), 0);
 	no_job = strstr(init.buf, "[ ! -e /stablekit/job ]");
 	not_exec = strstr(init.buf, "[ ! -x /stablekit/job ]");
 	run = strstr(init.buf, "\t/stablekit/job\n\trc=$?\n");
@@ -880,7 +880,7 @@ static void test_guest_init_reports_a_missing_job(void **state)
 	sk_strbuf_release(&init);
 
 	/* and the host never boots a guest without one */
-	go.top = SK_DOCDIR "/../../..";
+	go.top = SK_TEST_TOP;
 	go.kernel = "/nonexistent/bzImage";
 	go.workdir = "/nonexistent";
 	assert_true(sk_guest_run(&boot, &go) < 0);

@@ -63,6 +63,7 @@ void sk_build_results_release(struct sk_build_results *r)
 	free(r->queue_status);
 	free(r->queue_log);
 	free(r->kconfig);
+	free(r->kconfig_from);
 	sk_strvec_free_array(r->fragments, r->nr_fragments);
 	free(r->distcc_hosts);
 	free(r->gate);
@@ -152,6 +153,8 @@ static json_t *built_json(const struct sk_build_results *r, json_t *o)
 		json_object_set_new(o, "kconfig", json_string(r->kconfig));
 	json_object_set_new(o, "fragments",
 			    sk_strvec_array_json(r->fragments, r->nr_fragments));
+	if (r->kconfig_from)
+		json_object_set_new(o, "kconfig_from", json_string(r->kconfig_from));
 	json_object_set_new(o, "parallel", json_integer(r->parallel));
 	json_object_set_new(o, "jobs_per_make", json_integer(r->jobs_per_make));
 	json_object_set_new(o, "distcc_hosts", str_or_null(r->distcc_hosts));
@@ -349,6 +352,7 @@ static int read_top(struct sk_build_results *r, json_t *o, const char *file)
 	READ(sk_json_read_real(&r->checkout_s, o, "checkout_s", file, ""));
 	READ(read_queue(r, o, file));
 	READ(sk_json_read_string(&r->kconfig, o, "kconfig", file, ""));
+	READ(sk_json_read_string(&r->kconfig_from, o, "kconfig_from", file, ""));
 	READ(sk_json_read_strings(&r->fragments, &r->nr_fragments, o,
 				  "fragments", file, ""));
 	READ(sk_json_read_int(&r->parallel, o, "parallel", file, ""));

@@ -68,6 +68,7 @@ struct sk_build_results {
 	char *queue_status;	/* none, applied, apply-failed */
 	char *queue_log;
 	char *kconfig;		/* defconfig or tinyconfig */
+	char *kconfig_from;	/* project or shipped ci/kconfig */
 	char **fragments;
 	size_t nr_fragments;
 	long long parallel, jobs_per_make;

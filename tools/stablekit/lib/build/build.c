@@ -4,6 +4,7 @@
 #include "core/results.h"
 #include "core/sandbox.h"
 #include "mail/seriesjson.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/diff.h"
 #include "core/fsutil.h"
@@ -1041,11 +1042,17 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* ci/kconfig: objects mode takes every fragment but gate-*.config. */
+/*
+ * ci/kconfig: objects mode takes every fragment but gate-*.config, of the
+ * project's ci/kconfig/ when it has one, else of the shipped defaults
+ * (core/datadir.h); kernel mode the project's gate-kernel.config, else
+ * the shipped one.
+ */
 static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 {
 	struct sk_build *job = c->job;
-	char *dir = sk_path_join(c->o->top, "ci/kconfig");
+	int shipped = 0;
+	char *dir = sk_datadir_find(c->o->top, "ci/kconfig", &shipped);
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	DIR *d;
 	struct dirent *e;
@@ -1053,7 +1060,8 @@ static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 	int ret = 0;
 
 	if (c->o->mode == SK_BUILD_KERNEL) {
-		char *p = sk_path_join(dir, "gate-kernel.config");
+		char *p = sk_datadir_find(c->o->top, "ci/kconfig/gate-kernel.config",
+					  &shipped);
 
 		if (!sk_path_exists(p)) {
 			ret = sk_error_set(SK_ENOTFOUND, "'%s' not found", p);
@@ -1076,6 +1084,8 @@ static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 		qsort(job->fragments + first, job->nr_fragments - first,
 		      sizeof(char *), cmp_str);
 	}
+	job->nr_kconfig = job->nr_fragments - first;
+	job->kconfig_shipped = job->nr_kconfig ? shipped : 0;
 	for (i = 0; i < c->o->nr_fragments; i++) {
 		char *abs = realpath(c->o->fragments[i], NULL);
 
@@ -1396,7 +1406,7 @@ int sk_build_run(struct sk_build *job, const struct sk_build_opts *o)
 	if (o->distcc_hosts && !sk_run_have("distcc")) {
 		ret = sk_error_set(SK_ETOOL, "[build] distcc-hosts is set in "
 				   "stable/branches.conf but distcc is not "
-				   "installed (make deps)");
+				   "installed (make deps-test)");
 		goto out;
 	}
 	ret = read_queue(&c, &hash_input);
@@ -1651,6 +1661,8 @@ void sk_build_summary(struct sk_build_results *out, const struct sk_build *job)
 	out->kconfig = dup_or_null(job->kconfig_base);
 	out->fragments = dup_array(job->fragments, job->nr_fragments);
 	out->nr_fragments = job->nr_fragments;
+	/* ci/kconfig's fragments: the project's own, or the shipped defaults */
+	out->kconfig_from = sk_xstrdup(job->kconfig_shipped ? "shipped" : "project");
 	out->parallel = job->parallel;
 	out->jobs_per_make = job->jobs_per_make;
 	out->distcc_hosts = dup_or_null(job->distcc_hosts);

@@ -129,6 +129,13 @@ struct sk_build {
 	char *queue_log;
 	char **fragments;		/* kconfig fragments used (paths) */
 	size_t nr_fragments, alloc_fragments;
+	/*
+	 * The first nr_kconfig of them are ci/kconfig's: the project's, or
+	 * with kconfig_shipped the shipped defaults (core/datadir.h); the
+	 * rest are opts' fragments.
+	 */
+	size_t nr_kconfig;
+	int kconfig_shipped;
 	char *kconfig_base;		/* defconfig or tinyconfig */
 	struct sk_build_archres *arches;
 	size_t nr_arches;

@@ -1,5 +1,6 @@
 #include "gate/bench.h"
 #include "gate/guest.h"
+#include "core/datadir.h"
 #include "core/fsutil.h"
 #include "core/run.h"
 #include "core/error.h"
@@ -684,8 +685,8 @@ char *sk_bench_build_helper(const char *top, const char *dir, const char *name)
 {
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
-	char *rel = sk_xstrfmt("tools/stablekit/helpers/%s.c", name);
-	char *src = sk_path_join(top, rel);
+	char *rel = sk_xstrfmt("helpers/%s.c", name);
+	char *src = sk_datadir_path(rel);
 	char *bin = sk_path_join(dir, name);
 	const char *argv[] = { "gcc", "-static", "-O2", "-o", bin, src, NULL };
 
@@ -722,7 +723,7 @@ int sk_bench_guest_files(struct sk_bench *out, const char *top,
 	struct sk_guest_opts go = { 0 };
 	struct sk_boot_result boot;
 	struct sk_strbuf job = SK_STRBUF_INIT, log = SK_STRBUF_INIT;
-	char *script = sk_path_join(top, "ci/guest/bench.sh");
+	char *script = sk_datadir_find(top, "ci/guest/bench.sh", NULL);
 	char *logpath = sk_path_join(dir, "console.log");
 	char *name = NULL;
 	int err;

@@ -106,8 +106,8 @@ json_t *sk_bench_runs_json(const struct sk_bench *b);
 struct sk_lava;
 
 /*
- * helpers/<name>.c (usemem, wsbench) built with gcc -static into dir;
- * NULL when it does not build.
+ * helpers/<name>.c (usemem, wsbench) of the shipped files (core/datadir.h)
+ * built with gcc -static into dir; NULL when it does not build.
  */
 char *sk_bench_build_helper(const char *top, const char *dir, const char *name);
 

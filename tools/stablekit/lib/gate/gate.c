@@ -2,6 +2,7 @@
 #include "build/build-branch.h"
 #include "gate/batch.h"
 #include "gate/bench.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "gate/kselftest.h"
@@ -265,19 +266,23 @@ static void add_job_oid(struct sk_strbuf *sb)
  */
 static char *inputs_key(const struct gate *g)
 {
+	/* the names as the checkout has them, the key of earlier runs */
 	static const char *const files[] = {
 		"ci/kconfig/gate-kernel.config", "ci/kconfig/gate-lockstat.config",
 		"ci/guest/init", "ci/guest/bench.sh",
 		"tools/stablekit/helpers/usemem.c",
 		"tools/stablekit/helpers/wsbench.c", NULL
 	};
+	static const char tools[] = "tools/stablekit/";
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	const char *const *f;
 	const char *line, *end;
 
 	sk_strbuf_addf(&sb, "branch %s\narch %s\n", g->branch, g->arch);
 	for (f = files; *f; f++) {
-		char *path = sk_path_join(g->top, *f);
+		char *path = strncmp(*f, tools, sizeof(tools) - 1) ?
+			     sk_datadir_find(g->top, *f, NULL) :
+			     sk_datadir_path(*f + sizeof(tools) - 1);
 
 		add_oid(&sb, *f, path);
 		free(path);
@@ -568,7 +573,7 @@ static void stage_kernel(struct gate *g, struct sk_build_results **kbuild)
 		      "not run: --skip kselftest and --skip bench", 0);
 		return;
 	}
-	frag = sk_path_join(g->top, "ci/kconfig/gate-lockstat.config");
+	frag = sk_datadir_find(g->top, "ci/kconfig/gate-lockstat.config", NULL);
 	*kbuild = build_kernel(g, frag, "build-kernel", &why);
 	img = sk_build_results_image(*kbuild, g->arch, "patched");
 	stage(g, "kernel", img ? "pass" : "not run",

@@ -3,6 +3,7 @@
 #include "gate/initramfs.h"
 #include "gate/lava.h"
 #include "gate/qemu.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/results.h"
@@ -53,7 +54,7 @@ int sk_guest_userland(char **out, const char *work, const char *arch)
 static int make_initramfs(const struct sk_guest_opts *o, const char *out)
 {
 	struct sk_initramfs ir = SK_INITRAMFS_INIT;
-	char *init = sk_path_join(o->top, "ci/guest/init");
+	char *init = sk_datadir_find(o->top, "ci/guest/init", NULL);
 	char *work = NULL, *fetched = NULL;
 	const char *busybox = o->busybox;
 	size_t i;

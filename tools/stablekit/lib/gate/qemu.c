@@ -153,7 +153,7 @@ int sk_qemu_boot(struct sk_boot_result *out, const struct sk_qemu_opts *o)
 		return sk_error_set(SK_EINVALID, "qemu: no console log path");
 	if (!sk_run_have(ai->qemu_binary)) {
 		out->reason = sk_xstrfmt("'%s' is not installed", ai->qemu_binary);
-		return sk_error_set(SK_ETOOL, "'%s' is not installed (make deps)",
+		return sk_error_set(SK_ETOOL, "'%s' is not installed (make deps-test)",
 				    ai->qemu_binary);
 	}
 	out->accel = o->accel;

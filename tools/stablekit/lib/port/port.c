@@ -964,15 +964,24 @@ static void compiler_errors(struct sk_strbuf *out, const struct sk_build_variant
  * `stablekit build` objects mode, sharing its checkout and O= directory).
  * A tree that is no kernel tree is not compiled, and says so.
  */
-/* "x86_64 defconfig + ci/kconfig fragments + CONFIG_PSI=y: objects (why)" */
+/*
+ * "x86_64 defconfig + ci/kconfig (mm-series.config) + CONFIG_PSI=y: objects
+ * (why)"; "shipped ci/kconfig" when the project has no ci/kconfig/ of its
+ * own and the defaults stablekit ships were taken (core/datadir.h).
+ */
 static char *compile_what(const struct sk_build *job, const struct sk_build_archres *ar,
 			  const struct sk_port_compile *t)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
-	size_t i, ci = job->nr_fragments - (t->nr_configs ? 1 : 0);
+	size_t i;
 
-	sk_strbuf_addf(&sb, "x86_64 %s%s", job->kconfig_base,
-		       ci ? " + ci/kconfig fragments" : "");
+	sk_strbuf_addf(&sb, "x86_64 %s", job->kconfig_base);
+	for (i = 0; i < job->nr_kconfig; i++)
+		sk_strbuf_addf(&sb, "%s%s", i ? ", " : job->kconfig_shipped ?
+			       " + shipped ci/kconfig (" : " + ci/kconfig (",
+			       sk_path_basename(job->fragments[i]));
+	if (job->nr_kconfig)
+		sk_strbuf_addch(&sb, ')');
 	for (i = 0; i < t->nr_configs; i++)
 		sk_strbuf_addf(&sb, " + %s=y", t->configs[i]);
 	for (i = 0; i < ar->patched.nr_unmet; i++)
@@ -990,6 +999,19 @@ static char *compile_what(const struct sk_build *job, const struct sk_build_arch
 	return sk_strbuf_detach(&sb);
 }
 
+/* The kconfig fragments the check used, for port --json. */
+static void keep_fragments(struct sk_port_result *r, const struct sk_build *job)
+{
+	size_t i;
+
+	sk_strvec_free_array(r->fragments, r->nr_fragments);
+	r->fragments = sk_xcalloc(job->nr_kconfig + 1, sizeof(char *));
+	r->nr_fragments = job->nr_kconfig;
+	for (i = 0; i < job->nr_kconfig; i++)
+		r->fragments[i] = sk_xstrdup(job->fragments[i]);
+	r->fragments_shipped = job->kconfig_shipped;
+}
+
 /* The Kconfig fragment that enables the symbols guarding the changed lines. */
 static int write_fragment(char **path, const char *dir, const struct sk_port_compile *t)
 {
@@ -1002,6 +1024,85 @@ static int write_fragment(char **path, const char *dir, const struct sk_port_com
 	*path = sk_path_join(dir, "port-guards.config");
 	ret = sk_write_file_atomic(*path, sb.buf, sb.len);
 	sk_strbuf_release(&sb);
+	return ret;
+}
+
+/* Does the branch's tree have the source of obj ("mm/swap.o": .c or .S)? */
+static int tip_has_source(struct port *p, git_tree *tree, const char *obj)
+{
+	static const char *const exts[] = { ".c", ".S", NULL };
+	size_t n = strlen(obj);
+	const char *const *e;
+	int found = 0;
+
+	if (n < 3 || strcmp(obj + n - 2, ".o"))
+		return 0;
+	for (e = exts; *e && !found; e++) {
+		char *src = sk_xstrfmt("%.*s%s", (int)(n - 2), obj, *e);
+		git_tree_entry *te = NULL;
+
+		found = !git_tree_entry_bypath(&te, tree, src);
+		git_tree_entry_free(te);
+		free(src);
+	}
+	git_error_clear();
+	return found;
+}
+
+/*
+ * The queue did not compile: the branch without it, the same objects (those
+ * the branch has), the same configuration.  *verdict: "queue" (the branch
+ * builds them, or has none of them: the queue breaks the build) or
+ * "branch" (it does not build them either: errors in base_errors).
+ */
+static int build_baseline(struct port *p, const struct sk_build_opts *patched,
+			  const struct sk_port_compile *t, const char **verdict,
+			  struct sk_strbuf *base_errors)
+{
+	struct sk_build_opts ko = *patched;
+	struct sk_build job;
+	git_tree *tree = NULL;
+	char **have = sk_xcalloc(t->nr_objects + 1, sizeof(char *));
+	char *empty = NULL;
+	size_t i, nr = 0;
+	int ret = 0;
+
+	*verdict = "queue";
+	if (git_tree_lookup(&tree, p->repo, &p->tip_tree))
+		ret = sk_error_git(SK_ERROR, "the branch's tree");
+	for (i = 0; !ret && i < t->nr_objects; i++)
+		if (tip_has_source(p, tree, t->objects[i]))
+			have[nr++] = t->objects[i];
+	git_tree_free(tree);
+	if (ret || !nr)
+		goto out;
+	/* an empty queue: the baseline alone */
+	ret = sk_mkdtemp_in(&empty, sk_tmp_dir(), "port-baseline");
+	if (ret)
+		goto out;
+	ko.queue_dir = empty;
+	ko.no_baseline = 0;
+	ko.objects = have;
+	ko.nr_objects = nr;
+	memset(&job, 0, sizeof(job));
+	ret = sk_build_run(&job, &ko);
+	if (!ret && job.buildable && job.nr_arches) {
+		const struct sk_build_variant *b = &job.arches[0].base;
+
+		if (b->status && !strcmp(b->status, "toolchain-missing")) {
+			ret = sk_error_set(SK_ETOOL, "compile check: no x86_64 compiler: %s",
+					   b->note ? b->note : job.arches[0].cc);
+		} else if (!b->status || strcmp(b->status, "pass")) {
+			*verdict = "branch";
+			compiler_errors(base_errors, b);
+		}
+	}
+	sk_build_release(&job);
+out:
+	if (empty)
+		sk_rmrf(empty);
+	free(empty);
+	free(have);
 	return ret;
 }
 
@@ -1059,24 +1160,48 @@ static int compile_check(struct port *p, const char *queue, struct sk_strbuf *te
 		const struct sk_build_archres *ar = &job.arches[0];
 		struct sk_strbuf sb = SK_STRBUF_INIT;
 
+		struct sk_strbuf base = SK_STRBUF_INIT;
+		const char *verdict = NULL;
+
 		free(p->compile_what);
 		p->compile_what = compile_what(&job, ar, &t);
+		keep_fragments(p->res, &job);
 		if (ar->patched.status && !strcmp(ar->patched.status, "toolchain-missing")) {
 			ret = sk_error_set(SK_ETOOL, "compile check: no x86_64 compiler: %s",
 					   ar->patched.note ? ar->patched.note : ar->cc);
 		} else if (ar->patched.status && !strcmp(ar->patched.status, "pass")) {
+			free(p->res->compile);
 			p->res->compile = sk_xstrfmt("compile check: %s", p->compile_what);
 		} else {
 			compiler_errors(&sb, &ar->patched);
+			ret = build_baseline(p, &ko, &t, &verdict, &base);
+		}
+		if (!ret && verdict && !strcmp(verdict, "branch")) {
+			/* a configuration gap, not the queue's fault: nobody is blamed */
+			free(p->res->compile_verdict);
+			p->res->compile_verdict = sk_xstrdup("the branch does not build "
+							     "these objects with this config");
+			ret = sk_error_set(SK_EINVALID,
+					   "compile check: the branch does not build these objects "
+					   "with this config, with or without the queue (%s):\n%s"
+					   "the queue is not to blame and nothing was queued: give the "
+					   "project the kconfig fragments the branch needs "
+					   "(ci/kconfig/*.config, stablekit help port)",
+					   p->compile_what, base.buf);
+		} else if (!ret && verdict) {
+			free(p->res->compile_verdict);
+			p->res->compile_verdict = sk_xstrdup("the queue breaks the build");
 			sk_strbuf_reset(&p->compile_errors);
 			sk_strbuf_add(&p->compile_errors, sb.buf, sb.len);
 			p->compile_failed = 1;
 			ret = sk_error_set(SK_ECONFLICT,
-					   "the queue does not compile (%s, %s):\n%s",
+					   "the queue breaks the build: it does not compile, the "
+					   "branch without it does (%s, %s):\n%s",
 					   p->compile_what,
 					   ar->patched.status ? ar->patched.status : "not built",
 					   sb.buf);
 		}
+		sk_strbuf_release(&base);
 		sk_strbuf_release(&sb);
 	}
 	sk_build_release(&job);
@@ -1508,6 +1633,8 @@ void sk_port_result_release(struct sk_port_result *r)
 	free(r->target);
 	free(r->no_rules);
 	free(r->compile);
+	free(r->compile_verdict);
+	sk_strvec_free_array(r->fragments, r->nr_fragments);
 	free(r->queue);
 	memset(r, 0, sizeof(*r));
 }

@@ -72,6 +72,15 @@ struct sk_port_result {
 	char *target;		/* semantic-patch target picked, or NULL */
 	char *no_rules;		/* none picked: "no rules for this tree (closest: ...)" */
 	char *compile;		/* "compile check: ...", when something was queued */
+	/*
+	 * When the queue did not compile and the branch was built without it:
+	 * "the queue breaks the build" or "the branch does not build these
+	 * objects with this config"; else NULL.
+	 */
+	char *compile_verdict;
+	char **fragments;	/* ci/kconfig fragments the check used (paths) */
+	size_t nr_fragments;
+	int fragments_shipped;	/* the shipped defaults: the project has no ci/kconfig/ */
 	double spatch_seconds;
 	int failed;		/* patches that could not be ported */
 	char *queue;		/* stable/<branch> */

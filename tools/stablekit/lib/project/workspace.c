@@ -1,6 +1,7 @@
 #include "project/workspace.h"
 #include "project/aptfetch.h"
 #include "project/trees.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/run.h"
@@ -28,12 +29,7 @@ char *sk_workspace_default_dir(const char *top)
 
 char *sk_workspace_pins(const char *top)
 {
-	char *own = sk_path_join(top ? top : ".", "ci/trees.conf");
-
-	if (sk_path_exists(own))
-		return own;
-	free(own);
-	return sk_xstrdup(SK_TREES_CONF);
+	return sk_datadir_find(top, "ci/trees.conf", NULL);
 }
 
 /* The value of "NAME = value" in a Makefile, or NULL. */
@@ -246,7 +242,7 @@ static int check_installed(const struct sk_tree_pin *p)
 
 	if (ret) {
 		ret = sk_error_prefix(SK_ENOTFOUND, "tree %s: %s is not "
-				      "installed (make deps installs it)",
+				      "installed (make deps-test installs it)",
 				      p->version, p->package);
 		goto out;
 	}
@@ -732,14 +728,15 @@ int sk_workspace_init(struct sk_workspace_info *out, const char *dir,
 	struct sk_trees t = { 0 };
 	struct init_ctx c = { 0 };
 	git_repository *repo = NULL;
-	char *parent = NULL, *tmp = NULL, *cache = NULL;
+	char *parent = NULL, *tmp = NULL, *cache = NULL, *shipped = NULL;
 	size_t nr = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	c.o = opts ? opts : &no_opts;
 	c.info = out;
-	ret = sk_trees_load(&t, c.o->pins ? c.o->pins : SK_TREES_CONF);
+	shipped = c.o->pins ? NULL : sk_datadir_path("ci/trees.conf");
+	ret = sk_trees_load(&t, c.o->pins ? c.o->pins : shipped);
 	if (!ret)
 		ret = select_trees(&c.pins, &nr, &t, c.o->select);
 	if (ret)
@@ -804,5 +801,6 @@ out:
 	free(parent);
 	free(cache);
 	free(tmp);
+	free(shipped);
 	return ret;
 }

@@ -17,11 +17,6 @@
  * verified before anything is imported.
  */
 
-/* ci/trees.conf of this source tree, when the project has none. */
-#ifndef SK_TREES_CONF
-#define SK_TREES_CONF "ci/trees.conf"
-#endif
-
 struct sk_workspace_tree {
 	char *version;		/* "7.2.13" */
 	char *branch;		/* "linux-7.2.y" */
@@ -47,7 +42,7 @@ struct sk_workspace_info {
 typedef void (*sk_workspace_progress_cb)(const char *line, void *data);
 
 struct sk_workspace_opts {
-	const char *pins;		/* NULL: SK_TREES_CONF */
+	const char *pins;		/* NULL: the shipped ci/trees.conf */
 	const char *const *select;	/* versions or branches; NULL: all */
 	const char *cache;		/* downloads and apt state; NULL:
 					 * beside dir */
@@ -66,7 +61,7 @@ int sk_workspace_init(struct sk_workspace_info *out, const char *dir,
 		      const struct sk_workspace_opts *opts);
 void sk_workspace_info_release(struct sk_workspace_info *info);
 
-/* "VERSION = 6" ... from a top-level kernel Makefile: "6.12.117". */
+/* "VERSION = 6" ... from a top-level kernel Makefile: "6.12.118". */
 int sk_workspace_kernel_version(char **out, const char *makefile_text);
 
 /* The default location: $SK_WORK/linux, else <top>/work/linux. */
@@ -74,7 +69,7 @@ char *sk_workspace_default_dir(const char *top);
 
 /*
  * The pin file: <top>/ci/trees.conf when the project has one, else the
- * one stablekit was built from (SK_TREES_CONF).
+ * shipped one (core/datadir.h).
  */
 char *sk_workspace_pins(const char *top);
 
