@@ -5,6 +5,7 @@
 #include "core/diff.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/names.h"
 #include "build/build.h"
 #include "mail/mbox.h"
 #include "mail/patch.h"
@@ -37,35 +38,43 @@ const char *sk_port_method_name(enum sk_port_method m)
 	return method_names[m];
 }
 
-/* A block of the series file: "# <slug>" then its patches. */
+/*
+ * A block of the series file: "# <slug>" then its patches.  The other
+ * series' lines are kept as they are; their entries are checked as build
+ * checks them (sk_name_series_line): they are read, applied and copied.
+ */
 static int read_queue(struct port *p)
 {
 	char *series = sk_path_join(p->queue_dir, "series");
 	struct sk_strbuf text = SK_STRBUF_INIT;
 	const char *s;
+	unsigned long lineno = 1;
 	int ours = 0, ret = sk_read_file(&text, series);
 
-	free(series);
 	if (ret == SK_ENOTFOUND)
 		ret = 0;
-	for (s = text.buf; !ret && *s;) {
+	for (s = text.buf; !ret && *s; lineno++) {
 		const char *nl = strchr(s, '\n');
 		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char *entry = NULL;
 
 		if (*s == '#' && len > 2)
 			ours = len - 2 == strlen(p->o->slug) &&
 			       !strncmp(s + 2, p->o->slug, len - 2);
-		if (!ours) {
+		if (!ours)
+			ret = sk_name_series_line(&entry, s, len, series, lineno);
+		if (!ret && !ours) {
 			sk_strbuf_add(&p->other, s, len);
 			sk_strbuf_addch(&p->other, '\n');
-			if (*s != '#' && len) {
-				p->other_files = sk_xrealloc(p->other_files,
-					(p->nr_other + 1) * sizeof(char *));
-				p->other_files[p->nr_other++] = sk_xstrndup(s, strcspn(s, " \t\n"));
-			}
 		}
+		if (entry)
+			*SK_ARRAY_PUSH(p->other_files, p->nr_other,
+				       p->alloc_other) = entry;
 		s += len + (nl ? 1 : 0);
 	}
+	if (ret)
+		sk_error_prefix(ret, "queue of '%s'", p->tb->br->name);
+	free(series);
 	sk_strbuf_release(&text);
 	return ret;
 }
