@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "core/error.h"
+#include "core/utf8.h"
 #include "mail/mbox.h"
 
 static void test_qp_soft_breaks_and_escapes(void **state)
@@ -273,7 +274,10 @@ static void test_header_sanitize(void **state)
 		   "\xe2\x80\xa9l \xc3\xbc\xe2\x80\x94";
 
 	(void)state;
-	sk_header_sanitize(s, sizeof(s) - 1);
+	sk_utf8_one_line(s, sizeof(s) - 1);
+	assert_int_equal(sk_utf8_line_break("a\tb\xc3\xbc", 4), 4);
+	assert_int_equal(sk_utf8_line_break("ab\xe2\x80\xa8", 5), 2);
+	assert_int_equal(sk_utf8_line_break("a\nb", 3), 1);
 	assert_memory_equal(s, "a b c d\te f g h i  j   k   l \xc3\xbc\xe2\x80\x94",
 			    sizeof(s) - 1);
 }

@@ -20,4 +20,16 @@ size_t sk_utf8_scrub(struct sk_strbuf *out, const char *s, size_t len);
 /* The longest n <= len at which s can be cut without splitting a sequence. */
 size_t sk_utf8_cut(const char *s, size_t len);
 
+/*
+ * The one-line rule, for every value that becomes a mail header or a line
+ * of a report: no control character but tab, no DEL and no Unicode line
+ * break (NEL, LS, PS), since b4 and Python break lines at all of them.
+ * sk_utf8_line_break: the offset of the first byte that breaks the rule
+ * in s[0..len), or len.  sk_utf8_one_line: each such byte becomes a space,
+ * in place.  sk_utf8_add_one_line: append s so made one line.
+ */
+size_t sk_utf8_line_break(const char *s, size_t len);
+void sk_utf8_one_line(char *s, size_t len);
+void sk_utf8_add_one_line(struct sk_strbuf *out, const char *s);
+
 #endif

@@ -1,6 +1,7 @@
 #include "mail/mbox.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -294,32 +295,6 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name)
 	return NULL;
 }
 
-/* NEL (U+0085), LS (U+2028), PS (U+2029) in UTF-8: 0 or their length. */
-static size_t unicode_break(const unsigned char *p, size_t left)
-{
-	if (left >= 2 && p[0] == 0xc2 && p[1] == 0x85)
-		return 2;
-	if (left >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
-	    (p[2] == 0xa8 || p[2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-void sk_header_sanitize(char *s, size_t len)
-{
-	unsigned char *p = (unsigned char *)s;
-	size_t i, n;
-
-	for (i = 0; i < len; i++) {
-		if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)
-			p[i] = ' ';
-		else if ((n = unicode_break(p + i, len - i))) {
-			memset(p + i, ' ', n);
-			i += n - 1;
-		}
-	}
-}
-
 /* RFC 2047 section 5: no encoded word in a msg-id; those headers stay as written. */
 static int is_msgid_header(const char *name, size_t nlen)
 {
@@ -355,7 +330,7 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		sk_strbuf_release(&dec);
 		dec = conv;
 	}
-	sk_header_sanitize(dec.buf, dec.len);
+	sk_utf8_one_line(dec.buf, dec.len);
 	sk_strbuf_rtrim(&dec);
 	h->value = sk_strbuf_detach(&dec);
 }

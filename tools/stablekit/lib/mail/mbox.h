@@ -12,9 +12,10 @@
  *
  * The header rule: a decoded header value holds no control character but
  * tab and no Unicode line break (NEL, LS, PS); each of their bytes becomes
- * a space.  So an encoded word ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot
- * forge a header in what we write for b4 or store, and b4 (Python, which
- * also breaks lines at VT, FF, NEL...) reads every header as one line.
+ * a space (sk_utf8_one_line, core/utf8.h).  So an encoded word
+ * ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot forge a header in what we
+ * write for b4 or store, and b4 (Python, which also breaks lines at VT,
+ * FF, NEL...) reads every header as one line.
  *
  * The MIME walker is iterative and bounded: multipart nesting, parts per
  * mail and the size of one mail are limited below; beyond them the mail is
@@ -70,8 +71,6 @@ int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir);
 void sk_mbox_release(struct sk_mbox *mbox);
 
 const char *sk_mail_header(const struct sk_mail *m, const char *name);
-/* The header rule on s[0..len), in place: see above. */
-void sk_header_sanitize(char *s, size_t len);
 /* "<id>" or "id" to a bare id in a new string. */
 char *sk_msgid_strip(const char *s);
 

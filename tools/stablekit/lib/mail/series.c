@@ -7,6 +7,7 @@
 #include "mail/patch.h"
 #include "mail/trailers.h"
 #include "core/strvec.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -407,6 +408,12 @@ static int load_entry(struct conf_load *ld, const char *name,
 		return conf_error(ld, name, 0, "malformed entry");
 	if (!value)
 		return conf_error(ld, name, 1, "no value (a bare key) for");
+	/* each value is one line: it goes into mail headers and report.txt */
+	if (value[sk_utf8_line_break(value, strlen(value))])
+		return conf_error(ld, name, 0, "a line break or control "
+				  "character (a value is one line: it goes "
+				  "into mail headers and report.txt) in the "
+				  "value of");
 	section = sk_xstrndup(name, (size_t)(dot1 - name));
 	if (dot2 > dot1)
 		sub = sk_xstrndup(dot1 + 1, (size_t)(dot2 - dot1 - 1));

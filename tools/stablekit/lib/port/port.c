@@ -14,6 +14,7 @@
 #include "core/sandbox.h"
 #include "mail/series.h"
 #include "core/strvec.h"
+#include "core/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -578,9 +579,14 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 {
 	size_t i;
 
-	sk_strbuf_addf(out, "From: %s\n", mail->author);
-	sk_strbuf_addf(out, "Date: %s\n", mail->date);
-	sk_strbuf_addf(out, "Subject: %s\n\n", mail->subj.title);
+	/* header values from data are made one line: no header is forged */
+	sk_strbuf_adds(out, "From: ");
+	sk_utf8_add_one_line(out, mail->author);
+	sk_strbuf_adds(out, "\nDate: ");
+	sk_utf8_add_one_line(out, mail->date);
+	sk_strbuf_adds(out, "\nSubject: ");
+	sk_utf8_add_one_line(out, mail->subj.title);
+	sk_strbuf_adds(out, "\n\n");
 	upstream_line(out, p, w);
 	sk_strbuf_adds(out, mail->message);
 	sk_strbuf_adds(out, "\n\n");
@@ -601,8 +607,11 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 				       d->subject);
 	}
 	note_line(out, p, w);
-	if (p->o->signoff)
-		sk_strbuf_addf(out, "Signed-off-by: %s\n", p->o->signoff);
+	if (p->o->signoff) {
+		sk_strbuf_adds(out, "Signed-off-by: ");
+		sk_utf8_add_one_line(out, p->o->signoff);
+		sk_strbuf_addch(out, '\n');
+	}
 	/* quilt refresh --diffstat writes the "---" and the diffstat */
 	sk_strbuf_addch(out, '\n');
 	sk_strbuf_adds(out, diff);

@@ -5,6 +5,7 @@
 #include "core/arch.h"
 #include "core/names.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -427,7 +428,14 @@ static int load_entry(struct sk_branches *out, struct conf_lines *cl,
 	char *where = sk_xstrfmt("%s:%d", path, take_line(cl, name));
 	int ret = 0;
 
-	if (!strcmp(name, "stablekit.repo")) {
+	/* values name refs, paths, hosts and people: never a second line */
+	if (e->value && e->value[sk_utf8_line_break(e->value,
+						    strlen(e->value))]) {
+		ret = sk_error_set(SK_EINVALID, "%s: a line break or control "
+				   "character in the value of '%s' (a value "
+				   "is one line: it goes into mail headers, "
+				   "patches and reports)", where, name);
+	} else if (!strcmp(name, "stablekit.repo")) {
 		free(out->repo);
 		out->repo = sk_xstrdup(e->value ? e->value : "");
 	} else if (!strcmp(name, "stablekit.signoff") ||
