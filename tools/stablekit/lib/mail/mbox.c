@@ -272,6 +272,17 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 	return 0;
 }
 
+char *sk_mail_address(const char *from)
+{
+	const char *lt = strrchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char *e = lt && gt ? sk_xstrndup(lt + 1, (size_t)(gt - lt - 1)) :
+		  sk_xstrdup(from);
+
+	for (char *c = e; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return e;
+}
+
 char *sk_msgid_strip(const char *s)
 {
 	const char *lt, *gt;
@@ -308,6 +319,188 @@ static int is_msgid_header(const char *name, size_t nlen)
 	return 0;
 }
 
+static int is_address_name(const char *name, size_t nlen)
+{
+	static const char *const names[] = { "From", "To", "Cc", "Reply-To",
+					     "Sender", NULL };
+	const char *const *n;
+
+	for (n = names; *n; n++)
+		if (strlen(*n) == nlen && !strncasecmp(name, *n, nlen))
+			return 1;
+	return 0;
+}
+
+/* After the quoted-string or comment that starts at p. */
+static const char *skip_quoted(const char *p)
+{
+	char close = *p == '"' ? '"' : ')';
+	int depth = 1;
+
+	for (p++; *p && depth; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == close)
+			depth--;
+		else if (close == ')' && *p == '(')
+			depth++;
+	}
+	return p;
+}
+
+/* Does s[0..len) hold one of chars? */
+static int strpbrk_n(const char *s, size_t len, const char *chars)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (strchr(chars, s[i]))
+			return 1;
+	return 0;
+}
+
+/* Is s one quoted-string, its inner quotes escaped? */
+static int is_quoted_string(const char *s, size_t len)
+{
+	return len >= 2 && s[0] == '"' &&
+	       (size_t)(skip_quoted(s) - s) == len && s[len - 1] == '"';
+}
+
+/*
+ * One address of a list, [start, end) as sent: the display name decoded,
+ * the addr-spec of the angle-addr as sent (RFC 2047 section 5: no encoded
+ * word in an addr-spec).  A decoded name can hold address syntax ("Linus
+ * Torvalds <torvalds@...>," in an encoded word before <attacker@evil>),
+ * and git mailinfo (git am, b4) takes the first '@' of a From: line for
+ * the address wherever it is (b4 drops a comment's parentheses).  So the
+ * name loses its '<' and '>', its '@' becomes " at ", and a name with
+ * other specials is quoted: no reader of what we write again takes the
+ * name for the address.
+ */
+/* Text that is no address: '<' and '>' dropped, '@' as " at ". */
+static void add_no_address(struct sk_strbuf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '@')
+			sk_strbuf_adds(out, " at ");
+		else if (s[i] != '<' && s[i] != '>')
+			sk_strbuf_addch(out, s[i]);
+	}
+}
+
+/* [s, end) decoded; text that was not an encoded word kept or sanitised. */
+static void decode_words(struct sk_strbuf *out, const char *s,
+			 const char *end, int words_only)
+{
+	struct sk_strbuf dec = SK_STRBUF_INIT;
+	char *text = sk_xstrndup(s, (size_t)(end - s));
+	const char *p, *q1, *q2, *q3;
+
+	if (!words_only) {
+		/* a display name: all of it is no address */
+		if (sk_decode_rfc2047(&dec, text)) {
+			sk_strbuf_reset(&dec);
+			sk_strbuf_adds(&dec, text);
+		}
+		add_no_address(out, dec.buf, dec.len);
+	} else {
+		/* a bare addr-spec: only what its encoded words say is sanitised */
+		for (p = text; *p;) {
+			if (encoded_word_at(p, &q1, &q2, &q3)) {
+				char *w = sk_xstrndup(p, (size_t)(q3 + 2 - p));
+
+				sk_strbuf_reset(&dec);
+				if (sk_decode_rfc2047(&dec, w)) {
+					sk_strbuf_reset(&dec);
+					sk_strbuf_adds(&dec, w);
+				}
+				add_no_address(out, dec.buf, dec.len);
+				free(w);
+				p = q3 + 2;
+			} else {
+				sk_strbuf_addch(out, *p++);
+			}
+		}
+	}
+	sk_error_clear();
+	sk_strbuf_release(&dec);
+	free(text);
+}
+
+static void decode_address(struct sk_strbuf *out, const char *start,
+			   const char *end, const char *lt, const char *gt)
+{
+	struct sk_strbuf name = SK_STRBUF_INIT;
+	const char *ne = lt;
+	size_t i;
+
+	while (start < ne && isspace((unsigned char)*start))
+		start++;
+	while (ne > start && isspace((unsigned char)ne[-1]))
+		ne--;
+	if (!lt) {
+		/* a bare addr-spec, a comment may follow */
+		while (start < end && isspace((unsigned char)*start))
+			start++;
+		while (end > start && isspace((unsigned char)end[-1]))
+			end--;
+		decode_words(out, start, end, 1);
+		return;
+	}
+	decode_words(&name, start, ne, 0);
+	if (name.len && !is_quoted_string(name.buf, name.len) &&
+	    strpbrk(name.buf, "<>,;:@\"()[]\\")) {
+		sk_strbuf_addch(out, '"');
+		for (i = 0; i < name.len; i++) {
+			if (name.buf[i] == '"' || name.buf[i] == '\\')
+				sk_strbuf_addch(out, '\\');
+			sk_strbuf_addch(out, name.buf[i]);
+		}
+		sk_strbuf_addch(out, '"');
+	} else {
+		sk_strbuf_add(out, name.buf, name.len);
+	}
+	sk_strbuf_adds(out, name.len ? " <" : "<");
+	sk_strbuf_add(out, lt + 1, (size_t)(gt - lt - 1));
+	sk_strbuf_addch(out, '>');
+	sk_strbuf_release(&name);
+}
+
+/*
+ * An address header: the list split at its commas as sent (never inside
+ * an encoded word, a quoted-string, a comment or an angle-addr), each
+ * address decoded by decode_address.
+ */
+static void decode_addresses(struct sk_strbuf *out, const char *v)
+{
+	const char *p = v;
+
+	while (*p) {
+		const char *start = p, *lt = NULL, *gt = NULL, *q1, *q2, *q3;
+
+		while (*p && *p != ',') {
+			if (encoded_word_at(p, &q1, &q2, &q3)) {
+				p = q3 + 2;
+			} else if (*p == '"' || *p == '(') {
+				p = skip_quoted(p);
+			} else if (*p == '<' && strchr(p, '>')) {
+				lt = p;
+				gt = strchr(p, '>');
+				p = gt + 1;
+			} else {
+				p++;
+			}
+		}
+		decode_address(out, start, p, lt, gt);
+		if (*p == ',') {
+			sk_strbuf_adds(out, ", ");
+			p++;
+		}
+	}
+}
+
 static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		       const char *value)
 {
@@ -319,7 +512,9 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 	while (*v == ' ' || *v == '\t')
 		v++;
 	h->name = sk_xstrndup(name, nlen);
-	if (is_msgid_header(name, nlen) || sk_decode_rfc2047(&dec, v)) {
+	if (is_address_name(name, nlen))
+		decode_addresses(&dec, v);
+	else if (is_msgid_header(name, nlen) || sk_decode_rfc2047(&dec, v)) {
 		sk_strbuf_reset(&dec);
 		sk_strbuf_adds(&dec, v);
 	}
@@ -1008,30 +1203,56 @@ static void encoded_word(struct sk_strbuf *out, const char *s, size_t len)
 	sk_strbuf_adds(out, "?=");
 }
 
-/* Address lists: encode each display name, keep "<address>" as it is. */
+/*
+ * Address lists as the reader stores them (decode_addresses): split at the
+ * commas outside quotes and angle-addrs; each display name encoded, the
+ * "<address>" kept as it is.  A quoted name that holds address syntax
+ * stays quoted, so that b4 reads it as a name, never as an address.
+ */
 static void encode_addresses(struct sk_strbuf *out, const char *v)
 {
 	while (*v) {
-		const char *comma = strchr(v, ','), *end = comma ? comma : v + strlen(v);
-		const char *lt = memchr(v, '<', (size_t)(end - v));
+		const char *p = v, *lt = NULL, *end, *name, *name_end;
 
-		if (lt) {
-			const char *name = v, *name_end = lt;
-
-			while (name < name_end && (*name == ' ' || *name == '"'))
-				name++;
-			while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '"'))
-				name_end--;
-			encoded_word(out, name, (size_t)(name_end - name));
-			sk_strbuf_addch(out, ' ');
-			sk_strbuf_add(out, lt, (size_t)(end - lt));
-		} else {
-			sk_strbuf_add(out, v, (size_t)(end - v));
+		while (*p && *p != ',') {
+			if (*p == '"') {
+				p = skip_quoted(p);
+			} else if (*p == '<' && strchr(p, '>')) {
+				lt = p;
+				p = strchr(p, '>') + 1;
+			} else {
+				p++;
+			}
 		}
-		if (!comma)
+		end = p;
+		if (!lt) {
+			sk_strbuf_add(out, v, (size_t)(end - v));
+		} else {
+			name = v;
+			name_end = lt;
+			while (name < name_end && *name == ' ')
+				name++;
+			while (name_end > name && name_end[-1] == ' ')
+				name_end--;
+			if (is_quoted_string(name, (size_t)(name_end - name)) &&
+			    memchr(name, '\\', (size_t)(name_end - name)) == NULL &&
+			    !strpbrk_n(name + 1, (size_t)(name_end - name - 2),
+				       "<>,;:@()[]")) {
+				name++;
+				name_end--;
+			}
+			if (name < name_end && *name == '"')
+				sk_strbuf_add(out, name, (size_t)(name_end - name));
+			else
+				encoded_word(out, name, (size_t)(name_end - name));
+			if (name < name_end)
+				sk_strbuf_addch(out, ' ');
+			sk_strbuf_add(out, lt, (size_t)(end - lt));
+		}
+		if (!*end)
 			break;
 		sk_strbuf_addch(out, ',');
-		v = comma + 1;
+		v = end + 1;
 	}
 }
 

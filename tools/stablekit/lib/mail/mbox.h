@@ -71,6 +71,12 @@ int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir);
 void sk_mbox_release(struct sk_mbox *mbox);
 
 const char *sk_mail_header(const struct sk_mail *m, const char *name);
+/*
+ * The address of a From: as the reader stores it, lower case, in a new
+ * string: what is in its last "<...>" (a display name that looks like an
+ * address is quoted before it), else the whole value.
+ */
+char *sk_mail_address(const char *from);
 /* "<id>" or "id" to a bare id in a new string. */
 char *sk_msgid_strip(const char *s);
 

@@ -27,17 +27,6 @@ struct plan {
 	size_t nr_cands;
 };
 
-static char *email_of(const char *from)
-{
-	const char *lt = strchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-	char *e = lt && gt ? sk_xstrndup(lt + 1, (size_t)(gt - lt - 1)) :
-		  sk_xstrdup(from);
-
-	for (char *c = e; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	return e;
-}
-
 /* Everything but the characters of a search term dropped. */
 static void add_clean(struct sk_strbuf *sb, const char *s, const char *keep)
 {
@@ -87,7 +76,7 @@ static void add_identity(struct identities *id, const char *from)
 
 	if (!from || !*from || id->nr == MAX_IDENTITIES)
 		return;
-	mail = email_of(from);
+	mail = sk_mail_address(from);
 	for (i = 0; i < id->nr; i++)
 		if (!strcmp(id->mail[i], mail))
 			break;
@@ -270,7 +259,7 @@ static int same_series(const struct sk_series *s, const struct sk_mail *m,
 	if ((!s->subject || strcasecmp(s->subject, subj->title)) &&
 	    !links_stored(s, m->body))
 		return 0;
-	a = email_of(m->from);
+	a = sk_mail_address(m->from);
 	identities_of(&id, s);
 	for (i = 0; i < id.nr && !same; i++)
 		same = !strcmp(a, id.mail[i]);
