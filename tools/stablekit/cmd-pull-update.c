@@ -300,6 +300,17 @@ static void print_warnings(const struct sk_update_result *res)
 {
 	size_t i, j;
 
+	for (i = 0; i < res->nr; i++) {
+		const char *w = res->items[i].warnings.buf;
+
+		while (*w) {
+			const char *nl = strchrnul(w, '\n');
+
+			fprintf(stderr, "warning: %s: %.*s\n",
+				res->items[i].slug, (int)(nl - w), w);
+			w = *nl ? nl + 1 : nl;
+		}
+	}
 	for (i = 0; i < res->nr; i++)
 		for (j = 0; j < res->items[i].nr_pulls; j++) {
 			const struct sk_update_pull *p = &res->items[i].pulls[j];

@@ -283,6 +283,26 @@ char *sk_mail_address(const char *from)
 	return e;
 }
 
+int sk_msgid_check(const char *id)
+{
+	const unsigned char *p;
+	const char *why = NULL;
+
+	if (!id || !*id)
+		return sk_error_set(SK_EINVALID, "an empty Message-Id");
+	if (*id == '-')
+		why = "starts with '-' (b4 would read an option)";
+	else if (strchr(id, '/'))
+		why = "holds a '/' (a path or a URL, not a Message-Id)";
+	for (p = (const unsigned char *)id; !why && *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			why = "holds a control character or a byte above 0x7e";
+	if (why)
+		return sk_error_set(SK_EINVALID, "Message-Id '%.200s' is not "
+				    "Message-Id shaped: it %s", id, why);
+	return 0;
+}
+
 char *sk_msgid_strip(const char *s)
 {
 	const char *lt, *gt;

@@ -77,6 +77,13 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name);
  * address is quoted before it), else the whole value.
  */
 char *sk_mail_address(const char *from);
+/*
+ * Is a bare id Message-Id shaped, so that it may be handed to b4 (after
+ * "--")?  Refused, SK_EINVALID naming it: empty, starting with '-' (an
+ * option), holding a '/' (a path, or a URL to another host than the
+ * configured lore), a control character or a byte above 0x7e.
+ */
+int sk_msgid_check(const char *id);
 /* "<id>" or "id" to a bare id in a new string. */
 char *sk_msgid_strip(const char *s);
 

@@ -25,6 +25,7 @@ struct plan {
 	struct sk_series *s;
 	struct candidate *cands;
 	size_t nr_cands;
+	struct sk_strbuf warnings;	/* hits left out, a line each */
 };
 
 /* Everything but the characters of a search term dropped. */
@@ -333,6 +334,14 @@ static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
 		if (!v)
 			continue;
 		id = sk_msgid_strip(hits->mails[i].message_id);
+		/* anyone can post: an id b4 would misread is never passed */
+		if (sk_msgid_check(id)) {
+			sk_strbuf_addf(&pl->warnings, "search hit left out: %s\n",
+				       sk_error_last());
+			sk_error_clear();
+			free(id);
+			continue;
+		}
 		for (j = 0; j < pl->nr_cands; j++)
 			dup |= !strcmp(pl->cands[j].message_id, id);
 		if (dup) {
@@ -435,6 +444,8 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 	size_t i;
 
 	us->slug = sk_xstrdup(pl->s->slug);
+	sk_strbuf_init(&us->warnings);
+	sk_strbuf_add(&us->warnings, pl->warnings.buf, pl->warnings.len);
 	us->latest_before = us->latest_after = latest ? latest->version : 0;
 	us->latest_label = latest && latest->label ? sk_xstrdup(latest->label) :
 			   NULL;
@@ -466,6 +477,8 @@ static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts
 	}
 	*out = sk_xcalloc(n + 1, sizeof(**out));
 	*nr = 0;
+	for (i = 0; i < n + 1; i++)
+		sk_strbuf_init(&(*out)[i].warnings);
 	for (i = 0; !ret && i < n; i++) {
 		ret = sk_name_check("series", names[i]);
 		if (!ret)
@@ -485,6 +498,7 @@ static void free_plans(struct plan *pl, size_t nr)
 		for (j = 0; j < pl[i].nr_cands; j++)
 			free(pl[i].cands[j].message_id);
 		free(pl[i].cands);
+		sk_strbuf_release(&pl[i].warnings);
 		sk_series_free(pl[i].s);
 	}
 	free(pl);
@@ -527,6 +541,7 @@ void sk_pull_update_result_release(struct sk_update_result *r)
 			sk_pull_result_release(&us->pulls[j].res);
 		}
 		free(us->pulls);
+		sk_strbuf_release(&us->warnings);
 		free(us->latest_label);
 		free(us->slug);
 	}

@@ -46,6 +46,12 @@ struct sk_update_series {
 	struct sk_update_pull *pulls;
 	size_t nr_pulls;
 	int failed;
+	/*
+	 * Search hits left out, one line each: a Message-Id that is not
+	 * Message-Id shaped (sk_msgid_check: never handed to b4), a mail
+	 * that could not be read.
+	 */
+	struct sk_strbuf warnings;
 };
 
 struct sk_update_result {

@@ -1497,6 +1497,7 @@ static void compute_changes(struct pull *pl)
 
 static int fetch_thread(struct pull *pl)
 {
+	char *id;
 	int ret;
 
 	if (pl->o->input) {
@@ -1509,8 +1510,11 @@ static int fetch_thread(struct pull *pl)
 	}
 	if (!pl->o->msgid)
 		return sk_error_set(SK_EINVALID, "give a message-id to fetch, or -m FILE");
-	ret = sk_b4_mbox(&pl->input, pl->o->lore, pl->o->msgid, pl->tmpdir,
+	/* a lore URL is its id, fetched from the configured lore */
+	id = wanted_id(pl->o->msgid);
+	ret = sk_b4_mbox(&pl->input, pl->o->lore, id, pl->tmpdir,
 			 pl->o->timeout_ms);
+	free(id);
 	return ret;
 }
 
