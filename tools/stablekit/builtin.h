@@ -57,7 +57,8 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx);
 int cmd_report(int argc, const char **argv, struct sk_context *ctx);
 /* pull --update (cmd-pull-update.c): series names, the options pull took */
 int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
-		    int stray, int timeout, int json);
+		    int stray, int timeout, int deadline, int max_revisions,
+		    int json);
 
 /* Print "error: <last library error>" and map the code to an exit code. */
 int sk_die_lib(int code);

@@ -112,4 +112,55 @@ test_expect_success 'pull <msgid>: the id b4 gets follows "--"; a URL is its id,
 	! test -e b4.argv
 '
 
+test_expect_success 'unreadable mails among the hits (NUL, unknown charset, 8-bit Message-Id) are warned about and skipped' '
+	{ printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x <x@y>\nSubject: nul\nMessage-Id: <nul@x>\n\na\000b\n\n" &&
+	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x <x@y>\nSubject: cs\nMessage-Id: <cs@x>\nMIME-Version: 1.0\nContent-Type: text/plain; charset=x-no-such-charset\nContent-Transfer-Encoding: 8bit\n\n\351t\351\n\n" &&
+	  printf "From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: x <x@y>\nSubject: id\nMessage-Id: <\351@x>\n\nbody\n\n" &&
+	  hit 7 "v7@example.org"; } >hits.mbox &&
+	rm -f b4.argv &&
+	test_expect_code 128 update >out 2>err &&
+	grep "warning: $B: search hit left out: .*charset" err &&
+	grep "warning: $B: search hit left out: .*byte 0xe9 in the Message-Id header" err &&
+	test $(grep -c "warning: $B: search hit left out: " err) -ge 2 &&
+	grep -x "v7@example.org" b4.argv &&
+	grep "failed pulling v7@example.org" out
+'
+
+test_expect_success 'a cap on the revisions pulled per series: the newest kept, the others named' '
+	{ for v in 4 5 6 7 8; do hit $v "v$v@example.org" || return 1; done; } >hits.mbox &&
+	rm -f b4.argv &&
+	test_expect_code 128 update --max-revisions 2 >out 2>err &&
+	grep "warning: $B: 3 older revisions on the list left out (at most 2 pulled per series, --max-revisions): <v4@example.org> <v5@example.org> <v6@example.org>" err &&
+	grep -x "v[0-9]@example.org" b4.argv >pulled &&
+	printf "%s\n" v7@example.org v8@example.org >expect &&
+	test_cmp expect pulled
+'
+
+test_expect_success 'the default cap is 5 revisions' '
+	{ for v in 4 5 6 7 8 9; do hit $v "v$v@example.org" || return 1; done; } >hits.mbox &&
+	rm -f b4.argv &&
+	test_expect_code 128 update >out 2>err &&
+	grep "1 older revision on the list left out (at most 5 pulled per series" err &&
+	test $(grep -c -x "v[0-9]@example.org" b4.argv) = 5
+'
+
+test_expect_success 'an overall deadline: what it leaves no time for is not run, and said' '
+	{ for v in 4 5 6 7 8; do hit $v "v$v@example.org" || return 1; done; } >hits.mbox &&
+	rm -f b4.argv &&
+	start=$(date +%s) &&
+	B4_SLEEP=3 && export B4_SLEEP &&
+	test_expect_code 128 update --deadline 5 >out 2>err;
+	code=$? && unset B4_SLEEP && test $code = 0 &&
+	end=$(date +%s) &&
+	test $((end - start)) -lt 20 &&
+	runs=$(grep -c "^== b4" b4.argv) &&
+	test $runs -ge 1 && test $runs -le 2 &&
+	grep "failed pulling v8@example.org: not pulled: the update.s deadline of 5 s passed (--deadline)" out
+'
+
+test_expect_success '--deadline and --max-revisions go with --update' '
+	test_expect_code 129 stablekit -C p pull --deadline 5 x@y 2>err &&
+	grep "go with --update" err
+'
+
 test_done

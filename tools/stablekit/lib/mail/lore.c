@@ -197,8 +197,9 @@ int sk_lore_search(struct sk_mbox *out, const char *url, const char *query,
 				   url, status, query);
 	if (!ret && status == 200)
 		ret = gunzip(gz, mb, timeout_ms);
+	/* a hit that cannot be read is kept with its error, for the caller */
 	if (!ret && status == 200)
-		ret = sk_mbox_parse_file(out, mb);
+		ret = sk_mbox_read_file(out, mb);
 	sk_strbuf_release(&u);
 	free(gz);
 	free(mb);

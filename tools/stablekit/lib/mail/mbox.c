@@ -1027,26 +1027,42 @@ static int parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 		     size_t len, int keep)
 {
 	struct cursor c = { name, buf, buf + len, 0 };
-	const char *s;
-	size_t l, nlen;
-	int in_mbox;
+	const char *s, *orig = NULL;
+	char *copy = NULL;
+	size_t l, nlen, i;
+	int in_mbox, ret = 0;
 
 	if (!len)
 		return sk_error_set(SK_EINVALID, "%s: empty file, no mail in it", name);
-	if (memchr(buf, '\0', len))
-		return sk_error_set(SK_EINVALID, "%s: binary data (NUL byte), not an mbox", name);
+	if (memchr(buf, '\0', len)) {
+		if (!keep)
+			return sk_error_set(SK_EINVALID, "%s: binary data (NUL byte), not an mbox", name);
+		/* an archive: the mail that holds it is unreadable, not the file */
+		copy = sk_xmalloc(len + 1);
+		memcpy(copy, buf, len);
+		copy[len] = '\0';
+		for (i = 0; i < len; i++)
+			if (!copy[i])
+				copy[i] = ' ';
+		orig = buf;
+		c.p = buf = copy;
+		c.end = copy + len;
+	}
 	in_mbox = peek_starts(&c, "From ");
 	{
 		struct cursor probe = c;
 
 		next_line(&probe, &s, &l);
-		if (!in_mbox && !is_header_name(s, l, &nlen))
+		if (!in_mbox && !is_header_name(s, l, &nlen)) {
+			free(copy);
 			return sk_error_set(SK_EINVALID,
 					    "%s:1: not an mbox: expected a 'From ' line or mail headers",
 					    name);
+		}
 	}
 	while (c.p < c.end) {
-		int ret;
+		const char *from = c.p;
+		size_t before = out->nr;
 
 		if (in_mbox) {
 			next_line(&c, &s, &l);	/* the "From " separator */
@@ -1055,11 +1071,22 @@ static int parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 		}
 		ret = parse_one(out, &c, in_mbox, keep);
 		if (ret)
-			return ret;
+			break;
+		if (orig && out->nr > before &&
+		    memchr(orig + (from - buf), '\0', (size_t)(c.p - from)) &&
+		    !out->mails[out->nr - 1].error) {
+			struct sk_mail *m = &out->mails[out->nr - 1];
+
+			m->error = sk_xstrfmt("%s:%zu: binary data (NUL byte) "
+					      "in the mail", name, m->line);
+			free(m->body);
+			m->body = sk_xstrdup("");
+		}
 		if (!in_mbox)
 			break;
 	}
-	return 0;
+	free(copy);
+	return ret;
 }
 
 int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,

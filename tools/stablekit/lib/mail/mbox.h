@@ -63,8 +63,9 @@ int sk_mbox_parse_file(struct sk_mbox *out, const char *path);
 int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir);
 /*
  * The same, for an archive: a mail that cannot be read (a bad charset, a
- * msg-id with 8-bit bytes, MIME too deep...) is kept with m->error set and
- * the rest is read on; what is wrong with the file itself still fails.
+ * msg-id with 8-bit bytes, MIME too deep, a NUL byte...) is kept with
+ * m->error set and the rest is read on; what is wrong with the file itself
+ * still fails.
  */
 int sk_mbox_read_file(struct sk_mbox *out, const char *path);
 int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir);

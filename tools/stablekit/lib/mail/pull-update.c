@@ -4,6 +4,7 @@
 #include "mail/lore.h"
 #include "mail/mbox.h"
 #include "core/names.h"
+#include "core/run.h"
 #include "mail/patch.h"
 
 #include <ctype.h>
@@ -20,6 +21,20 @@ struct candidate {
 	char *message_id;
 	int version;
 };
+
+/* What is left of the deadline, in ms (UINT_MAX: none), capped at limit. */
+static unsigned int time_left(const struct sk_update_opts *o, double start,
+			      unsigned int limit)
+{
+	double left;
+
+	if (!o->deadline_ms)
+		return limit;
+	left = o->deadline_ms - (sk_now() - start) * 1000.0;
+	if (left <= 0)
+		return 0;
+	return left < limit ? (unsigned int)left : limit;
+}
 
 struct plan {
 	struct sk_series *s;
@@ -323,14 +338,22 @@ int sk_pull_update_is_revision(const struct sk_series *s, const struct sk_mbox *
 	return take;
 }
 
-static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
+static void find_candidates(struct plan *pl, const struct sk_mbox *hits,
+			    size_t max)
 {
 	size_t i, j;
 
 	for (i = 0; i < hits->nr; i++) {
-		int v = sk_pull_update_is_revision(pl->s, hits, i), dup = 0;
+		int v, dup = 0;
 		char *id;
 
+		/* one mail we cannot read is not the end of the update */
+		if (hits->mails[i].error) {
+			sk_strbuf_addf(&pl->warnings, "search hit left out: %s\n",
+				       hits->mails[i].error);
+			continue;
+		}
+		v = sk_pull_update_is_revision(pl->s, hits, i);
 		if (!v)
 			continue;
 		id = sk_msgid_strip(hits->mails[i].message_id);
@@ -360,21 +383,43 @@ static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
 			pl->cands[j] = pl->cands[j - 1];
 			pl->cands[j - 1] = t;
 		}
+	/* at most max, the newest: the oldest are named and left out */
+	if (max && pl->nr_cands > max) {
+		size_t drop = pl->nr_cands - max;
+
+		sk_strbuf_addf(&pl->warnings, "%zu older revision%s on the list "
+			       "left out (at most %zu pulled per series, "
+			       "--max-revisions):", drop, drop == 1 ? "" : "s",
+			       max);
+		for (i = 0; i < drop; i++) {
+			sk_strbuf_addf(&pl->warnings, " <%s>",
+				       pl->cands[i].message_id);
+			free(pl->cands[i].message_id);
+		}
+		sk_strbuf_addch(&pl->warnings, '\n');
+		memmove(pl->cands, pl->cands + drop, max * sizeof(*pl->cands));
+		pl->nr_cands = max;
+	}
 }
 
 static int search_one(struct plan *pl, const struct sk_update_opts *o,
-		      const char *url)
+		      const char *url, double start)
 {
 	struct sk_mbox hits = SK_MBOX_INIT;
 	char *tmp = NULL, *q = sk_pull_update_query(pl->s);
+	unsigned int left = time_left(o, start, o->timeout_ms);
 	int ret = sk_mkdtemp_in(&tmp, "/tmp", "stablekit-search");
 
+	if (!ret && !left)
+		ret = sk_error_set(SK_ETIMEOUT, "the update's deadline of %u s "
+				   "passed before this search (--deadline)",
+				   o->deadline_ms / 1000);
 	if (!ret)
-		ret = sk_lore_search(&hits, url, q, tmp, o->timeout_ms);
+		ret = sk_lore_search(&hits, url, q, tmp, left);
 	if (ret)
 		sk_error_prefix(ret, "%s", pl->s->slug);
 	else
-		find_candidates(pl, &hits);
+		find_candidates(pl, &hits, o->max_revisions);
 	sk_mbox_release(&hits);
 	if (tmp)
 		sk_rmrf(tmp);
@@ -397,21 +442,31 @@ static const struct sk_revision *stored_version(const struct sk_series *s,
 
 static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 		    const char *url, const char *msgid, const struct sk_series *s,
-		    int version)
+		    int version, double start)
 {
 	const struct sk_revision *have;
 	struct sk_pull_opts po = { 0 };
 	struct sk_update_pull *p;
+	unsigned int left = time_left(o, start, o->timeout_ms);
 
 	us->pulls = sk_xrealloc(us->pulls, (us->nr_pulls + 1) * sizeof(*us->pulls));
 	p = &us->pulls[us->nr_pulls++];
 	memset(p, 0, sizeof(*p));
 	p->message_id = sk_xstrdup(msgid);
+	if (!left) {
+		/* no time left: not run, and said */
+		p->ret = SK_ETIMEOUT;
+		p->error = sk_xstrfmt("not pulled: the update's deadline of "
+				      "%u s passed (--deadline)",
+				      o->deadline_ms / 1000);
+		us->failed = 1;
+		return;
+	}
 	po.top = o->top;
 	po.msgid = msgid;
 	po.name = us->slug;
 	po.lore = url;
-	po.timeout_ms = o->timeout_ms;
+	po.timeout_ms = left;
 	p->ret = sk_pull(&p->res, &po);
 	have = p->ret && p->res.missing && s ? stored_version(s, version) : NULL;
 	if (have) {
@@ -437,7 +492,8 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 }
 
 static void update_one(struct sk_update_series *us, const struct plan *pl,
-		       const struct sk_update_opts *o, const char *url)
+		       const struct sk_update_opts *o, const char *url,
+		       double start)
 {
 	const struct sk_revision *latest = sk_series_latest(pl->s);
 	int new_rev = 0;
@@ -453,13 +509,13 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 	/* one revision that fails (incomplete on the list) does not hide the next */
 	for (i = 0; i < pl->nr_cands; i++) {
 		do_pull(us, o, url, pl->cands[i].message_id, pl->s,
-			pl->cands[i].version);
+			pl->cands[i].version, start);
 		new_rev |= !us->pulls[us->nr_pulls - 1].ret &&
 			   us->pulls[us->nr_pulls - 1].res.outcome == SK_PULL_NEW_REVISION;
 	}
 	/* replies to the revision we have: trailers and fixlets since */
 	if (!new_rev && latest && latest->message_id)
-		do_pull(us, o, url, latest->message_id, NULL, 0);
+		do_pull(us, o, url, latest->message_id, NULL, 0, start);
 }
 
 static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts *o)
@@ -508,18 +564,20 @@ int sk_pull_update(struct sk_update_result *out, const struct sk_update_opts *o)
 {
 	struct plan *plans = NULL;
 	size_t nr = 0, i;
+	double start = sk_now();
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = load_plans(&plans, &nr, o);
 	/* every search first: offline, nothing is touched */
 	for (i = 0; !ret && i < nr; i++)
-		ret = search_one(&plans[i], o, o->lore ? o->lore : SK_LORE_DEFAULT);
+		ret = search_one(&plans[i], o, o->lore ? o->lore : SK_LORE_DEFAULT,
+				 start);
 	if (!ret) {
 		out->items = sk_xcalloc(nr + 1, sizeof(*out->items));
 		for (i = 0; i < nr; i++) {
 			update_one(&out->items[i], &plans[i], o,
-				   o->lore ? o->lore : SK_LORE_DEFAULT);
+				   o->lore ? o->lore : SK_LORE_DEFAULT, start);
 			out->failed += out->items[i].failed;
 		}
 		out->nr = nr;
