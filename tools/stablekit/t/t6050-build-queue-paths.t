@@ -127,6 +127,29 @@ test_expect_success 'clean up the work directory' '
 	rm -rf "$W"
 '
 
+test_expect_success 'baseline and patched builds both fail: gate FAIL, never pass' '
+	test_when_finished "rm -rf \"\$W\" failbin" &&
+	rm -f $Q/*.patch &&
+	cat >$Q/ok.patch <<-\EOF &&
+	Subject: ok
+
+	--- a/mm/a.c
+	+++ b/mm/a.c
+	@@ -1 +1 @@
+	-int a;
+	+int b;
+	EOF
+	printf "ok.patch\n" >$Q/series &&
+	mkdir -p failbin &&
+	printf "#!/bin/sh\necho \"mm/a.c:1:1: error: broken\" >&2\nexit 2\n" >failbin/make &&
+	chmod +x failbin/make &&
+	(PATH="$PWD/failbin:$PATH" && export PATH &&
+	 test_expect_code 1 sk_build --mode objects >out 2>err) &&
+	grep "  gate: FAIL" out &&
+	! grep "gate: pass" out &&
+	jq -e ".gate == \"fail\"" results/linux-6.12.y/build/objects/build.json
+'
+
 test_expect_success 'progress: a line per step with the elapsed time on a non-terminal stderr; --quiet silences it' '
 	test_when_finished "rm -rf \"\$W\"" &&
 	rm -f $Q/*.patch && : >$Q/series &&

@@ -1192,6 +1192,12 @@ static void judge_arch(struct job_ctx *c, struct sk_build_archres *ar,
 		ar->gate_why = sk_xstrdup(strcmp(b, "pass") ?
 					  "the patched build fails" :
 					  "the patched build fails, the baseline passes");
+	} else if (!strcmp(p, "fail")) {
+		/* nothing built: no pass, whatever the baseline did */
+		ar->gate_failed = 1;
+		ar->gate_why = sk_xstrdup("the baseline and the patched build "
+					  "both fail: nothing tells the queue "
+					  "is good");
 	} else if (bad) {
 		ar->gate_failed = 1;
 		ar->gate_why = sk_xstrfmt("%zu new warning%s", bad,
