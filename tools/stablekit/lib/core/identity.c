@@ -1,4 +1,5 @@
 #include "core/identity.h"
+#include "core/gitconfig.h"
 #include "core/strbuf.h"
 #include "core/utf8.h"
 
@@ -12,7 +13,8 @@ char *sk_identity(const char *top)
 	git_config *cfg = NULL, *def = NULL;
 	git_buf a = { 0 }, b = { 0 };
 
-	if (!git_config_open_ondisk(&cfg, conf) &&
+	if (!sk_gitconfig_check(conf) &&
+	    !git_config_open_ondisk(&cfg, conf) &&
 	    !git_config_get_string_buf(&a, cfg, "stablekit.signoff"))
 		out = sk_xstrdup(a.ptr);
 	if (!out && !git_config_open_default(&def) &&

@@ -1,6 +1,7 @@
 #include "gate/lava.h"
 #include "core/arch.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "core/http.h"
 #include "core/run.h"
@@ -131,6 +132,8 @@ int sk_lava_config(struct sk_lava *out, const char *path)
 	if (!sk_path_exists(path))
 		return sk_error_set(SK_ENOTFOUND, "%s: no LAVA config (ci/lava/up "
 				    "writes one)", path);
+	if (sk_gitconfig_check(path))
+		return SK_EINVALID;
 	if (git_config_open_ondisk(&cfg, path) < 0)
 		return sk_error_git(SK_EINVALID, path);
 	out->path = sk_xstrdup(path);

@@ -1,6 +1,7 @@
 #include "mail/series.h"
 #include "core/confwriter.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "mail/mbox.h"
 #include "core/names.h"
@@ -546,6 +547,9 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 		ret = sk_error_set(SK_ENOTFOUND, "no series at '%s' (no %s)", dir, CONF_NAME);
 		goto out;
 	}
+	ret = sk_gitconfig_check(path);
+	if (ret)
+		goto out;
 	if (git_config_open_ondisk(&cfg, path) ||
 	    git_config_iterator_new(&it, cfg)) {
 		ret = sk_error_git(SK_EINVALID, path);

@@ -1,6 +1,7 @@
 #include "port/port-internal.h"
 #include "project/branches.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "mail/maintainers.h"
 #include "project/repo.h"
@@ -433,7 +434,8 @@ static void prerequisites(struct sk_strbuf *out, struct port *p,
 	if (!p->cocci.dir)
 		return;
 	path = sk_path_join(p->cocci.dir, "prerequisites.conf");
-	if (sk_path_exists(path) && !git_config_open_ondisk(&c.cfg, path))
+	if (sk_path_exists(path) && !sk_gitconfig_check(path) &&
+	    !git_config_open_ondisk(&c.cfg, path))
 		git_config_foreach(c.cfg, prereq_one, &c);
 	sk_error_clear();
 	git_config_free(c.cfg);

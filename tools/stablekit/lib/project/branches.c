@@ -1,6 +1,7 @@
 #include "project/branches.h"
 #include "project/distcc.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "core/arch.h"
 #include "core/names.h"
@@ -491,6 +492,10 @@ int sk_branches_load(struct sk_branches *out, const char *path)
 	if (!sk_path_exists(path))
 		return sk_error_set(SK_ENOTFOUND, "'%s' not found", path);
 	out->path = sk_xstrdup(path);
+	/* a FIFO here or included would hang libgit2 and us */
+	ret = sk_gitconfig_check(path);
+	if (ret)
+		goto out;
 	if (sk_read_file(&text, path) ||
 	    git_config_new(&cfg) ||
 	    git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_LOCAL, NULL,
