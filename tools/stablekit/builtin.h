@@ -62,5 +62,11 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 
 /* Print "error: <last library error>" and map the code to an exit code. */
 int sk_die_lib(int code);
+/*
+ * Text from outside (a guest console, a mail) as a terminal may show it:
+ * sk_utf8_add_printable's escapes.  The result lives until the 8th call
+ * after it.
+ */
+const char *sk_term(const char *s);
 
 #endif

@@ -130,3 +130,17 @@ void sk_utf8_add_one_line(struct sk_strbuf *out, const char *s)
 	sk_strbuf_add(out, s, len);
 	sk_utf8_one_line(out->buf + at, len);
 }
+
+void sk_utf8_add_printable(struct sk_strbuf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	for (; *p; p++) {
+		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+			sk_strbuf_addf(out, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			sk_strbuf_addf(out, "\\u%04x", p[1]), p++;
+		else
+			sk_strbuf_addch(out, *p);
+	}
+}

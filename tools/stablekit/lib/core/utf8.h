@@ -29,6 +29,13 @@ size_t sk_utf8_cut(const char *s, size_t len);
  * in place.  sk_utf8_add_one_line: append s so made one line.
  */
 size_t sk_utf8_line_break(const char *s, size_t len);
+/*
+ * Append s for a terminal: every control character (ESC of an escape
+ * sequence included) but tab and newline, DEL and the C1 controls
+ * U+0080..U+009F (CSI U+009B) written as a visible \xNN or \u00NN.
+ * Text from a guest's console never drives the user's terminal.
+ */
+void sk_utf8_add_printable(struct sk_strbuf *out, const char *s);
 void sk_utf8_one_line(char *s, size_t len);
 void sk_utf8_add_one_line(struct sk_strbuf *out, const char *s);
 
