@@ -63,12 +63,14 @@ test_expect_success 'setup: series B v3 stored, a search server, a b4 that logs'
 	    def log_message(self, *a):
 	        pass
 	s = http.server.HTTPServer(("127.0.0.1", 0), H)
+	# its own pid: python3 may be a wrapper that does not exec
+	import os
+	open("httpd.pid", "w").write(str(os.getpid()))
 	open("port", "w").write(str(s.server_address[1]))
 	s.serve_forever()
 	EOF
 	rm -f port &&
 	python3 server.py </dev/null >server.log 2>&1 3>&- 4>&- 5>&- 6>&- &
-	echo $! >httpd.pid &&
 	for i in $(seq 100); do test -s port && break; sleep 0.1; done &&
 	git config -f p/stable/branches.conf stablekit.lore "http://127.0.0.1:$(cat port)/all/" &&
 	mkdir bin &&
@@ -161,6 +163,11 @@ test_expect_success 'an overall deadline: what it leaves no time for is not run,
 test_expect_success '--deadline and --max-revisions go with --update' '
 	test_expect_code 129 stablekit -C p pull --deadline 5 x@y 2>err &&
 	grep "go with --update" err
+'
+
+test_expect_success 'stop the server (test_done removes its pid file)' '
+	stop_server &&
+	! test -e httpd.pid
 '
 
 test_done
