@@ -58,9 +58,16 @@ int cmd_gate(int argc, const char **argv, struct sk_context *ctx);
 int cmd_report(int argc, const char **argv, struct sk_context *ctx);
 /* pull --update (cmd-pull-update.c): series names, the options pull took */
 int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
-		    int stray, int timeout, int json);
+		    int stray, int timeout, int deadline, int max_revisions,
+		    int json);
 
 /* Print "error: <last library error>" and map the code to an exit code. */
 int sk_die_lib(int code);
+/*
+ * Text from outside (a guest console, a mail) as a terminal may show it:
+ * sk_utf8_add_printable's escapes.  The result lives until the 8th call
+ * after it.
+ */
+const char *sk_term(const char *s);
 
 #endif

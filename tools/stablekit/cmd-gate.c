@@ -54,7 +54,7 @@ static void print_text(json_t *res)
 	       json_string_value(json_object_get(res, "verdict")),
 	       json_real_value(json_object_get(res, "seconds")));
 	json_array_foreach(json_object_get(res, "reasons"), i, r)
-		printf("  %s\n", json_string_value(r));
+		printf("  %s\n", sk_term(json_string_value(r)));
 	printf("results: %s\n", json_string_value(json_object_get(res,
 							"results")));
 }

@@ -300,6 +300,17 @@ static void print_warnings(const struct sk_update_result *res)
 {
 	size_t i, j;
 
+	for (i = 0; i < res->nr; i++) {
+		const char *w = res->items[i].warnings.buf;
+
+		while (*w) {
+			const char *nl = strchrnul(w, '\n');
+
+			fprintf(stderr, "warning: %s: %.*s\n",
+				res->items[i].slug, (int)(nl - w), w);
+			w = *nl ? nl + 1 : nl;
+		}
+	}
 	for (i = 0; i < res->nr; i++)
 		for (j = 0; j < res->items[i].nr_pulls; j++) {
 			const struct sk_update_pull *p = &res->items[i].pulls[j];
@@ -320,7 +331,8 @@ static void print_warnings(const struct sk_update_result *res)
 }
 
 int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
-		    int stray, int timeout, int json)
+		    int stray, int timeout, int deadline, int max_revisions,
+		    int json)
 {
 	struct sk_update_opts o = { 0 };
 	struct sk_update_result res;
@@ -340,6 +352,8 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 	o.slugs = nr ? names : NULL;
 	o.nr_slugs = (size_t)nr;
 	o.timeout_ms = (unsigned int)timeout * 1000u;
+	o.deadline_ms = (unsigned int)deadline * 1000u;
+	o.max_revisions = (size_t)max_revisions;
 	ret = sk_pull_update(&res, &o);
 	if (ret) {
 		ret = sk_die_lib(ret);

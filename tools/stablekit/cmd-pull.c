@@ -13,7 +13,8 @@
 
 static const char usage[] =
 	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [-v] [<msgid>]\n"
-	"   or: stablekit pull --update [--timeout <s>] [--json] [<series>...]";
+	"   or: stablekit pull --update [--timeout <s>] [--deadline <s>] [--max-revisions <n>]\n"
+	"                               [--json] [<series>...]";
 
 static const char *outcome_name(enum sk_pull_outcome o)
 {
@@ -119,6 +120,7 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 	const char *input = NULL, *name = NULL;
 	char *lore = NULL;
 	int timeout = 300, json = ctx->json, update = 0, verbose = 0, ret;
+	int deadline = 0, max_revisions = 0;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
 			       "read the thread from a local mbox or maildir (offline)"),
@@ -130,6 +132,11 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 			     "name the mails left out of the pull and the items kept"),
 		SK_OPT_BOOL_(0, "update", &update,
 			     "pull newer revisions, trailers and fixlets of the tracked series"),
+		SK_OPT_RANGE_(0, "deadline", &deadline, "seconds", 1,
+			      SK_OPT_SECONDS_MAX,
+			      "--update: limit for the whole update (default 3600)"),
+		SK_OPT_RANGE_(0, "max-revisions", &max_revisions, "n", 1, 1000,
+			      "--update: newer revisions pulled per series at most (default 5)"),
 		SK_OPT_END_(),
 	};
 	struct sk_pull_opts po = { 0 };
@@ -143,7 +150,13 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		ret = sk_project_lock(ctx->top);
 		if (ret)
 			return sk_die_lib(ret);
-		return cmd_pull_update(ctx, argv, nr, input || name, timeout, json);
+		return cmd_pull_update(ctx, argv, nr, input || name, timeout,
+				       deadline ? deadline : 3600,
+				       max_revisions ? max_revisions : 5, json);
+	}
+	if (nr >= 0 && (deadline || max_revisions)) {
+		fprintf(stderr, "error: --deadline and --max-revisions go with --update\n");
+		return SK_EXIT_USAGE;
 	}
 	if (nr < 0 || nr > 1 || (!input && !nr)) {
 		if (nr >= 0)

@@ -10,6 +10,7 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 #include <dirent.h>
 #include <git2.h>
@@ -220,13 +221,17 @@ static int address_failed(const char *top, const char *branch, json_t *rep,
 
 			if (subj && eol && subj < body)
 				sk_strbuf_add(&out, subj, (size_t)(eol - subj) + 1);
-			json_array_foreach(json_object_get(rc, "to"), i, v)
-				sk_strbuf_addf(&out, "%s%s", i ? ", " : "To: ",
-					       json_string_value(v));
+			/* recipients are data: each made one line */
+			json_array_foreach(json_object_get(rc, "to"), i, v) {
+				sk_strbuf_adds(&out, i ? ", " : "To: ");
+				sk_utf8_add_one_line(&out, json_string_value(v));
+			}
 			sk_strbuf_adds(&out, "\nCc: stable@vger.kernel.org");
 			json_array_foreach(json_object_get(rc, "cc"), i, v)
-				if (strcmp(json_string_value(v), "stable@vger.kernel.org"))
-					sk_strbuf_addf(&out, ", %s", json_string_value(v));
+				if (strcmp(json_string_value(v), "stable@vger.kernel.org")) {
+					sk_strbuf_adds(&out, ", ");
+					sk_utf8_add_one_line(&out, json_string_value(v));
+				}
 			sk_strbuf_adds(&out, body + 1);
 			ret = sk_mkdir_p(dst, 0755);
 			if (!ret)

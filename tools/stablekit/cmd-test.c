@@ -41,7 +41,8 @@ static int scan_log(const char *path)
 		return sk_die_lib(SK_ERROR);
 	found = sk_boot_scan_log(&s, log.buf, log.len);
 	if (found)
-		printf("%s:%u: %s: %s\n", path, s.lineno, s.kind, s.line);
+		printf("%s:%u: %s: %s\n", path, s.lineno, s.kind,
+		       sk_term(s.line));
 	else
 		printf("%s: clean\n", path);
 	sk_boot_splat_release(&s);
@@ -163,13 +164,14 @@ static void print_summary(json_t *res)
 
 	printf("status: %s\n", json_string_value(json_object_get(res, "status")));
 	if (json_object_get(res, "reason"))
-		printf("  %s\n", json_string_value(json_object_get(res, "reason")));
+		printf("  %s\n", sk_term(json_string_value(json_object_get(res,
+								  "reason"))));
 	if (boot)
 		printf("boot: %s (%s, %.1f s): %s\n",
 		       json_string_value(json_object_get(boot, "status")),
 		       json_string_value(json_object_get(boot, "accel")),
 		       json_real_value(json_object_get(boot, "seconds")),
-		       json_string_value(json_object_get(boot, "reason")));
+		       sk_term(json_string_value(json_object_get(boot, "reason"))));
 	json_object_foreach(json_object_get(ks, "counts"), k, o)
 		printf("  %s: %lld\n", k, (long long)json_integer_value(o));
 	json_array_foreach(json_object_get(ks, "results"), i, o) {
@@ -177,7 +179,8 @@ static void print_summary(json_t *res)
 
 		if (strcmp(st, "pass") && strcmp(st, "skip"))
 			printf("  %-8s %s\n", st,
-			       json_string_value(json_object_get(o, "name")));
+			       sk_term(json_string_value(json_object_get(o,
+									 "name"))));
 	}
 	json_array_foreach(json_object_get(ks, "not_built"), i, o)
 		printf("  not built: %s\n", json_string_value(o));
@@ -188,7 +191,7 @@ static void print_summary(json_t *res)
 		       "missing)\n",
 		       (long long)json_integer_value(json_object_get(o, "count")));
 		json_array_foreach(json_object_get(o, "first"), i, e)
-			printf("    %s\n", json_string_value(e));
+			printf("    %s\n", sk_term(json_string_value(e)));
 	}
 	if (json_object_get(res, "log"))
 		printf("log: %s\n", json_string_value(json_object_get(res, "log")));

@@ -3,6 +3,7 @@
 #include "project/branches.h"
 #include "core/datadir.h"
 #include "core/error.h"
+#include "core/utf8.h"
 #include "core/fsutil.h"
 #include "core/progress.h"
 #include "core/run.h"
@@ -93,6 +94,19 @@ int sk_die_series(int code, const char *top, const char *name)
 	fprintf(stderr, ")\n");
 	sk_series_names_free(names, nr);
 	return SK_EXIT_USAGE;
+}
+
+const char *sk_term(const char *s)
+{
+	static struct sk_strbuf ring[8];
+	static unsigned int next;
+	struct sk_strbuf *sb = &ring[next++ % 8];
+
+	if (!sb->buf)
+		sk_strbuf_init(sb);
+	sk_strbuf_reset(sb);
+	sk_utf8_add_printable(sb, s);
+	return sb->buf;
 }
 
 int sk_die_lib(int code)

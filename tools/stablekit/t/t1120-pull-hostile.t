@@ -133,4 +133,45 @@ test_expect_success 'VT, FF and Unicode line breaks in a header become spaces fo
 	test_cmp expect subj
 '
 
+# RFC 2047: a display name that decodes to address syntax is a name.  The
+# address is the angle-addr as sent.  git mailinfo (git am, b4) takes the
+# first '@' of a From: line for the address and b4 0.12 drops quotes, so
+# the name loses its '<' and '>', its '@' becomes " at ", and it is quoted
+# where it has other specials; no reader takes torvalds@ for the author.
+test_expect_success 'an encoded display name "Linus Torvalds <torvalds@...>," does not change the author' '
+	sk_new_project s &&
+	sed -e "s|^From: Hui Zhu <hui.zhu@linux.dev>|From: =?utf-8?q?Linus_Torvalds_<torvalds@linux-foundation.org>,?= <attacker@evil.example>|" \
+	    -e "/^From: Hui Zhu <zhuhui@kylinos.cn>/d" \
+		"$SEED" >spoof.mbox &&
+	PATH="$PWD/bin:$PATH" stablekit -C s pull -m "$PWD/spoof.mbox" --name spoof >out 2>err &&
+	git config -f s/series/spoof/series.conf series.author >author &&
+	echo "\"Linus Torvalds torvalds at linux-foundation.org,\" <attacker@evil.example>" >expect &&
+	test_cmp expect author &&
+	git config -f s/series/spoof/series.conf --get-regexp "author" >authors &&
+	test $(wc -l <authors) = 4 &&
+	sed "s/.*<\([^<>]*\)>\$/\1/" authors | sort -u >addrs &&
+	echo attacker@evil.example >expect &&
+	test_cmp expect addrs &&
+	! grep "torvalds@" s/series/spoof/series.conf s/series/spoof/v3.mbx &&
+	grep "^From: \"Linus Torvalds torvalds at linux-foundation.org,\" <attacker@evil.example>\$" to-b4.mbx &&
+	sed -n "/^From: \"Linus/{p;q}" to-b4.mbx | git mailinfo /dev/null /dev/null >info &&
+	grep "^Email: attacker@evil.example\$" info
+'
+
+test_expect_success 'a quote in the encoded name cannot close the quoting' '
+	sk_new_project u &&
+	sed "s|^From: Hui Zhu <hui.zhu@linux.dev>|From: =?utf-8?q?a\"_<torvalds@linux-foundation.org>,_\"b?= <attacker@evil.example>|" \
+		"$SEED" >quote.mbox &&
+	stablekit -C u pull -m "$PWD/quote.mbox" --name quote >out 2>err &&
+	git config -f u/series/quote/series.conf series.author >author &&
+	printf "%s\n" "\"a\\\" torvalds at linux-foundation.org, \\\"b\" <attacker@evil.example>" >expect &&
+	test_cmp expect author
+'
+
+test_expect_success 'plain names are stored as sent' '
+	git config -f p/series/inject/series.conf patch.3.1.author >a &&
+	echo "Hui Zhu <zhuhui@kylinos.cn>" >expect &&
+	test_cmp expect a
+'
+
 test_done

@@ -87,6 +87,25 @@ test_expect_success 'the same in a git diff, and a queue entry that is no name' 
 	! test -e "$W/w"
 '
 
+test_expect_success 'quilt options on a series line (-R, -p2) are refused, naming file and line' '
+	cat >$Q/ok.patch <<-\EOF &&
+	Subject: ok
+
+	--- a/mm/a.c
+	+++ b/mm/a.c
+	@@ -1 +1 @@
+	-int a;
+	+int b;
+	EOF
+	printf "# queue\nok.patch -R\n" >$Q/series &&
+	test_expect_code 128 sk_build 2>err &&
+	grep "queue of .linux-6.12.y.: .*stable/linux-6.12.y/series:2: quilt option .-R. for .ok.patch. is not supported" err &&
+	printf "ok.patch -p1 -p2\n" >$Q/series &&
+	test_expect_code 128 sk_build 2>err &&
+	grep "series:1: quilt option .-p2. for .ok.patch. is not supported" err &&
+	! test -e "$W/w"
+'
+
 test_expect_success 'a symbolic link in a queued patch is refused too' '
 	cat >$Q/link.patch <<-\EOF &&
 	Subject: link
@@ -106,6 +125,29 @@ test_expect_success 'a symbolic link in a queued patch is refused too' '
 
 test_expect_success 'clean up the work directory' '
 	rm -rf "$W"
+'
+
+test_expect_success 'baseline and patched builds both fail: gate FAIL, never pass' '
+	test_when_finished "rm -rf \"\$W\" failbin" &&
+	rm -f $Q/*.patch &&
+	cat >$Q/ok.patch <<-\EOF &&
+	Subject: ok
+
+	--- a/mm/a.c
+	+++ b/mm/a.c
+	@@ -1 +1 @@
+	-int a;
+	+int b;
+	EOF
+	printf "ok.patch\n" >$Q/series &&
+	mkdir -p failbin &&
+	printf "#!/bin/sh\necho \"mm/a.c:1:1: error: broken\" >&2\nexit 2\n" >failbin/make &&
+	chmod +x failbin/make &&
+	(PATH="$PWD/failbin:$PATH" && export PATH &&
+	 test_expect_code 1 sk_build --mode objects >out 2>err) &&
+	grep "  gate: FAIL" out &&
+	! grep "gate: pass" out &&
+	jq -e ".gate == \"fail\"" results/linux-6.12.y/build/objects/build.json
 '
 
 test_expect_success 'progress: a line per step with the elapsed time on a non-terminal stderr; --quiet silences it' '

@@ -463,6 +463,29 @@ test_expect_success 'a mail with nothing queued still has a To:' '
 	grep "^To: stable@vger.kernel.org$" out
 '
 
+test_expect_success 'a results value with a line break gives no header of its own in report.txt or a FAILED mail' '
+	fresh_results &&
+	edit build/objects/build.json ".describe = \"v6.12.117\\nBcc: attacker@evil.example\"" &&
+	mkdir -p p/stable/linux-6.12.y/failed &&
+	printf "Subject: FAILED: x\nTo: someone\n\nbody\n" >p/stable/linux-6.12.y/failed/x.mail &&
+	test_when_finished "rm -r p/stable/linux-6.12.y/failed" &&
+	report --branch linux-6.12.y >out &&
+	grep "^Subject: \[stablekit\] linux-6.12.y v6.12.117 Bcc: attacker@evil.example: " "$REP/report.txt" &&
+	! grep "^Bcc:" "$REP/report.txt" "$REP"/failed/*.mail out
+'
+
+test_expect_success 'a series.conf value with \n: report exits 128 naming the key, recipients not silently dropped' '
+	fresh_results &&
+	S=p/series/mm-vmscan-reduce-lru_lock-contention-via-vmstat/series.conf &&
+	cp $S series.conf.saved &&
+	test_when_finished "cp series.conf.saved $S" &&
+	git config -f $S patch.2.1.author "Usama Arif <usama.arif@linux.dev>
+Bcc: attacker@evil.example" &&
+	test_expect_code 128 report --branch linux-6.12.y >out 2>err &&
+	grep "^error: recipients: .*series.conf:[0-9]*: a line break or control character .* in the value of .patch.2.1.author." err &&
+	! grep -s "^Bcc:" "$REP/report.txt" out
+'
+
 test_expect_success 'summary --include: one table over two projects, every link opens' '
 	fresh_results &&
 	report --summary >/dev/null &&

@@ -189,20 +189,6 @@ static void test_patch_files_and_objects(void **state)
 	sk_strvec_free_array(files, nr);
 }
 
-static void test_series(void **state)
-{
-	char **names = NULL;
-	size_t nr = 0, alloc = 0;
-
-	(void)state;
-	sk_kbuild_series_patches(&names, &nr, &alloc,
-				 "# queue\n\na.patch\n  b.patch -p1\n#c.patch\n");
-	assert_int_equal(nr, 2);
-	assert_string_equal(names[0], "a.patch");
-	assert_string_equal(names[1], "b.patch");
-	sk_strvec_free_array(names, nr);
-}
-
 static void test_arches_and_modes(void **state)
 {
 	enum sk_build_mode m;
@@ -280,7 +266,6 @@ int main(void)
 		cmocka_unit_test(test_new_warnings_count_repeats),
 		cmocka_unit_test(test_allowlist),
 		cmocka_unit_test(test_patch_files_and_objects),
-		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_arches_and_modes),
 		cmocka_unit_test(test_check_path),
 		cmocka_unit_test(test_metadata),

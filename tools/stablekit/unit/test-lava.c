@@ -55,6 +55,26 @@ static void test_config_ok(void **state)
 	sk_lava_release(&l);
 }
 
+/* user:pass@ of lava.url is kept apart: never in a job page or a message */
+static void test_config_credentials_apart(void **state)
+{
+	struct sk_lava l;
+
+	(void)state;
+	assert_int_equal(load(&l, "[lava]\n\turl = https://bob:s3cret@lava.example:8443/x\n"
+			      "\ttoken = abc\n\tartifacts-dir = /srv/a\n"
+			      "\tartifacts-url = http://files.example/a/\n"), 0);
+	assert_string_equal(l.url, "https://lava.example:8443/x/");
+	assert_string_equal(l.userinfo, "bob:s3cret");
+	sk_lava_release(&l);
+	assert_int_equal(load(&l, "[lava]\n\turl = http://h/a@b\n"
+			      "\ttoken = abc\n\tartifacts-dir = /srv/a\n"
+			      "\tartifacts-url = http://files.example/a/\n"), 0);
+	assert_string_equal(l.url, "http://h/a@b/");
+	assert_null(l.userinfo);
+	sk_lava_release(&l);
+}
+
 static void test_config_errors(void **state)
 {
 	static const struct {
@@ -237,6 +257,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_ok),
+		cmocka_unit_test(test_config_credentials_apart),
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_runner_choice),
 		cmocka_unit_test(test_job_definition),

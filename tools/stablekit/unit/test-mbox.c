@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "core/error.h"
+#include "core/utf8.h"
 #include "mail/mbox.h"
 
 static void test_qp_soft_breaks_and_escapes(void **state)
@@ -206,7 +207,7 @@ static void test_encoded_newline_forges_no_header(void **state)
 	assert_string_equal(mb.mails[0].subject,
 			    "fix Message-Id: <forged@evil>  Link: x");
 	assert_string_equal(sk_mail_header(&mb.mails[0], "To"),
-			    "x  Message-Id: <forged2@evil> <t@x>");
+			    "\"x  Message-Id: forged2 at evil\" <t@x>");
 	assert_string_equal(sk_mail_header(&mb.mails[0], "Cc"), "a b");
 	sk_mbox_format_mail(&out, &mb.mails[0]);
 	assert_null(strstr(out.buf, "\nMessage-Id: <forged"));
@@ -217,6 +218,67 @@ static void test_encoded_newline_forges_no_header(void **state)
 	sk_mbox_release(&back);
 	sk_mbox_release(&mb);
 	sk_strbuf_release(&out);
+}
+
+/*
+ * An encoded display name that decodes to address syntax is a name: the
+ * address is the angle-addr as sent, the name loses '<' and '>', its '@'
+ * becomes " at " and it is quoted when it holds other specials, so that
+ * neither we (sk_mail_address) nor git mailinfo (first '@') nor b4 take
+ * it for the author.  Plain names are kept as sent.
+ */
+static void test_display_name_is_no_address(void **state)
+{
+	static const struct {
+		const char *from, *stored, *addr;
+	} cases[] = {
+		{ "=?utf-8?q?Linus_Torvalds_<torvalds@linux-foundation.org>,?= "
+		  "<attacker@evil.example>",
+		  "\"Linus Torvalds torvalds at linux-foundation.org,\" "
+		  "<attacker@evil.example>", "attacker@evil.example" },
+		{ "=?utf-8?q?a\"_<torvalds@x>,_\"b?= <attacker@evil>",
+		  "\"a\\\" torvalds at x, \\\"b\" <attacker@evil>", "attacker@evil" },
+		{ "\"Linus <torvalds@x>\" <attacker@evil>",
+		  "\"Linus torvalds at x\" <attacker@evil>", "attacker@evil" },
+		{ "=?utf-8?q?<torvalds@x>?= attacker@evil",
+		  "torvalds at x attacker@evil", "torvalds at x attacker@evil" },
+		{ "Hui Zhu <zhuhui@kylinos.cn>", "Hui Zhu <zhuhui@kylinos.cn>",
+		  "zhuhui@kylinos.cn" },
+		{ "\"Zhu, Hui\" <a@b>", "\"Zhu, Hui\" <a@b>", "a@b" },
+		{ "John Q. Public <jq@x>", "John Q. Public <jq@x>", "jq@x" },
+		{ "=?utf-8?q?J=C3=BCrgen?= <j@x>", "J\xc3\xbcrgen <j@x>", "j@x" },
+		{ "<only@x>", "<only@x>", "only@x" },
+		{ "bare@x", "bare@x", "bare@x" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sk_mbox mb = SK_MBOX_INIT;
+		struct sk_strbuf out = SK_STRBUF_INIT;
+		char *in = sk_xstrfmt("From x Mon Sep 17 00:00:00 2001\n"
+				      "From: %s\nSubject: s\n"
+				      "Message-Id: <m@x>\n\nbody\n",
+				      cases[i].from);
+		char *addr;
+
+		assert_int_equal(sk_mbox_parse_buf(&mb, "a.mbox", in,
+						   strlen(in)), 0);
+		assert_string_equal(mb.mails[0].from, cases[i].stored);
+		addr = sk_mail_address(mb.mails[0].from);
+		assert_string_equal(addr, cases[i].addr);
+		/* what b4 gets: the same address last, the name quoted */
+		sk_mbox_format_mail(&out, &mb.mails[0]);
+		if (strchr(cases[i].stored, '<'))
+			assert_non_null(strstr(out.buf, strrchr(cases[i].stored,
+							      '<')));
+		if (i < 2)
+			assert_non_null(strstr(out.buf, cases[i].stored));
+		free(addr);
+		free(in);
+		sk_strbuf_release(&out);
+		sk_mbox_release(&mb);
+	}
 }
 
 /*
@@ -273,7 +335,10 @@ static void test_header_sanitize(void **state)
 		   "\xe2\x80\xa9l \xc3\xbc\xe2\x80\x94";
 
 	(void)state;
-	sk_header_sanitize(s, sizeof(s) - 1);
+	sk_utf8_one_line(s, sizeof(s) - 1);
+	assert_int_equal(sk_utf8_line_break("a\tb\xc3\xbc", 4), 4);
+	assert_int_equal(sk_utf8_line_break("ab\xe2\x80\xa8", 5), 2);
+	assert_int_equal(sk_utf8_line_break("a\nb", 3), 1);
 	assert_memory_equal(s, "a b c d\te f g h i  j   k   l \xc3\xbc\xe2\x80\x94",
 			    sizeof(s) - 1);
 }
@@ -306,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_encoded_newline_forges_no_header),
 		cmocka_unit_test(test_msgid_header_is_printable_ascii),
 		cmocka_unit_test(test_header_sanitize),
+		cmocka_unit_test(test_display_name_is_no_address),
 	};
 
 	return cmocka_run_group_tests_name("mbox", tests, NULL, NULL);

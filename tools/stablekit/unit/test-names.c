@@ -13,6 +13,7 @@
 #include "core/names.h"
 #include "core/shquote.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 static void test_names_accepted(void **state)
 {
@@ -42,6 +43,48 @@ static void test_names_refused(void **state)
 	longname[sizeof(longname) - 1] = '\0';
 	assert_int_equal(sk_name_check("branch", longname), SK_EINVALID);
 	assert_int_equal(sk_name_check("branch", NULL), SK_EINVALID);
+}
+
+static void test_series_lines(void **state)
+{
+	static const char *const refused[] = {
+		"../../../outside/escape.patch\n", "a/b.patch\n",
+		"/abs.patch\n", "  #indented-comment\n", "x.patch -p2\n",
+		"x.patch -R\n", "x.patch -p1 --fuzz=3\n", ".hidden\n",
+		"-R\n",
+	};
+	char **names = NULL;
+	size_t nr = 0, i;
+
+	(void)state;
+	assert_int_equal(sk_name_series(&names, &nr,
+		"# queue\n\na.patch\n  b.patch -p1\n#c.patch\n"
+		"d.patch\t# comment\r\ne.patch", "q/series"), 0);
+	assert_int_equal(nr, 4);
+	assert_string_equal(names[0], "a.patch");
+	assert_string_equal(names[1], "b.patch");
+	assert_string_equal(names[2], "d.patch");
+	assert_string_equal(names[3], "e.patch");
+	sk_strvec_free_array(names, nr);
+
+	assert_int_equal(sk_name_series(&names, &nr, "", "q/series"), 0);
+	assert_int_equal(nr, 0);
+	assert_null(names);
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *text = sk_xstrfmt("ok.patch\n# c\n%s", refused[i]);
+
+		assert_int_equal(sk_name_series(&names, &nr, text, "q/series"),
+				 SK_EINVALID);
+		assert_int_equal(nr, 0);
+		assert_null(names);
+		assert_non_null(strstr(sk_error_last(), "q/series:3: "));
+		free(text);
+	}
+	assert_int_equal(sk_name_series(&names, &nr, "x.patch -R\n", "s"),
+			 SK_EINVALID);
+	assert_non_null(strstr(sk_error_last(), "s:1: quilt option '-R' for "
+			       "'x.patch' is not supported"));
 }
 
 /* What sh makes of the quoted line: each argument printed on its own. */
@@ -112,6 +155,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_accepted),
 		cmocka_unit_test(test_names_refused),
+		cmocka_unit_test(test_series_lines),
 		cmocka_unit_test(test_shell_quote_hostile),
 		cmocka_unit_test(test_shell_quote_plain_unchanged),
 	};

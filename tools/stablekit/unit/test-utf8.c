@@ -66,12 +66,26 @@ static void test_json_string_never_null(void **state)
 	json_decref(j);
 }
 
+/* A guest's escape sequences reach no terminal: ESC, BEL, CSI, DEL shown. */
+static void test_printable(void **state)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+
+	(void)state;
+	sk_utf8_add_printable(&sb, "a\x1b]0;pwned\x07\x1b[2J\tb\xc2\x9b" "31m"
+			      "\x7f\r\xc3\xbc\n");
+	assert_string_equal(sb.buf, "a\\x1b]0;pwned\\x07\\x1b[2J\tb\\u009b"
+			    "31m\\x7f\\x0d\xc3\xbc\n");
+	sk_strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_as_jansson),
 		cmocka_unit_test(test_scrub),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_printable),
 		cmocka_unit_test(test_json_string_never_null),
 	};
 

@@ -241,6 +241,7 @@ static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 	struct sk_strbuf series = SK_STRBUF_INIT, patch = SK_STRBUF_INIT;
 	char *dir = queue_dir(c);
 	char *path = sk_path_join(dir, "series");
+	char *shown_series;
 	size_t i;
 	int ret = sk_read_file(&series, path);
 
@@ -251,8 +252,16 @@ static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 	if (ret)
 		goto out;
 	sk_strbuf_addf(hash_input, "series\n%s", series.buf);
-	sk_kbuild_series_patches(&job->patches, &job->nr_patches,
-				 &job->alloc_patches, series.buf);
+	shown_series = c->o->queue_copy && !c->o->queue_dir ?
+		sk_xstrfmt("%s/stable/%s/series", c->o->top,
+			   c->o->branch->name) : sk_xstrdup(path);
+	ret = sk_name_series(&job->patches, &job->nr_patches, series.buf,
+			     shown_series);
+	free(shown_series);
+	if (ret) {
+		sk_error_prefix(ret, "queue of '%s'", c->o->branch->name);
+		goto out;
+	}
 	for (i = 0; i < job->nr_patches; i++) {
 		char *p = sk_path_join(dir, job->patches[i]);
 		/* errors name the queue the user wrote, not the build's copy */
@@ -262,9 +271,7 @@ static int read_queue(struct job_ctx *c, struct sk_strbuf *hash_input)
 			sk_xstrdup(p);
 
 		sk_strbuf_reset(&patch);
-		ret = sk_name_check("queue entry", job->patches[i]);
-		if (!ret)
-			ret = sk_read_file(&patch, p);
+		ret = sk_read_file(&patch, p);
 		/* the undo rewrites and removes these paths: checked first */
 		if (!ret)
 			ret = sk_kbuild_patch_files(&job->files, &job->nr_files,
@@ -1195,6 +1202,12 @@ static void judge_arch(struct job_ctx *c, struct sk_build_archres *ar,
 		ar->gate_why = sk_xstrdup(strcmp(b, "pass") ?
 					  "the patched build fails" :
 					  "the patched build fails, the baseline passes");
+	} else if (!strcmp(p, "fail")) {
+		/* nothing built: no pass, whatever the baseline did */
+		ar->gate_failed = 1;
+		ar->gate_why = sk_xstrdup("the baseline and the patched build "
+					  "both fail: nothing tells the queue "
+					  "is good");
 	} else if (bad) {
 		ar->gate_failed = 1;
 		ar->gate_why = sk_xstrfmt("%zu new warning%s", bad,

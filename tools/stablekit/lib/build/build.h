@@ -122,7 +122,7 @@ struct sk_build {
 	int worktree_reused;
 	double checkout_s;
 	char **patches;
-	size_t nr_patches, alloc_patches;
+	size_t nr_patches;
 	char **files;			/* touched by the queue */
 	size_t nr_files, alloc_files;
 	char *queue_status;		/* none, applied, apply-failed */

@@ -478,24 +478,6 @@ void sk_kbuild_objects(char ***objs, size_t *nr, size_t *alloc,
 	}
 }
 
-void sk_kbuild_series_patches(char ***names, size_t *nr, size_t *alloc,
-			      const char *series)
-{
-	const char *line = series;
-
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		const char *end = eol ? eol : line + strlen(line);
-		const char *p = skip_space(line, end);
-
-		line = eol ? eol + 1 : NULL;
-		if (p == end || *p == '#')
-			continue;
-		*SK_ARRAY_PUSH(*names, *nr, *alloc) =
-			sk_xstrndup(p, (size_t)(word_end(p, end) - p));
-	}
-}
-
 json_t *sk_kbuild_diag_json(const struct sk_kbuild_diag *d)
 {
 	json_t *o = json_pack("{s:o, s:i, s:i, s:s, s:o}",

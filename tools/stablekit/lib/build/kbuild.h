@@ -91,10 +91,6 @@ int sk_kbuild_patch_files(char ***files, size_t *nr, size_t *alloc,
 void sk_kbuild_objects(char ***objs, size_t *nr, size_t *alloc,
 		       const struct sk_arch *arch, char *const *files,
 		       size_t nr_files);
-/* Series file lines: patch names, comments and blank lines skipped. */
-void sk_kbuild_series_patches(char ***names, size_t *nr, size_t *alloc,
-			      const char *series);
-
 json_t *sk_kbuild_diag_json(const struct sk_kbuild_diag *d);
 json_t *sk_kbuild_diags_json(const struct sk_kbuild_diags *d,
 			     const char *severity);

@@ -1,6 +1,7 @@
 #include "gate/gate-config.h"
 #include "core/arch.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/strbuf.h"
 #include "gate/bench.h"
 
@@ -67,6 +68,8 @@ int sk_gate_config_arches(struct sk_gate_arches *out, const char *path,
 	int err = 0;
 
 	out->nr = 0;
+	if (path && sk_gitconfig_check(path))
+		return SK_EINVALID;
 	if (path && git_config_open_ondisk(&cfg, path) < 0)
 		return sk_error_git(SK_EINVALID, path);
 	if (cfg)
@@ -115,6 +118,12 @@ int sk_gate_config_bench(enum sk_bench_kind *out, const char *path,
 	int err = 0;
 
 	*out = SK_BENCH_LRULOCK;
+	if (path && sk_gitconfig_check(path))
+		return SK_EINVALID;
+	if (path && sk_gitconfig_check(path)) {
+		free(key);
+		return SK_EINVALID;
+	}
 	if (path && git_config_open_ondisk(&cfg, path) < 0) {
 		free(key);
 		return sk_error_git(SK_EINVALID, path);
@@ -185,6 +194,8 @@ int sk_gate_config(struct sk_gate_thresholds *t, char **env, const char *path)
 	t->shadow_kept_pct = 10;
 	t->fastpath_pct = 10;
 	t->kind = SK_BENCH_LRULOCK;
+	if (path && sk_gitconfig_check(path))
+		return SK_EINVALID;
 	if (path && git_config_open_ondisk(&cfg, path) < 0)
 		return sk_error_git(SK_EINVALID, path);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

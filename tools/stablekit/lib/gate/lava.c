@@ -1,6 +1,7 @@
 #include "gate/lava.h"
 #include "core/arch.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "core/http.h"
 #include "core/run.h"
@@ -95,6 +96,20 @@ static int check_config(struct sk_lava *l)
 	if (strchr(l->token, '\n') || strchr(l->token, '\r'))
 		return sk_error_set(SK_EINVALID, "%s: lava.token: more than "
 				    "one line", l->path);
+	{
+		/* user:pass@ never reaches results or messages */
+		char *host = strstr(l->url, "://") + 3;
+		char *at = strchr(host, '@'), *slash = strchr(host, '/');
+
+		if (at && (!slash || at < slash)) {
+			char *u = sk_xstrfmt("%.*s%s", (int)(host - l->url),
+					     l->url, at + 1);
+
+			l->userinfo = sk_xstrndup(host, (size_t)(at - host));
+			free(l->url);
+			l->url = u;
+		}
+	}
 	n = strlen(l->url);
 	if (l->url[n - 1] != '/') {
 		char *u = sk_xstrfmt("%s/", l->url);
@@ -117,6 +132,8 @@ int sk_lava_config(struct sk_lava *out, const char *path)
 	if (!sk_path_exists(path))
 		return sk_error_set(SK_ENOTFOUND, "%s: no LAVA config (ci/lava/up "
 				    "writes one)", path);
+	if (sk_gitconfig_check(path))
+		return SK_EINVALID;
 	if (git_config_open_ondisk(&cfg, path) < 0)
 		return sk_error_git(SK_EINVALID, path);
 	out->path = sk_xstrdup(path);
@@ -154,6 +171,7 @@ void sk_lava_release(struct sk_lava *l)
 		return;
 	free(l->path);
 	free(l->url);
+	free(l->userinfo);
 	free(l->user);
 	free(l->token);
 	free(l->device_type);
@@ -472,7 +490,11 @@ static int api(struct sk_strbuf *body, long *status, const struct sk_lava *l,
 	       const char *method, const char *path, const char *data)
 {
 	char *auth = sk_xstrfmt("Authorization: Token %s", l->token);
-	char *url = sk_xstrfmt("%s%s", l->url, path);
+	const char *host = strstr(l->url, "://") + 3;
+	char *url = l->userinfo ?
+		sk_xstrfmt("%.*s%s@%s%s", (int)(host - l->url), l->url,
+			   l->userinfo, host, path) :
+		sk_xstrfmt("%s%s", l->url, path);
 	const char *headers[] = { auth, "Accept: application/json", NULL };
 	struct sk_http_request req = { method, url, headers, data, NULL, 60, 0 };
 	int err;

@@ -31,7 +31,13 @@
  */
 struct sk_lava {
 	char *path;		/* the config file, for messages */
-	char *url;		/* the server, with a trailing '/' */
+	/*
+	 * The server, with a trailing '/' and without the user:pass@ of
+	 * lava.url: it is what results, job pages and messages show.  The
+	 * credentials, kept apart, go into the requests only.
+	 */
+	char *url;
+	char *userinfo;		/* "user:pass" of lava.url, or NULL */
 	char *user;		/* informational */
 	char *token;
 	char *device_type;

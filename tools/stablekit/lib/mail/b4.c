@@ -2,6 +2,7 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "mail/lore.h"
+#include "mail/mbox.h"
 #include "core/run.h"
 #include "core/strbuf.h"
 
@@ -77,8 +78,16 @@ int sk_b4_am(struct sk_b4_am_result *out, const struct sk_b4_am_opts *o)
 	}
 	sk_argv_push(&argv, "--outdir");
 	sk_argv_push(&argv, o->outdir);
-	if (o->msgid)
+	/* a Message-Id is data: after "--", and shaped like one */
+	if (o->msgid) {
+		ret = sk_msgid_check(o->msgid);
+		if (ret) {
+			sk_argv_release(&argv);
+			return ret;
+		}
+		sk_argv_push(&argv, "--");
 		sk_argv_push(&argv, o->msgid);
+	}
 	ro.argv = argv.v;
 	ro.cwd = o->outdir;	/* never the user's checkout */
 	ro.timeout_ms = o->timeout_ms;
@@ -117,7 +126,9 @@ void sk_b4_am_result_release(struct sk_b4_am_result *r)
 int sk_b4_mbox(char **out, const char *lore, const char *msgid,
 	       const char *dir, unsigned int timeout_ms)
 {
-	const char *argv[] = { "b4", "mbox", "--no-cache", "--outdir", dir, msgid, NULL };
+	/* a Message-Id is data: after "--", and shaped like one */
+	const char *argv[] = { "b4", "mbox", "--no-cache", "--outdir", dir,
+			       "--", msgid, NULL };
 	struct sk_run_result res = SK_RUN_RESULT_INIT;
 	struct sk_run_opts ro = { 0 };
 	struct sk_lore_env env;
@@ -125,6 +136,9 @@ int sk_b4_mbox(char **out, const char *lore, const char *msgid,
 	int ret;
 
 	*out = NULL;
+	ret = sk_msgid_check(msgid);
+	if (ret)
+		return ret;
 	if (!sk_run_have("b4"))
 		return sk_error_set(SK_ETOOL, "b4 is not installed (Debian package 'b4'; run 'make deps')");
 	ro.argv = argv;

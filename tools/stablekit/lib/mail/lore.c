@@ -1,6 +1,7 @@
 #include "mail/lore.h"
 #include "project/branches.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "core/run.h"
 #include "core/strbuf.h"
@@ -32,6 +33,11 @@ int sk_lore_url(char **out, const char *top)
 	int ret = 0;
 
 	*out = NULL;
+	ret = sk_gitconfig_check(conf);
+	if (ret) {
+		free(conf);
+		return ret;
+	}
 	if (sk_path_exists(conf) &&
 	    !git_config_open_ondisk(&cfg, conf) &&
 	    !git_config_get_string_buf(&v, cfg, "stablekit.lore"))
@@ -197,8 +203,9 @@ int sk_lore_search(struct sk_mbox *out, const char *url, const char *query,
 				   url, status, query);
 	if (!ret && status == 200)
 		ret = gunzip(gz, mb, timeout_ms);
+	/* a hit that cannot be read is kept with its error, for the caller */
 	if (!ret && status == 200)
-		ret = sk_mbox_parse_file(out, mb);
+		ret = sk_mbox_read_file(out, mb);
 	sk_strbuf_release(&u);
 	free(gz);
 	free(mb);

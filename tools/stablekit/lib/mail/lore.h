@@ -33,7 +33,9 @@ void sk_lore_env_release(struct sk_lore_env *env);
  * A server that cannot be reached is SK_ETOOL with a message saying so;
  * tmpdir holds the download.  The answer, gzipped and unpacked, is at most
  * SK_LORE_MAX_BYTES each: a larger or endless one is SK_ETOOL, never a
- * full disk or memory.
+ * full disk or memory.  A mail of the answer that cannot be read (NUL,
+ * unknown charset, 8-bit Message-Id) is kept with its error set
+ * (sk_mbox_read_file): one such mail is not the end of a search.
  */
 #define SK_LORE_MAX_BYTES (512ULL << 20)
 int sk_lore_search(struct sk_mbox *out, const char *url, const char *query,

@@ -1,6 +1,7 @@
 #include "mail/mbox.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -271,6 +272,37 @@ int sk_decode_rfc2047(struct sk_strbuf *out, const char *in)
 	return 0;
 }
 
+char *sk_mail_address(const char *from)
+{
+	const char *lt = strrchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char *e = lt && gt ? sk_xstrndup(lt + 1, (size_t)(gt - lt - 1)) :
+		  sk_xstrdup(from);
+
+	for (char *c = e; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return e;
+}
+
+int sk_msgid_check(const char *id)
+{
+	const unsigned char *p;
+	const char *why = NULL;
+
+	if (!id || !*id)
+		return sk_error_set(SK_EINVALID, "an empty Message-Id");
+	if (*id == '-')
+		why = "starts with '-' (b4 would read an option)";
+	else if (strchr(id, '/'))
+		why = "holds a '/' (a path or a URL, not a Message-Id)";
+	for (p = (const unsigned char *)id; !why && *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			why = "holds a control character or a byte above 0x7e";
+	if (why)
+		return sk_error_set(SK_EINVALID, "Message-Id '%.200s' is not "
+				    "Message-Id shaped: it %s", id, why);
+	return 0;
+}
+
 char *sk_msgid_strip(const char *s)
 {
 	const char *lt, *gt;
@@ -294,32 +326,6 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name)
 	return NULL;
 }
 
-/* NEL (U+0085), LS (U+2028), PS (U+2029) in UTF-8: 0 or their length. */
-static size_t unicode_break(const unsigned char *p, size_t left)
-{
-	if (left >= 2 && p[0] == 0xc2 && p[1] == 0x85)
-		return 2;
-	if (left >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
-	    (p[2] == 0xa8 || p[2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-void sk_header_sanitize(char *s, size_t len)
-{
-	unsigned char *p = (unsigned char *)s;
-	size_t i, n;
-
-	for (i = 0; i < len; i++) {
-		if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)
-			p[i] = ' ';
-		else if ((n = unicode_break(p + i, len - i))) {
-			memset(p + i, ' ', n);
-			i += n - 1;
-		}
-	}
-}
-
 /* RFC 2047 section 5: no encoded word in a msg-id; those headers stay as written. */
 static int is_msgid_header(const char *name, size_t nlen)
 {
@@ -333,6 +339,188 @@ static int is_msgid_header(const char *name, size_t nlen)
 	return 0;
 }
 
+static int is_address_name(const char *name, size_t nlen)
+{
+	static const char *const names[] = { "From", "To", "Cc", "Reply-To",
+					     "Sender", NULL };
+	const char *const *n;
+
+	for (n = names; *n; n++)
+		if (strlen(*n) == nlen && !strncasecmp(name, *n, nlen))
+			return 1;
+	return 0;
+}
+
+/* After the quoted-string or comment that starts at p. */
+static const char *skip_quoted(const char *p)
+{
+	char close = *p == '"' ? '"' : ')';
+	int depth = 1;
+
+	for (p++; *p && depth; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == close)
+			depth--;
+		else if (close == ')' && *p == '(')
+			depth++;
+	}
+	return p;
+}
+
+/* Does s[0..len) hold one of chars? */
+static int strpbrk_n(const char *s, size_t len, const char *chars)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (strchr(chars, s[i]))
+			return 1;
+	return 0;
+}
+
+/* Is s one quoted-string, its inner quotes escaped? */
+static int is_quoted_string(const char *s, size_t len)
+{
+	return len >= 2 && s[0] == '"' &&
+	       (size_t)(skip_quoted(s) - s) == len && s[len - 1] == '"';
+}
+
+/*
+ * One address of a list, [start, end) as sent: the display name decoded,
+ * the addr-spec of the angle-addr as sent (RFC 2047 section 5: no encoded
+ * word in an addr-spec).  A decoded name can hold address syntax ("Linus
+ * Torvalds <torvalds@...>," in an encoded word before <attacker@evil>),
+ * and git mailinfo (git am, b4) takes the first '@' of a From: line for
+ * the address wherever it is (b4 drops a comment's parentheses).  So the
+ * name loses its '<' and '>', its '@' becomes " at ", and a name with
+ * other specials is quoted: no reader of what we write again takes the
+ * name for the address.
+ */
+/* Text that is no address: '<' and '>' dropped, '@' as " at ". */
+static void add_no_address(struct sk_strbuf *out, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '@')
+			sk_strbuf_adds(out, " at ");
+		else if (s[i] != '<' && s[i] != '>')
+			sk_strbuf_addch(out, s[i]);
+	}
+}
+
+/* [s, end) decoded; text that was not an encoded word kept or sanitised. */
+static void decode_words(struct sk_strbuf *out, const char *s,
+			 const char *end, int words_only)
+{
+	struct sk_strbuf dec = SK_STRBUF_INIT;
+	char *text = sk_xstrndup(s, (size_t)(end - s));
+	const char *p, *q1, *q2, *q3;
+
+	if (!words_only) {
+		/* a display name: all of it is no address */
+		if (sk_decode_rfc2047(&dec, text)) {
+			sk_strbuf_reset(&dec);
+			sk_strbuf_adds(&dec, text);
+		}
+		add_no_address(out, dec.buf, dec.len);
+	} else {
+		/* a bare addr-spec: only what its encoded words say is sanitised */
+		for (p = text; *p;) {
+			if (encoded_word_at(p, &q1, &q2, &q3)) {
+				char *w = sk_xstrndup(p, (size_t)(q3 + 2 - p));
+
+				sk_strbuf_reset(&dec);
+				if (sk_decode_rfc2047(&dec, w)) {
+					sk_strbuf_reset(&dec);
+					sk_strbuf_adds(&dec, w);
+				}
+				add_no_address(out, dec.buf, dec.len);
+				free(w);
+				p = q3 + 2;
+			} else {
+				sk_strbuf_addch(out, *p++);
+			}
+		}
+	}
+	sk_error_clear();
+	sk_strbuf_release(&dec);
+	free(text);
+}
+
+static void decode_address(struct sk_strbuf *out, const char *start,
+			   const char *end, const char *lt, const char *gt)
+{
+	struct sk_strbuf name = SK_STRBUF_INIT;
+	const char *ne = lt;
+	size_t i;
+
+	while (start < ne && isspace((unsigned char)*start))
+		start++;
+	while (ne > start && isspace((unsigned char)ne[-1]))
+		ne--;
+	if (!lt) {
+		/* a bare addr-spec, a comment may follow */
+		while (start < end && isspace((unsigned char)*start))
+			start++;
+		while (end > start && isspace((unsigned char)end[-1]))
+			end--;
+		decode_words(out, start, end, 1);
+		return;
+	}
+	decode_words(&name, start, ne, 0);
+	if (name.len && !is_quoted_string(name.buf, name.len) &&
+	    strpbrk(name.buf, "<>,;:@\"()[]\\")) {
+		sk_strbuf_addch(out, '"');
+		for (i = 0; i < name.len; i++) {
+			if (name.buf[i] == '"' || name.buf[i] == '\\')
+				sk_strbuf_addch(out, '\\');
+			sk_strbuf_addch(out, name.buf[i]);
+		}
+		sk_strbuf_addch(out, '"');
+	} else {
+		sk_strbuf_add(out, name.buf, name.len);
+	}
+	sk_strbuf_adds(out, name.len ? " <" : "<");
+	sk_strbuf_add(out, lt + 1, (size_t)(gt - lt - 1));
+	sk_strbuf_addch(out, '>');
+	sk_strbuf_release(&name);
+}
+
+/*
+ * An address header: the list split at its commas as sent (never inside
+ * an encoded word, a quoted-string, a comment or an angle-addr), each
+ * address decoded by decode_address.
+ */
+static void decode_addresses(struct sk_strbuf *out, const char *v)
+{
+	const char *p = v;
+
+	while (*p) {
+		const char *start = p, *lt = NULL, *gt = NULL, *q1, *q2, *q3;
+
+		while (*p && *p != ',') {
+			if (encoded_word_at(p, &q1, &q2, &q3)) {
+				p = q3 + 2;
+			} else if (*p == '"' || *p == '(') {
+				p = skip_quoted(p);
+			} else if (*p == '<' && strchr(p, '>')) {
+				lt = p;
+				gt = strchr(p, '>');
+				p = gt + 1;
+			} else {
+				p++;
+			}
+		}
+		decode_address(out, start, p, lt, gt);
+		if (*p == ',') {
+			sk_strbuf_adds(out, ", ");
+			p++;
+		}
+	}
+}
+
 static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		       const char *value)
 {
@@ -344,7 +532,9 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 	while (*v == ' ' || *v == '\t')
 		v++;
 	h->name = sk_xstrndup(name, nlen);
-	if (is_msgid_header(name, nlen) || sk_decode_rfc2047(&dec, v)) {
+	if (is_address_name(name, nlen))
+		decode_addresses(&dec, v);
+	else if (is_msgid_header(name, nlen) || sk_decode_rfc2047(&dec, v)) {
 		sk_strbuf_reset(&dec);
 		sk_strbuf_adds(&dec, v);
 	}
@@ -355,7 +545,7 @@ static void add_header(struct sk_mail *m, const char *name, size_t nlen,
 		sk_strbuf_release(&dec);
 		dec = conv;
 	}
-	sk_header_sanitize(dec.buf, dec.len);
+	sk_utf8_one_line(dec.buf, dec.len);
 	sk_strbuf_rtrim(&dec);
 	h->value = sk_strbuf_detach(&dec);
 }
@@ -837,26 +1027,42 @@ static int parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 		     size_t len, int keep)
 {
 	struct cursor c = { name, buf, buf + len, 0 };
-	const char *s;
-	size_t l, nlen;
-	int in_mbox;
+	const char *s, *orig = NULL;
+	char *copy = NULL;
+	size_t l, nlen, i;
+	int in_mbox, ret = 0;
 
 	if (!len)
 		return sk_error_set(SK_EINVALID, "%s: empty file, no mail in it", name);
-	if (memchr(buf, '\0', len))
-		return sk_error_set(SK_EINVALID, "%s: binary data (NUL byte), not an mbox", name);
+	if (memchr(buf, '\0', len)) {
+		if (!keep)
+			return sk_error_set(SK_EINVALID, "%s: binary data (NUL byte), not an mbox", name);
+		/* an archive: the mail that holds it is unreadable, not the file */
+		copy = sk_xmalloc(len + 1);
+		memcpy(copy, buf, len);
+		copy[len] = '\0';
+		for (i = 0; i < len; i++)
+			if (!copy[i])
+				copy[i] = ' ';
+		orig = buf;
+		c.p = buf = copy;
+		c.end = copy + len;
+	}
 	in_mbox = peek_starts(&c, "From ");
 	{
 		struct cursor probe = c;
 
 		next_line(&probe, &s, &l);
-		if (!in_mbox && !is_header_name(s, l, &nlen))
+		if (!in_mbox && !is_header_name(s, l, &nlen)) {
+			free(copy);
 			return sk_error_set(SK_EINVALID,
 					    "%s:1: not an mbox: expected a 'From ' line or mail headers",
 					    name);
+		}
 	}
 	while (c.p < c.end) {
-		int ret;
+		const char *from = c.p;
+		size_t before = out->nr;
 
 		if (in_mbox) {
 			next_line(&c, &s, &l);	/* the "From " separator */
@@ -865,11 +1071,22 @@ static int parse_buf(struct sk_mbox *out, const char *name, const char *buf,
 		}
 		ret = parse_one(out, &c, in_mbox, keep);
 		if (ret)
-			return ret;
+			break;
+		if (orig && out->nr > before &&
+		    memchr(orig + (from - buf), '\0', (size_t)(c.p - from)) &&
+		    !out->mails[out->nr - 1].error) {
+			struct sk_mail *m = &out->mails[out->nr - 1];
+
+			m->error = sk_xstrfmt("%s:%zu: binary data (NUL byte) "
+					      "in the mail", name, m->line);
+			free(m->body);
+			m->body = sk_xstrdup("");
+		}
 		if (!in_mbox)
 			break;
 	}
-	return 0;
+	free(copy);
+	return ret;
 }
 
 int sk_mbox_parse_buf(struct sk_mbox *out, const char *name, const char *buf,
@@ -1033,30 +1250,56 @@ static void encoded_word(struct sk_strbuf *out, const char *s, size_t len)
 	sk_strbuf_adds(out, "?=");
 }
 
-/* Address lists: encode each display name, keep "<address>" as it is. */
+/*
+ * Address lists as the reader stores them (decode_addresses): split at the
+ * commas outside quotes and angle-addrs; each display name encoded, the
+ * "<address>" kept as it is.  A quoted name that holds address syntax
+ * stays quoted, so that b4 reads it as a name, never as an address.
+ */
 static void encode_addresses(struct sk_strbuf *out, const char *v)
 {
 	while (*v) {
-		const char *comma = strchr(v, ','), *end = comma ? comma : v + strlen(v);
-		const char *lt = memchr(v, '<', (size_t)(end - v));
+		const char *p = v, *lt = NULL, *end, *name, *name_end;
 
-		if (lt) {
-			const char *name = v, *name_end = lt;
-
-			while (name < name_end && (*name == ' ' || *name == '"'))
-				name++;
-			while (name_end > name && (name_end[-1] == ' ' || name_end[-1] == '"'))
-				name_end--;
-			encoded_word(out, name, (size_t)(name_end - name));
-			sk_strbuf_addch(out, ' ');
-			sk_strbuf_add(out, lt, (size_t)(end - lt));
-		} else {
-			sk_strbuf_add(out, v, (size_t)(end - v));
+		while (*p && *p != ',') {
+			if (*p == '"') {
+				p = skip_quoted(p);
+			} else if (*p == '<' && strchr(p, '>')) {
+				lt = p;
+				p = strchr(p, '>') + 1;
+			} else {
+				p++;
+			}
 		}
-		if (!comma)
+		end = p;
+		if (!lt) {
+			sk_strbuf_add(out, v, (size_t)(end - v));
+		} else {
+			name = v;
+			name_end = lt;
+			while (name < name_end && *name == ' ')
+				name++;
+			while (name_end > name && name_end[-1] == ' ')
+				name_end--;
+			if (is_quoted_string(name, (size_t)(name_end - name)) &&
+			    memchr(name, '\\', (size_t)(name_end - name)) == NULL &&
+			    !strpbrk_n(name + 1, (size_t)(name_end - name - 2),
+				       "<>,;:@()[]")) {
+				name++;
+				name_end--;
+			}
+			if (name < name_end && *name == '"')
+				sk_strbuf_add(out, name, (size_t)(name_end - name));
+			else
+				encoded_word(out, name, (size_t)(name_end - name));
+			if (name < name_end)
+				sk_strbuf_addch(out, ' ');
+			sk_strbuf_add(out, lt, (size_t)(end - lt));
+		}
+		if (!*end)
 			break;
 		sk_strbuf_addch(out, ',');
-		v = comma + 1;
+		v = end + 1;
 	}
 }
 

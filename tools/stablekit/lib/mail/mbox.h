@@ -12,9 +12,10 @@
  *
  * The header rule: a decoded header value holds no control character but
  * tab and no Unicode line break (NEL, LS, PS); each of their bytes becomes
- * a space.  So an encoded word ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot
- * forge a header in what we write for b4 or store, and b4 (Python, which
- * also breaks lines at VT, FF, NEL...) reads every header as one line.
+ * a space (sk_utf8_one_line, core/utf8.h).  So an encoded word
+ * ("=?utf-8?q?a=0AMessage-Id:_<x>?=") cannot forge a header in what we
+ * write for b4 or store, and b4 (Python, which also breaks lines at VT,
+ * FF, NEL...) reads every header as one line.
  *
  * The MIME walker is iterative and bounded: multipart nesting, parts per
  * mail and the size of one mail are limited below; beyond them the mail is
@@ -62,16 +63,28 @@ int sk_mbox_parse_file(struct sk_mbox *out, const char *path);
 int sk_mbox_parse_maildir(struct sk_mbox *out, const char *dir);
 /*
  * The same, for an archive: a mail that cannot be read (a bad charset, a
- * msg-id with 8-bit bytes, MIME too deep...) is kept with m->error set and
- * the rest is read on; what is wrong with the file itself still fails.
+ * msg-id with 8-bit bytes, MIME too deep, a NUL byte...) is kept with
+ * m->error set and the rest is read on; what is wrong with the file itself
+ * still fails.
  */
 int sk_mbox_read_file(struct sk_mbox *out, const char *path);
 int sk_mbox_read_maildir(struct sk_mbox *out, const char *dir);
 void sk_mbox_release(struct sk_mbox *mbox);
 
 const char *sk_mail_header(const struct sk_mail *m, const char *name);
-/* The header rule on s[0..len), in place: see above. */
-void sk_header_sanitize(char *s, size_t len);
+/*
+ * The address of a From: as the reader stores it, lower case, in a new
+ * string: what is in its last "<...>" (a display name that looks like an
+ * address is quoted before it), else the whole value.
+ */
+char *sk_mail_address(const char *from);
+/*
+ * Is a bare id Message-Id shaped, so that it may be handed to b4 (after
+ * "--")?  Refused, SK_EINVALID naming it: empty, starting with '-' (an
+ * option), holding a '/' (a path, or a URL to another host than the
+ * configured lore), a control character or a byte above 0x7e.
+ */
+int sk_msgid_check(const char *id);
 /* "<id>" or "id" to a bare id in a new string. */
 char *sk_msgid_strip(const char *s);
 

@@ -4,6 +4,7 @@
 #include "mail/lore.h"
 #include "mail/mbox.h"
 #include "core/names.h"
+#include "core/run.h"
 #include "mail/patch.h"
 
 #include <ctype.h>
@@ -21,22 +22,26 @@ struct candidate {
 	int version;
 };
 
+/* What is left of the deadline, in ms (UINT_MAX: none), capped at limit. */
+static unsigned int time_left(const struct sk_update_opts *o, double start,
+			      unsigned int limit)
+{
+	double left;
+
+	if (!o->deadline_ms)
+		return limit;
+	left = o->deadline_ms - (sk_now() - start) * 1000.0;
+	if (left <= 0)
+		return 0;
+	return left < limit ? (unsigned int)left : limit;
+}
+
 struct plan {
 	struct sk_series *s;
 	struct candidate *cands;
 	size_t nr_cands;
+	struct sk_strbuf warnings;	/* hits left out, a line each */
 };
-
-static char *email_of(const char *from)
-{
-	const char *lt = strchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-	char *e = lt && gt ? sk_xstrndup(lt + 1, (size_t)(gt - lt - 1)) :
-		  sk_xstrdup(from);
-
-	for (char *c = e; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	return e;
-}
 
 /* Everything but the characters of a search term dropped. */
 static void add_clean(struct sk_strbuf *sb, const char *s, const char *keep)
@@ -87,7 +92,7 @@ static void add_identity(struct identities *id, const char *from)
 
 	if (!from || !*from || id->nr == MAX_IDENTITIES)
 		return;
-	mail = email_of(from);
+	mail = sk_mail_address(from);
 	for (i = 0; i < id->nr; i++)
 		if (!strcmp(id->mail[i], mail))
 			break;
@@ -270,7 +275,7 @@ static int same_series(const struct sk_series *s, const struct sk_mail *m,
 	if ((!s->subject || strcasecmp(s->subject, subj->title)) &&
 	    !links_stored(s, m->body))
 		return 0;
-	a = email_of(m->from);
+	a = sk_mail_address(m->from);
 	identities_of(&id, s);
 	for (i = 0; i < id.nr && !same; i++)
 		same = !strcmp(a, id.mail[i]);
@@ -333,17 +338,33 @@ int sk_pull_update_is_revision(const struct sk_series *s, const struct sk_mbox *
 	return take;
 }
 
-static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
+static void find_candidates(struct plan *pl, const struct sk_mbox *hits,
+			    size_t max)
 {
 	size_t i, j;
 
 	for (i = 0; i < hits->nr; i++) {
-		int v = sk_pull_update_is_revision(pl->s, hits, i), dup = 0;
+		int v, dup = 0;
 		char *id;
 
+		/* one mail we cannot read is not the end of the update */
+		if (hits->mails[i].error) {
+			sk_strbuf_addf(&pl->warnings, "search hit left out: %s\n",
+				       hits->mails[i].error);
+			continue;
+		}
+		v = sk_pull_update_is_revision(pl->s, hits, i);
 		if (!v)
 			continue;
 		id = sk_msgid_strip(hits->mails[i].message_id);
+		/* anyone can post: an id b4 would misread is never passed */
+		if (sk_msgid_check(id)) {
+			sk_strbuf_addf(&pl->warnings, "search hit left out: %s\n",
+				       sk_error_last());
+			sk_error_clear();
+			free(id);
+			continue;
+		}
 		for (j = 0; j < pl->nr_cands; j++)
 			dup |= !strcmp(pl->cands[j].message_id, id);
 		if (dup) {
@@ -362,21 +383,43 @@ static void find_candidates(struct plan *pl, const struct sk_mbox *hits)
 			pl->cands[j] = pl->cands[j - 1];
 			pl->cands[j - 1] = t;
 		}
+	/* at most max, the newest: the oldest are named and left out */
+	if (max && pl->nr_cands > max) {
+		size_t drop = pl->nr_cands - max;
+
+		sk_strbuf_addf(&pl->warnings, "%zu older revision%s on the list "
+			       "left out (at most %zu pulled per series, "
+			       "--max-revisions):", drop, drop == 1 ? "" : "s",
+			       max);
+		for (i = 0; i < drop; i++) {
+			sk_strbuf_addf(&pl->warnings, " <%s>",
+				       pl->cands[i].message_id);
+			free(pl->cands[i].message_id);
+		}
+		sk_strbuf_addch(&pl->warnings, '\n');
+		memmove(pl->cands, pl->cands + drop, max * sizeof(*pl->cands));
+		pl->nr_cands = max;
+	}
 }
 
 static int search_one(struct plan *pl, const struct sk_update_opts *o,
-		      const char *url)
+		      const char *url, double start)
 {
 	struct sk_mbox hits = SK_MBOX_INIT;
 	char *tmp = NULL, *q = sk_pull_update_query(pl->s);
+	unsigned int left = time_left(o, start, o->timeout_ms);
 	int ret = sk_mkdtemp_in(&tmp, "/tmp", "stablekit-search");
 
+	if (!ret && !left)
+		ret = sk_error_set(SK_ETIMEOUT, "the update's deadline of %u s "
+				   "passed before this search (--deadline)",
+				   o->deadline_ms / 1000);
 	if (!ret)
-		ret = sk_lore_search(&hits, url, q, tmp, o->timeout_ms);
+		ret = sk_lore_search(&hits, url, q, tmp, left);
 	if (ret)
 		sk_error_prefix(ret, "%s", pl->s->slug);
 	else
-		find_candidates(pl, &hits);
+		find_candidates(pl, &hits, o->max_revisions);
 	sk_mbox_release(&hits);
 	if (tmp)
 		sk_rmrf(tmp);
@@ -399,21 +442,31 @@ static const struct sk_revision *stored_version(const struct sk_series *s,
 
 static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 		    const char *url, const char *msgid, const struct sk_series *s,
-		    int version)
+		    int version, double start)
 {
 	const struct sk_revision *have;
 	struct sk_pull_opts po = { 0 };
 	struct sk_update_pull *p;
+	unsigned int left = time_left(o, start, o->timeout_ms);
 
 	us->pulls = sk_xrealloc(us->pulls, (us->nr_pulls + 1) * sizeof(*us->pulls));
 	p = &us->pulls[us->nr_pulls++];
 	memset(p, 0, sizeof(*p));
 	p->message_id = sk_xstrdup(msgid);
+	if (!left) {
+		/* no time left: not run, and said */
+		p->ret = SK_ETIMEOUT;
+		p->error = sk_xstrfmt("not pulled: the update's deadline of "
+				      "%u s passed (--deadline)",
+				      o->deadline_ms / 1000);
+		us->failed = 1;
+		return;
+	}
 	po.top = o->top;
 	po.msgid = msgid;
 	po.name = us->slug;
 	po.lore = url;
-	po.timeout_ms = o->timeout_ms;
+	po.timeout_ms = left;
 	p->ret = sk_pull(&p->res, &po);
 	have = p->ret && p->res.missing && s ? stored_version(s, version) : NULL;
 	if (have) {
@@ -439,13 +492,16 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 }
 
 static void update_one(struct sk_update_series *us, const struct plan *pl,
-		       const struct sk_update_opts *o, const char *url)
+		       const struct sk_update_opts *o, const char *url,
+		       double start)
 {
 	const struct sk_revision *latest = sk_series_latest(pl->s);
 	int new_rev = 0;
 	size_t i;
 
 	us->slug = sk_xstrdup(pl->s->slug);
+	sk_strbuf_init(&us->warnings);
+	sk_strbuf_add(&us->warnings, pl->warnings.buf, pl->warnings.len);
 	us->latest_before = us->latest_after = latest ? latest->version : 0;
 	us->latest_label = latest && latest->label ? sk_xstrdup(latest->label) :
 			   NULL;
@@ -453,13 +509,13 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 	/* one revision that fails (incomplete on the list) does not hide the next */
 	for (i = 0; i < pl->nr_cands; i++) {
 		do_pull(us, o, url, pl->cands[i].message_id, pl->s,
-			pl->cands[i].version);
+			pl->cands[i].version, start);
 		new_rev |= !us->pulls[us->nr_pulls - 1].ret &&
 			   us->pulls[us->nr_pulls - 1].res.outcome == SK_PULL_NEW_REVISION;
 	}
 	/* replies to the revision we have: trailers and fixlets since */
 	if (!new_rev && latest && latest->message_id)
-		do_pull(us, o, url, latest->message_id, NULL, 0);
+		do_pull(us, o, url, latest->message_id, NULL, 0, start);
 }
 
 static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts *o)
@@ -477,6 +533,8 @@ static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts
 	}
 	*out = sk_xcalloc(n + 1, sizeof(**out));
 	*nr = 0;
+	for (i = 0; i < n + 1; i++)
+		sk_strbuf_init(&(*out)[i].warnings);
 	for (i = 0; !ret && i < n; i++) {
 		ret = sk_name_check("series", names[i]);
 		if (!ret)
@@ -496,6 +554,7 @@ static void free_plans(struct plan *pl, size_t nr)
 		for (j = 0; j < pl[i].nr_cands; j++)
 			free(pl[i].cands[j].message_id);
 		free(pl[i].cands);
+		sk_strbuf_release(&pl[i].warnings);
 		sk_series_free(pl[i].s);
 	}
 	free(pl);
@@ -505,18 +564,20 @@ int sk_pull_update(struct sk_update_result *out, const struct sk_update_opts *o)
 {
 	struct plan *plans = NULL;
 	size_t nr = 0, i;
+	double start = sk_now();
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	ret = load_plans(&plans, &nr, o);
 	/* every search first: offline, nothing is touched */
 	for (i = 0; !ret && i < nr; i++)
-		ret = search_one(&plans[i], o, o->lore ? o->lore : SK_LORE_DEFAULT);
+		ret = search_one(&plans[i], o, o->lore ? o->lore : SK_LORE_DEFAULT,
+				 start);
 	if (!ret) {
 		out->items = sk_xcalloc(nr + 1, sizeof(*out->items));
 		for (i = 0; i < nr; i++) {
 			update_one(&out->items[i], &plans[i], o,
-				   o->lore ? o->lore : SK_LORE_DEFAULT);
+				   o->lore ? o->lore : SK_LORE_DEFAULT, start);
 			out->failed += out->items[i].failed;
 		}
 		out->nr = nr;
@@ -538,6 +599,7 @@ void sk_pull_update_result_release(struct sk_update_result *r)
 			sk_pull_result_release(&us->pulls[j].res);
 		}
 		free(us->pulls);
+		sk_strbuf_release(&us->warnings);
 		free(us->latest_label);
 		free(us->slug);
 	}

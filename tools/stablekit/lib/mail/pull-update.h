@@ -23,6 +23,18 @@ struct sk_update_opts {
 	const char *const *slugs;	/* NULL: every series */
 	size_t nr_slugs;
 	unsigned int timeout_ms;	/* per search and per b4 run */
+	/*
+	 * The whole update, searches and pulls (0: none): a search that
+	 * would run past it fails the update with nothing written; a pull
+	 * it leaves no time for is not run, a failure that says so.  Each
+	 * search and b4 run gets at most the time left.
+	 */
+	unsigned int deadline_ms;
+	/*
+	 * Newer revisions pulled per series at most (0: no cap); the newest
+	 * are kept, the older ones named in a warning.
+	 */
+	size_t max_revisions;
 };
 
 struct sk_update_pull {
@@ -46,6 +58,12 @@ struct sk_update_series {
 	struct sk_update_pull *pulls;
 	size_t nr_pulls;
 	int failed;
+	/*
+	 * Search hits left out, one line each: a Message-Id that is not
+	 * Message-Id shaped (sk_msgid_check: never handed to b4), a mail
+	 * that could not be read.
+	 */
+	struct sk_strbuf warnings;
 };
 
 struct sk_update_result {

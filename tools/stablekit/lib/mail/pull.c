@@ -80,16 +80,6 @@ char *sk_slugify(const char *title)
 	return sk_strbuf_detach(&sb);
 }
 
-static char *email_of(const char *from)
-{
-	const char *lt = strchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-	char *e = lt && gt ? sk_xstrndup(lt + 1, (size_t)(gt - lt - 1)) : sk_xstrdup(from);
-
-	for (char *c = e; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	return e;
-}
-
 /* One line of a warning or a note: what mails carry is shown, not obeyed. */
 static void add_line(struct sk_strbuf *sb, const char *fmt, va_list ap)
 {
@@ -694,6 +684,28 @@ static int check_count(const struct pull *pl)
 			    want, want == 1 ? "" : "s");
 }
 
+/*
+ * The author of a patch mail as we read it (its in-body From:, else its
+ * From:), not as b4 0.12 wrote it again: b4 drops the quotes and angle
+ * brackets of a name with address syntax, leaving no address to tell.
+ */
+static void own_author(struct pull *pl, struct sk_patch *p)
+{
+	long at = sk_listmail_find(&pl->raw, p->message_id);
+	struct sk_patch own;
+
+	if (at < 0 || pl->kinds[at] != SK_MAIL_PATCH)
+		return;
+	if (!sk_patch_parse(&own, &pl->raw.mails[at]) && own.author &&
+	    *own.author) {
+		free(p->author);
+		p->author = own.author;
+		own.author = NULL;
+	}
+	sk_patch_release(&own);
+	sk_error_clear();
+}
+
 static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 {
 	size_t i;
@@ -720,6 +732,7 @@ static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 			p->subj.total = (int)pl->am.nr;
 		if (pl->single)
 			p->subj.nr = p->subj.total = 1;
+		own_author(pl, p);
 		sanitize_trailers(pl, p);
 	}
 	return check_complete(pl);
@@ -901,8 +914,8 @@ static char *sender_of(const struct pull *pl, const char *msgid,
 
 	if (at < 0 || !*pl->raw.mails[at].from)
 		return NULL;
-	a = email_of(pl->raw.mails[at].from);
-	b = email_of(author ? author : "");
+	a = sk_mail_address(pl->raw.mails[at].from);
+	b = sk_mail_address(author ? author : "");
 	same = !strcmp(a, b);
 	free(a);
 	free(b);
@@ -927,6 +940,15 @@ static void build_revision(struct pull *pl)
 	r->date = sk_xstrdup(head->date);
 	pl->subject = sk_xstrdup(s.title);
 	pl->author = sk_xstrdup(head->from);
+	if (pl->cover.nr) {
+		/* the cover's From: as we read it: b4 rewrites odd names */
+		long at = sk_listmail_find(&pl->raw, r->message_id);
+
+		if (at >= 0 && *pl->raw.mails[at].from) {
+			free(pl->author);
+			pl->author = sk_xstrdup(pl->raw.mails[at].from);
+		}
+	}
 	sk_subject_release(&s);
 	r->sender = sender_of(pl, r->message_id, pl->author);
 	footer_value(&pl->change_id, head->body, "change-id:");
@@ -1009,7 +1031,7 @@ static int find_series(struct sk_series **out, const struct pull *pl)
 {
 	char **names;
 	size_t nr, i;
-	char *mail = email_of(pl->author);
+	char *mail = sk_mail_address(pl->author);
 	int ret = sk_series_names(&names, &nr, pl->o->top);
 
 	*out = NULL;
@@ -1023,7 +1045,7 @@ static int find_series(struct sk_series **out, const struct pull *pl)
 		ret = sk_series_load(&s, pl->o->top, names[i]);
 		if (ret)
 			break;
-		smail = email_of(s->author ? s->author : "");
+		smail = sk_mail_address(s->author ? s->author : "");
 		if (pl->o->name)
 			same = 1;
 		else if (pl->change_id && s->change_id)
@@ -1475,6 +1497,7 @@ static void compute_changes(struct pull *pl)
 
 static int fetch_thread(struct pull *pl)
 {
+	char *id;
 	int ret;
 
 	if (pl->o->input) {
@@ -1487,8 +1510,11 @@ static int fetch_thread(struct pull *pl)
 	}
 	if (!pl->o->msgid)
 		return sk_error_set(SK_EINVALID, "give a message-id to fetch, or -m FILE");
-	ret = sk_b4_mbox(&pl->input, pl->o->lore, pl->o->msgid, pl->tmpdir,
+	/* a lore URL is its id, fetched from the configured lore */
+	id = wanted_id(pl->o->msgid);
+	ret = sk_b4_mbox(&pl->input, pl->o->lore, id, pl->tmpdir,
 			 pl->o->timeout_ms);
+	free(id);
 	return ret;
 }
 

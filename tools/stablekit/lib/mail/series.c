@@ -1,12 +1,14 @@
 #include "mail/series.h"
 #include "core/confwriter.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "mail/mbox.h"
 #include "core/names.h"
 #include "mail/patch.h"
 #include "mail/trailers.h"
 #include "core/strvec.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -407,6 +409,12 @@ static int load_entry(struct conf_load *ld, const char *name,
 		return conf_error(ld, name, 0, "malformed entry");
 	if (!value)
 		return conf_error(ld, name, 1, "no value (a bare key) for");
+	/* each value is one line: it goes into mail headers and report.txt */
+	if (value[sk_utf8_line_break(value, strlen(value))])
+		return conf_error(ld, name, 0, "a line break or control "
+				  "character (a value is one line: it goes "
+				  "into mail headers and report.txt) in the "
+				  "value of");
 	section = sk_xstrndup(name, (size_t)(dot1 - name));
 	if (dot2 > dot1)
 		sub = sk_xstrndup(dot1 + 1, (size_t)(dot2 - dot1 - 1));
@@ -539,6 +547,9 @@ int sk_series_load_dir(struct sk_series **out, const char *dir)
 		ret = sk_error_set(SK_ENOTFOUND, "no series at '%s' (no %s)", dir, CONF_NAME);
 		goto out;
 	}
+	ret = sk_gitconfig_check(path);
+	if (ret)
+		goto out;
 	if (git_config_open_ondisk(&cfg, path) ||
 	    git_config_iterator_new(&it, cfg)) {
 		ret = sk_error_git(SK_EINVALID, path);

@@ -2,6 +2,7 @@
 #include "port/apply.h"
 #include "core/diff.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "mail/patch.h"
 #include "project/repo.h"
@@ -47,7 +48,8 @@ static int open_manifest(git_config **cfg, const struct sk_cocci *c)
 	char *m = sk_path_join(c->dir, MANIFEST);
 	int ret = 0;
 
-	if (git_config_open_ondisk(cfg, m))
+	ret = sk_gitconfig_check(m);
+	if (!ret && git_config_open_ondisk(cfg, m))
 		ret = sk_error_git(SK_EINVALID, m);
 	free(m);
 	return ret;

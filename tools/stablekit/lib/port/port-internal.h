@@ -33,7 +33,7 @@ struct port {
 	char *queue_dir;		/* stable/<branch> */
 	struct sk_strbuf other;		/* series file lines of other series */
 	char **other_files;
-	size_t nr_other;
+	size_t nr_other, alloc_other;
 	const int *take;		/* per patch of rev: ported now */
 	int kernel_tree;		/* the tip can be compiled (build/build.h) */
 	int compile_failed;		/* the last compile check refused the queue */

@@ -1,11 +1,13 @@
 #include "port/port-internal.h"
 #include "project/branches.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "mail/maintainers.h"
 #include "project/repo.h"
 #include "core/shquote.h"
 #include "core/diff.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -432,7 +434,8 @@ static void prerequisites(struct sk_strbuf *out, struct port *p,
 	if (!p->cocci.dir)
 		return;
 	path = sk_path_join(p->cocci.dir, "prerequisites.conf");
-	if (sk_path_exists(path) && !git_config_open_ondisk(&c.cfg, path))
+	if (sk_path_exists(path) && !sk_gitconfig_check(path) &&
+	    !git_config_open_ondisk(&c.cfg, path))
 		git_config_foreach(c.cfg, prereq_one, &c);
 	sk_error_clear();
 	git_config_free(c.cfg);
@@ -478,10 +481,15 @@ static void address(struct sk_strbuf *out, const struct port *p,
 	char *mpath, *queue;
 	size_t i;
 
+	/* header values from data are made one line: no header is forged */
 	if (br->kind != SK_BRANCH_DOWNSTREAM) {
-		sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to apply to %d.%d-stable tree\n",
-			       w->sp->subject, br->major, br->minor);
-		sk_strbuf_addf(out, "To: %s\nCc: stable@vger.kernel.org\n\n", w->sp->author);
+		sk_strbuf_adds(out, "Subject: FAILED: patch \"");
+		sk_utf8_add_one_line(out, w->sp->subject);
+		sk_strbuf_addf(out, "\" failed to apply to %d.%d-stable tree\n",
+			       br->major, br->minor);
+		sk_strbuf_adds(out, "To: ");
+		sk_utf8_add_one_line(out, w->sp->author);
+		sk_strbuf_adds(out, "\nCc: stable@vger.kernel.org\n\n");
 		sk_strbuf_addf(out, "The patch below does not apply to the %d.%d-stable tree (%s).\n"
 			       "If someone wants it applied there, or to any other stable or longterm\n"
 			       "tree, then please email the backport, including the original git commit\n"
@@ -493,14 +501,20 @@ static void address(struct sk_strbuf *out, const struct port *p,
 	if (!sk_maintainers_load(&m, mpath))
 		sk_maintainers_recipients(&r, &m, (const char *const[]){ queue }, 1);
 	sk_error_clear();
-	sk_strbuf_addf(out, "Subject: FAILED: patch \"%s\" failed to port to %s\n",
-		       w->sp->subject, br->name);
+	sk_strbuf_adds(out, "Subject: FAILED: patch \"");
+	sk_utf8_add_one_line(out, w->sp->subject);
+	sk_strbuf_addf(out, "\" failed to port to %s\n", br->name);
 	sk_strbuf_adds(out, "To: ");
-	for (i = 0; i < r.nr_to; i++)
-		sk_strbuf_addf(out, "%s%s", i ? ", " : "", r.to[i]);
+	for (i = 0; i < r.nr_to; i++) {
+		sk_strbuf_adds(out, i ? ", " : "");
+		sk_utf8_add_one_line(out, r.to[i]);
+	}
 	if (!r.nr_to)
-		sk_strbuf_adds(out, p->o->signoff ? p->o->signoff : w->sp->author);
-	sk_strbuf_addf(out, "\nCc: %s\n\n", w->sp->author);
+		sk_utf8_add_one_line(out, p->o->signoff ? p->o->signoff :
+				     w->sp->author);
+	sk_strbuf_adds(out, "\nCc: ");
+	sk_utf8_add_one_line(out, w->sp->author);
+	sk_strbuf_adds(out, "\n\n");
 	sk_strbuf_addf(out, "The patch below does not port to %s, a downstream branch that\n"
 		       "takes the series %s (stable/branches.conf).\n\n", br->name, p->o->slug);
 	sk_recipients_release(&r);

@@ -5,6 +5,7 @@
 #include "core/diff.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/names.h"
 #include "build/build.h"
 #include "mail/mbox.h"
 #include "mail/patch.h"
@@ -13,6 +14,7 @@
 #include "core/sandbox.h"
 #include "mail/series.h"
 #include "core/strvec.h"
+#include "core/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,35 +39,43 @@ const char *sk_port_method_name(enum sk_port_method m)
 	return method_names[m];
 }
 
-/* A block of the series file: "# <slug>" then its patches. */
+/*
+ * A block of the series file: "# <slug>" then its patches.  The other
+ * series' lines are kept as they are; their entries are checked as build
+ * checks them (sk_name_series_line): they are read, applied and copied.
+ */
 static int read_queue(struct port *p)
 {
 	char *series = sk_path_join(p->queue_dir, "series");
 	struct sk_strbuf text = SK_STRBUF_INIT;
 	const char *s;
+	unsigned long lineno = 1;
 	int ours = 0, ret = sk_read_file(&text, series);
 
-	free(series);
 	if (ret == SK_ENOTFOUND)
 		ret = 0;
-	for (s = text.buf; !ret && *s;) {
+	for (s = text.buf; !ret && *s; lineno++) {
 		const char *nl = strchr(s, '\n');
 		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char *entry = NULL;
 
 		if (*s == '#' && len > 2)
 			ours = len - 2 == strlen(p->o->slug) &&
 			       !strncmp(s + 2, p->o->slug, len - 2);
-		if (!ours) {
+		if (!ours)
+			ret = sk_name_series_line(&entry, s, len, series, lineno);
+		if (!ret && !ours) {
 			sk_strbuf_add(&p->other, s, len);
 			sk_strbuf_addch(&p->other, '\n');
-			if (*s != '#' && len) {
-				p->other_files = sk_xrealloc(p->other_files,
-					(p->nr_other + 1) * sizeof(char *));
-				p->other_files[p->nr_other++] = sk_xstrndup(s, strcspn(s, " \t\n"));
-			}
 		}
+		if (entry)
+			*SK_ARRAY_PUSH(p->other_files, p->nr_other,
+				       p->alloc_other) = entry;
 		s += len + (nl ? 1 : 0);
 	}
+	if (ret)
+		sk_error_prefix(ret, "queue of '%s'", p->tb->br->name);
+	free(series);
 	sk_strbuf_release(&text);
 	return ret;
 }
@@ -569,9 +579,14 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 {
 	size_t i;
 
-	sk_strbuf_addf(out, "From: %s\n", mail->author);
-	sk_strbuf_addf(out, "Date: %s\n", mail->date);
-	sk_strbuf_addf(out, "Subject: %s\n\n", mail->subj.title);
+	/* header values from data are made one line: no header is forged */
+	sk_strbuf_adds(out, "From: ");
+	sk_utf8_add_one_line(out, mail->author);
+	sk_strbuf_adds(out, "\nDate: ");
+	sk_utf8_add_one_line(out, mail->date);
+	sk_strbuf_adds(out, "\nSubject: ");
+	sk_utf8_add_one_line(out, mail->subj.title);
+	sk_strbuf_adds(out, "\n\n");
 	upstream_line(out, p, w);
 	sk_strbuf_adds(out, mail->message);
 	sk_strbuf_adds(out, "\n\n");
@@ -592,8 +607,11 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 				       d->subject);
 	}
 	note_line(out, p, w);
-	if (p->o->signoff)
-		sk_strbuf_addf(out, "Signed-off-by: %s\n", p->o->signoff);
+	if (p->o->signoff) {
+		sk_strbuf_adds(out, "Signed-off-by: ");
+		sk_utf8_add_one_line(out, p->o->signoff);
+		sk_strbuf_addch(out, '\n');
+	}
 	/* quilt refresh --diffstat writes the "---" and the diffstat */
 	sk_strbuf_addch(out, '\n');
 	sk_strbuf_adds(out, diff);

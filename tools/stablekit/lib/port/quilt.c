@@ -1,6 +1,7 @@
 #include "port/quilt.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/names.h"
 #include "core/run.h"
 
 #include <stdlib.h>
@@ -36,23 +37,14 @@ static int quilt(struct sk_strbuf *log, const char *workdir, const char *env,
 int sk_quilt_series(char ***out, size_t *nr, const char *series_file)
 {
 	struct sk_strbuf text = SK_STRBUF_INIT;
-	size_t alloc = 0;
-	const char *p;
 	int ret = sk_read_file(&text, series_file);
 
 	*out = NULL;
 	*nr = 0;
 	if (ret == SK_ENOTFOUND)
 		ret = 0;
-	for (p = text.buf; !ret && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		size_t n = strcspn(p, " \t\n#");
-
-		if (n && *p != '#')
-			*SK_ARRAY_PUSH(*out, *nr, alloc) = sk_xstrndup(p, n < len ? n : len);
-		p += len + (nl ? 1 : 0);
-	}
+	else if (!ret)
+		ret = sk_name_series(out, nr, text.buf, series_file);
 	sk_strbuf_release(&text);
 	return ret;
 }

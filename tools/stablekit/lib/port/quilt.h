@@ -15,7 +15,10 @@
 int sk_quilt_prove(struct sk_strbuf *log, const char *workdir,
 		   const char *patches_dir, unsigned int timeout_ms);
 
-/* The patch names listed in a series file (comments and blanks skipped). */
+/*
+ * The patch names listed in a series file (comments and blanks skipped),
+ * each checked by sk_name_series_line; no file is no patch.
+ */
 int sk_quilt_series(char ***out, size_t *nr, const char *series_file);
 
 #endif

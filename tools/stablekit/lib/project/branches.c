@@ -1,10 +1,12 @@
 #include "project/branches.h"
 #include "project/distcc.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "core/arch.h"
 #include "core/names.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -427,7 +429,14 @@ static int load_entry(struct sk_branches *out, struct conf_lines *cl,
 	char *where = sk_xstrfmt("%s:%d", path, take_line(cl, name));
 	int ret = 0;
 
-	if (!strcmp(name, "stablekit.repo")) {
+	/* values name refs, paths, hosts and people: never a second line */
+	if (e->value && e->value[sk_utf8_line_break(e->value,
+						    strlen(e->value))]) {
+		ret = sk_error_set(SK_EINVALID, "%s: a line break or control "
+				   "character in the value of '%s' (a value "
+				   "is one line: it goes into mail headers, "
+				   "patches and reports)", where, name);
+	} else if (!strcmp(name, "stablekit.repo")) {
 		free(out->repo);
 		out->repo = sk_xstrdup(e->value ? e->value : "");
 	} else if (!strcmp(name, "stablekit.signoff") ||
@@ -483,6 +492,10 @@ int sk_branches_load(struct sk_branches *out, const char *path)
 	if (!sk_path_exists(path))
 		return sk_error_set(SK_ENOTFOUND, "'%s' not found", path);
 	out->path = sk_xstrdup(path);
+	/* a FIFO here or included would hang libgit2 and us */
+	ret = sk_gitconfig_check(path);
+	if (ret)
+		goto out;
 	if (sk_read_file(&text, path) ||
 	    git_config_new(&cfg) ||
 	    git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_LOCAL, NULL,

@@ -55,14 +55,20 @@ static int host_parse(const char *h, size_t len, int *slots)
 bad:
 	return sk_error_set(SK_EINVALID, "distcc host '%.*s' is not HOST, "
 			    "HOST:PORT or HOST/LIMIT (HOST of [A-Za-z0-9.-])",
-			    (int)len, h);
+			    len > 200 ? 200 : (int)len, h);
 }
 
 int sk_distcc_hosts_parse(const char *spec, int *slots)
 {
 	const char *p = spec;
-	int total = 0, ret, n = 0;
+	size_t hosts = 0, total = 0;
+	int ret, n = 0;
 
+	/* an environment variable, not a file: bounded before it is walked */
+	if (strlen(spec) > SK_DISTCC_MAX_LEN)
+		return sk_error_set(SK_EINVALID, "distcc-hosts is %zu bytes long"
+				    ", more than %d", strlen(spec),
+				    SK_DISTCC_MAX_LEN);
 	while (*p) {
 		size_t len;
 
@@ -71,14 +77,17 @@ int sk_distcc_hosts_parse(const char *spec, int *slots)
 		len = strcspn(p, " \t");
 		if (!len)
 			break;
+		if (++hosts > SK_DISTCC_MAX_HOSTS)
+			return sk_error_set(SK_EINVALID, "distcc-hosts lists more "
+					    "than %d hosts", SK_DISTCC_MAX_HOSTS);
 		ret = host_parse(p, len, &n);
 		if (ret)
 			return ret;
-		total += n;
+		total += (size_t)n;	/* at most 1024 * 1024: an int */
 		p += len;
 	}
 	if (!total)
 		return sk_error_set(SK_EINVALID, "distcc-hosts lists no host");
-	*slots = total;
+	*slots = (int)total;
 	return 0;
 }

@@ -15,8 +15,12 @@
 
 /*
  * 0 with *slots, the jobs the hosts take (LIMIT, else distcc's default of
- * 4, 2 for localhost); SK_EINVALID naming the host otherwise.
+ * 4, 2 for localhost); SK_EINVALID naming the host otherwise.  The list is
+ * at most SK_DISTCC_MAX_LEN bytes and SK_DISTCC_MAX_HOSTS hosts (each
+ * LIMIT at most 1024), so the sum fits an int; longer is SK_EINVALID.
  */
+#define SK_DISTCC_MAX_LEN 65536
+#define SK_DISTCC_MAX_HOSTS 1024
 int sk_distcc_hosts_parse(const char *spec, int *slots);
 
 #endif

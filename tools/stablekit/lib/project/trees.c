@@ -1,5 +1,6 @@
 #include "project/trees.h"
 #include "core/error.h"
+#include "core/gitconfig.h"
 #include "core/fsutil.h"
 #include "core/sha256.h"
 #include "core/strbuf.h"
@@ -244,6 +245,9 @@ int sk_trees_load(struct sk_trees *out, const char *path)
 	if (!sk_path_exists(path))
 		return sk_error_set(SK_ENOTFOUND, "'%s' not found", path);
 	out->path = sk_xstrdup(path);
+	ret = sk_gitconfig_check(path);
+	if (ret)
+		goto out;
 	if (git_config_new(&cfg) ||
 	    git_config_add_file_ondisk(cfg, path, GIT_CONFIG_LEVEL_LOCAL, NULL,
 				       0) ||

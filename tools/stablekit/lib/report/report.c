@@ -3,6 +3,7 @@
 #include "gate/gate-results.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/json.h"
 #include "mail/maintainers.h"
 #include "core/results.h"
 #include "mail/series.h"
@@ -653,8 +654,17 @@ static void series_recipients(struct report *r, struct sk_recipients *rc,
 	const struct sk_revision *rev;
 	json_t *p;
 	size_t i, j;
+	int ret;
 
-	if (sk_series_load(&s, r->o->top, sk_report_str(series, "series"))) {
+	/* a series gone is no recipient; one that does not load is said */
+	ret = sk_series_load(&s, r->o->top, sk_report_str(series, "series"));
+	if (ret) {
+		char *why = sk_xstrfmt("recipients: %s", sk_error_last());
+
+		if (ret != SK_ENOTFOUND)
+			json_array_append_new(r->input_errors,
+					      sk_json_string(why));
+		free(why);
 		sk_error_clear();
 		return;
 	}

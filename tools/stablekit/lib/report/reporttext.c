@@ -1,5 +1,6 @@
 #include "report/report.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 #include <string.h>
 
@@ -395,7 +396,56 @@ static void not_run_section(struct sk_strbuf *sb, json_t *r)
 	sk_strbuf_addch(sb, '\n');
 }
 
-char *sk_report_text(json_t *r)
+/*
+ * The text is mail: its headers and lines come from results files, series
+ * and branch names, so every string of the JSON is made one line first
+ * (core/utf8.h's rule) and no value forges a header or a line of its own.
+ * A copy: report.json keeps what the files said.
+ */
+static void one_line(json_t *v)
+{
+	const char *key;
+	json_t *e;
+	size_t i;
+
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, e) {
+			if (json_is_string(e)) {
+				json_t *s = json_stringn(json_string_value(e),
+							 json_string_length(e));
+
+				sk_utf8_one_line((char *)json_string_value(s),
+						 json_string_length(s));
+				json_object_set_new(v, key, s);
+			} else {
+				one_line(e);
+			}
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, e) {
+			if (json_is_string(e)) {
+				json_t *s = json_stringn(json_string_value(e),
+							 json_string_length(e));
+
+				sk_utf8_one_line((char *)json_string_value(s),
+						 json_string_length(s));
+				json_array_set_new(v, i, s);
+			} else {
+				one_line(e);
+			}
+		}
+	}
+}
+
+static json_t *one_line_copy(json_t *r)
+{
+	json_t *c = json_deep_copy(r);
+
+	one_line(c);
+	return c;
+}
+
+static char *report_text(json_t *r)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 
@@ -414,6 +464,15 @@ char *sk_report_text(json_t *r)
 			       STR(r, "verdict"));
 	sk_strbuf_addf(&sb, "\n--\nstablekit report, results in %s\n", STR(r, "results"));
 	return sk_strbuf_detach(&sb);
+}
+
+char *sk_report_text(json_t *r)
+{
+	json_t *c = one_line_copy(r);
+	char *text = report_text(c);
+
+	json_decref(c);
+	return text;
 }
 
 /* The status matrix: one row per patch, one column per branch. */
@@ -454,7 +513,7 @@ static const char *branch_label(json_t *b, struct sk_strbuf *buf)
 	return buf->buf;
 }
 
-char *sk_report_summary_text(json_t *s)
+static char *summary_text(json_t *s)
 {
 	struct sk_strbuf label = SK_STRBUF_INIT;
 	struct sk_strbuf sb = SK_STRBUF_INIT;
@@ -495,4 +554,13 @@ char *sk_report_summary_text(json_t *s)
 	}
 	sk_strbuf_release(&label);
 	return sk_strbuf_detach(&sb);
+}
+
+char *sk_report_summary_text(json_t *s)
+{
+	json_t *c = one_line_copy(s);
+	char *text = summary_text(c);
+
+	json_decref(c);
+	return text;
 }

@@ -1097,21 +1097,15 @@ static char *queue_diff(struct sk_content_cache *cc, size_t bi,
 	const struct sk_content_branch *tb = &cc->br[bi];
 	struct sk_strbuf want = SK_STRBUF_INIT, text = SK_STRBUF_INIT,
 			 got = SK_STRBUF_INIT;
-	const char *p = tb->queue;
 	char *found = NULL;
+	size_t qi;
 
 	sk_subject_norm(&want, subject);
-	while (p && *p && !found) {
-		size_t n = strcspn(p, "\n");
-		char *entry = sk_xstrndup(p, n), *path, *subj;
+	for (qi = 0; qi < tb->nr_queue && !found; qi++) {
+		const char *entry = tb->queue[qi];
+		char *path, *subj;
 		const char *d;
 
-		p += n + (p[n] == '\n');
-		if (!*entry || *entry == '#' || strchr(entry, ' ') ||
-		    strstr(entry, "..")) {
-			free(entry);
-			continue;
-		}
 		path = sk_xstrfmt("%s/stable/%s/%s", cc->top, tb->br->name,
 				  entry);
 		sk_strbuf_reset(&text);
@@ -1128,7 +1122,6 @@ static char *queue_diff(struct sk_content_cache *cc, size_t bi,
 		}
 		sk_error_clear();
 		free(path);
-		free(entry);
 	}
 	sk_strbuf_release(&want);
 	sk_strbuf_release(&text);

@@ -110,7 +110,8 @@ struct sk_content_branch {
 	const struct sk_branch *br;
 	git_repository *repo;		/* NULL: it could not be tracked */
 	const char *tip, *base;		/* hex; base "" when unresolved */
-	const char *queue;		/* stable/<branch>/series, raw */
+	char *const *queue;		/* stable/<branch>/series, checked */
+	size_t nr_queue;
 };
 
 /* top: the project (its stable/<branch>/ queues); b is copied. */

@@ -4,6 +4,8 @@
 #include "track/content.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/names.h"
+#include "core/strvec.h"
 #include "project/repo.h"
 #include "mail/series.h"
 #include "mail/trailers.h"
@@ -504,6 +506,45 @@ static void add_warning(struct sk_track *t, const char *w)
 			       t->alloc_warnings) = sk_xstrdup(w);
 }
 
+/*
+ * stable/<branch>/series: its entries, each checked as build and port
+ * check them.  A line that fails is left out with a warning (status only
+ * reads the queue; port and build refuse it), so nothing outside the
+ * queue is ever read.
+ */
+static void read_queue(struct run *r, struct sk_track_branch *tb,
+		       const char *path)
+{
+	struct sk_strbuf text = SK_STRBUF_INIT;
+	unsigned long lineno = 1;
+	size_t alloc = 0;
+	const char *p;
+
+	if (!sk_path_exists(path) || sk_read_file(&text, path)) {
+		sk_error_clear();
+		sk_strbuf_release(&text);
+		return;
+	}
+	for (p = text.buf; *p; lineno++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *entry;
+
+		if (sk_name_series_line(&entry, p, len, path, lineno)) {
+			char *w = sk_xstrfmt("%s (line ignored)",
+					     sk_error_last());
+
+			add_warning(r->t, w);
+			free(w);
+			sk_error_clear();
+		} else if (entry) {
+			*SK_ARRAY_PUSH(tb->queue, tb->nr_queue, alloc) = entry;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	sk_strbuf_release(&text);
+}
+
 /* The repository of a branch with repo = (relative to the project). */
 static int open_where(struct run *r, size_t bi)
 {
@@ -582,10 +623,8 @@ static int prepare_branches(struct run *r)
 		git_oid tip, base;
 		char *qpath, *key;
 
-		sk_strbuf_init(&tb->queue);
 		qpath = sk_xstrfmt("%s/stable/%s/series", r->o->top, br->name);
-		if (sk_path_exists(qpath))
-			sk_read_file(&tb->queue, qpath);
+		read_queue(r, tb, qpath);
 		free(qpath);
 		ret = open_where(r, i);
 		if (ret)
@@ -1931,28 +1970,15 @@ static int check_present(struct run *r, struct sk_track_branch *tb,
 static int check_queued(struct run *r, struct sk_track_branch *tb,
 			struct pinfo *pi, struct sk_track_cell *c)
 {
-	const char *p = tb->queue.buf;
 	struct sk_strbuf name = SK_STRBUF_INIT, text = SK_STRBUF_INIT;
+	size_t qi;
 	int found = 0;
 
 	sk_track_queue_name(&name, pi->tp->subject);
-	while (p && *p && !found) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char *entry = sk_xstrndup(p, len), *e = entry, *path;
+	for (qi = 0; qi < tb->nr_queue && !found; qi++) {
+		const char *entry = tb->queue[qi];
+		char *path;
 
-		p = eol ? eol + 1 : NULL;
-		while (*e == ' ' || *e == '\t')
-			e++;
-		sk_strbuf_reset(&r->sb);
-		sk_strbuf_adds(&r->sb, e);
-		sk_strbuf_rtrim(&r->sb);
-		if (!r->sb.len || r->sb.buf[0] == '#') {
-			free(entry);
-			continue;
-		}
-		free(entry);
-		entry = sk_strbuf_detach(&r->sb);
 		if (!strncmp(entry, name.buf, name.len) &&
 		    (!entry[name.len] || entry[name.len] == '.' ||
 		     entry[name.len] == '-')) {
@@ -2001,7 +2027,6 @@ static int check_queued(struct run *r, struct sk_track_branch *tb,
 			sk_commit_facts_release(&f);
 		}
 		free(path);
-		free(entry);
 	}
 	sk_strbuf_release(&name);
 	sk_strbuf_release(&text);
@@ -2113,7 +2138,8 @@ static void content_start(struct run *r)
 		b[i].repo = tb->problem ? NULL : r->where[i].repo;
 		b[i].tip = tb->tip;
 		b[i].base = tb->base;
-		b[i].queue = tb->queue.buf;
+		b[i].queue = tb->queue;
+		b[i].nr_queue = tb->nr_queue;
 	}
 	r->content = sk_content_cache_new(r->o->top, b, r->t->nr_branches);
 	free(b);
@@ -2402,7 +2428,8 @@ void sk_track_free(struct sk_track *t)
 	}
 	for (i = 0; i < t->nr_branches; i++) {
 		free(t->branches[i].problem);
-		sk_strbuf_release(&t->branches[i].queue);
+		sk_strvec_free_array(t->branches[i].queue,
+				     t->branches[i].nr_queue);
 	}
 	for (i = 0; i < t->nr_warnings; i++)
 		free(t->warnings[i]);

@@ -135,7 +135,12 @@ struct sk_track_branch {
 	int workspace_lacks;
 	long long range;
 	struct sk_index_walk_stats stats;
-	struct sk_strbuf queue;		/* stable/<branch>/series, raw */
+	/*
+	 * The entries of stable/<branch>/series that pass the queue's one
+	 * check (sk_name_series_line); a line that does not is a warning.
+	 */
+	char **queue;
+	size_t nr_queue;
 };
 
 struct sk_track {
