@@ -34,6 +34,7 @@ static const char *const colours[] = {
 	[SK_STATE_SIMILAR] = "\033[33m",
 	[SK_STATE_REVERTED_UPSTREAM] = "\033[35m",
 	[SK_STATE_REVERTED_HERE] = "\033[35m",
+	[SK_STATE_WAITS] = "\033[33m",
 };
 
 static char *patch_id(const struct sk_track_patch *tp)
