@@ -47,6 +47,11 @@ test_expect_success 'setup: model repository, project, series B pulled' '
 		ref = vendor-rc1
 		base = v7.1
 		allow-pending = true
+	[branch "vendor-down"]
+		ref = vendor-fail
+		base = v7.1
+		kind = downstream
+		select = $B
 	EOF
 	(cd p && stablekit pull -m "$SK_SEEDS/shadow-node-budget-mglru.v3.mbox") >/dev/null 2>&1 &&
 	(cd linuxb && git for-each-ref && git rev-parse HEAD && git status --porcelain &&
@@ -149,6 +154,37 @@ test_expect_success 'nothing carries it: a FAILED mail, exit 1, the rest still q
 	grep "^    692  static unsigned long count_shadow_nodes(struct shrinker \*shrinker,$" $m &&
 	grep "/\* rewritten 693 \*/" $m &&
 	grep "three-way" $m
+'
+
+test_expect_success 'report keeps the FAILED mail of a stable branch as port addressed it' '
+	(cd p && stablekit report --results ../results --branch vendor-fail) >/dev/null &&
+	m=mm-workingset-use-lruvec_page_state_local-to-count-l.mail &&
+	test_cmp $Q/vendor-fail/failed/$m results/vendor-fail/report/failed/$m &&
+	sed -n "1,/^\$/p" results/vendor-fail/report/failed/$m >head &&
+	cat >expect <<-EOF &&
+	Subject: FAILED: patch "mm: workingset: use lruvec_page_state_local() to count lru pages" failed to apply to 7.1-stable tree
+	To: Hui Zhu <zhuhui@kylinos.cn>
+	Cc: stable@vger.kernel.org
+
+	EOF
+	test_cmp expect head
+'
+
+test_expect_success 'report keeps a downstream FAILED mail to the owner, no stable@' '
+	test_expect_code 1 port $B --branch vendor-down >out &&
+	grep "2. FAILED  *mm: workingset" out &&
+	(cd p && stablekit report --results ../results --branch vendor-down) >/dev/null &&
+	m=mm-workingset-use-lruvec_page_state_local-to-count-l.mail &&
+	test_cmp $Q/vendor-down/failed/$m results/vendor-down/report/failed/$m &&
+	sed -n "1,/^\$/p" results/vendor-down/report/failed/$m >head &&
+	cat >expect <<-EOF &&
+	Subject: FAILED: patch "mm: workingset: use lruvec_page_state_local() to count lru pages" failed to port to vendor-down
+	To: Stable Tester <tester@example.org>
+	Cc: Hui Zhu <zhuhui@kylinos.cn>
+
+	EOF
+	test_cmp expect head &&
+	! grep "stable@" head
 '
 
 test_expect_success 'running port again gives the same bytes' '
