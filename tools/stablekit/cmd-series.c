@@ -95,6 +95,8 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 		printf("change-id: %s\n", s->change_id);
 	if (s->kind && strcmp(s->kind, "series"))
 		printf("kind:      %s\n", s->kind);
+	if (s->failed_on)
+		printf("failed on: the %s tree\n", s->failed_on);
 	for (i = 0; i < s->nr_revs; i++) {
 		const struct sk_revision *r = &s->revs[i];
 

@@ -234,6 +234,8 @@ static int load_series_key(struct sk_series *s, const char *key,
 		set_str(&s->change_id, value);
 	else if (!strcmp(key, "kind"))
 		set_str(&s->kind, value);
+	else if (!strcmp(key, "failed-on"))
+		set_str(&s->failed_on, value);
 	else
 		return -1;
 	return 0;
@@ -654,6 +656,7 @@ void sk_series_free(struct sk_series *s)
 	free(s->author);
 	free(s->change_id);
 	free(s->kind);
+	free(s->failed_on);
 	free(s);
 }
 
@@ -745,6 +748,8 @@ int sk_series_save(const struct sk_series *s)
 	sk_confwriter_add(&w, "series", NULL, "change-id", s->change_id);
 	if (s->kind && strcmp(s->kind, "series"))
 		sk_confwriter_add(&w, "series", NULL, "kind", s->kind);
+	if (s->failed_on)
+		sk_confwriter_add(&w, "series", NULL, "failed-on", s->failed_on);
 	for (i = 0; !ret && i < s->nr_revs; i++)
 		ret = save_revision(&w, &s->revs[i]);
 	if (!ret)

@@ -79,6 +79,7 @@ struct sk_series {
 	char *author;
 	char *change_id;
 	char *kind;		/* series, stable-review, autosel, failed */
+	char *failed_on;	/* failed: the tree it failed on, "6.1-stable" */
 	struct sk_revision *revs;	/* oldest first: sk_revision_cmp */
 	size_t nr_revs;
 };

@@ -519,6 +519,9 @@ static void placement_notes(struct sk_strbuf *out, const struct sk_port_item *it
  * A stable queue names its upstream commit only when tracking proved one
  * (upstream_line); without one (a tree without history, upstream only by
  * proxy) the Link: to the patch's mail is what says where it came from.
+ * A pulled FAILED mail is not the patch: the commit pasted in it carries
+ * its own Link: (kept with its trailers), and nothing points at the
+ * FAILED mail.
  */
 static void link_line(struct sk_strbuf *out, const struct port *p,
 		      const struct work *w, const struct sk_patch *mail)
@@ -526,7 +529,8 @@ static void link_line(struct sk_strbuf *out, const struct port *p,
 	const char *id = w->sp->message_id;
 	size_t i, len;
 
-	if (p->tb->br->kind == SK_BRANCH_DOWNSTREAM || !id || !*id)
+	if (p->tb->br->kind == SK_BRANCH_DOWNSTREAM || !id || !*id ||
+	    (p->series->kind && !strcmp(p->series->kind, "failed")))
 		return;
 	for (i = 0; w->tp && i < w->tp->nr_upstream; i++)
 		if (sk_track_upstream_proven(&w->tp->upstream[i]))
