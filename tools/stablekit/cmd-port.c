@@ -278,6 +278,7 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 	};
 	struct sk_session s;
 	json_t *out = NULL;
+	char *slug = NULL;
 	int nr = sk_parse_options(argc, argv, opts, usage);
 
 	if (nr == -2)
@@ -292,12 +293,20 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		if (ret)
 			return ret;
 	}
+	if (!all) {
+		ret = sk_series_arg(&slug, ctx, argv[0]);
+		if (ret)
+			return ret;
+	}
 	/* one writer of stable/ and series/ at a time */
 	ret = sk_project_lock(ctx->top);
-	if (ret)
-		return sk_die_lib(ret);
-	ret = sk_session_open(&s, ctx->top, repo_opt, all ? NULL : argv[0]);
 	if (ret) {
+		free(slug);
+		return sk_die_lib(ret);
+	}
+	ret = sk_session_open(&s, ctx->top, repo_opt, slug);
+	if (ret) {
+		free(slug);
 		sk_session_close(&s);
 		return sk_die_lib(ret);
 	}
@@ -309,7 +318,7 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		size_t b;
 
 		ret = sk_track_find_branch(&b, s.track, branch);
-		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, keep, out);
+		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, slug, b, bracket, keep, out);
 	}
 	if (out && (ret != SK_EXIT_FAIL || json_array_size(out))) {
 		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -317,5 +326,6 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 	}
 	json_decref(out);
 	sk_session_close(&s);
+	free(slug);
 	return ret;
 }

@@ -179,6 +179,7 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 {
 	struct sk_session s;
 	const char *repo_opt = NULL, *series = NULL;
+	char *slug = NULL;
 	int json = ctx->json, why = 0, stats = 0, no_colour = 0, ret;
 	size_t i;
 	struct sk_option opts[] = {
@@ -202,7 +203,13 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
-	ret = sk_session_open(&s, ctx->top, repo_opt, series);
+	if (series) {
+		ret = sk_series_arg(&slug, ctx, series);
+		if (ret)
+			return ret;
+	}
+	ret = sk_session_open(&s, ctx->top, repo_opt, slug);
+	free(slug);
 	if (ret) {
 		sk_session_close(&s);
 		return sk_die_lib(ret);

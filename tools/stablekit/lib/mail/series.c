@@ -72,6 +72,50 @@ int sk_series_names(char ***out, size_t *nr, const char *top)
 	return 0;
 }
 
+int sk_series_resolve(char **out, const char *top, const char *name)
+{
+	struct sk_strbuf list = SK_STRBUF_INIT;
+	char **names;
+	size_t nr, i, hits = 0, len = strlen(name);
+	const char *hit = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = sk_name_check("series", name);
+	if (!ret)
+		ret = sk_series_names(&names, &nr, top);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(names[i], name)) {
+			hit = names[i];
+			hits = 1;
+			break;
+		}
+		if (len && !strncmp(names[i], name, len)) {
+			hit = names[i];
+			sk_strbuf_addf(&list, "%s%s", hits++ ? ", " : "", names[i]);
+		}
+	}
+	if (hits == 1) {
+		*out = sk_xstrdup(hit);
+	} else if (hits) {
+		ret = sk_error_set(SK_ENOTFOUND, "'%s' is the start of %zu "
+				   "series' names: %s; give more of the name",
+				   name, hits, list.buf);
+	} else {
+		for (i = 0; i < nr; i++)
+			sk_strbuf_addf(&list, "%s%s", i ? ", " : "", names[i]);
+		ret = sk_error_set(SK_ENOTFOUND, "no series '%s' under series/ "
+				   "(%s%s)", name, nr ? "there are: " :
+				   "there is none; stablekit pull stores one",
+				   list.buf);
+	}
+	sk_strbuf_release(&list);
+	sk_series_names_free(names, nr);
+	return ret;
+}
+
 void sk_series_names_free(char **names, size_t nr)
 {
 	while (nr--)

@@ -2573,14 +2573,40 @@ int sk_track_find_patch(struct sk_track_patch **out, struct sk_track *t,
 	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
 	    strlen(colon + 1)) {
 		int nr = atoi(colon + 1);
+		size_t len = (size_t)(colon - spec);
+		struct sk_track_patch *hit = NULL;
+		struct sk_strbuf list = SK_STRBUF_INIT;
 
 		for (i = 0; i < t->nr_patches; i++)
 			if (t->patches[i].nr == nr &&
-			    strlen(t->patches[i].slug) == (size_t)(colon - spec) &&
-			    !strncmp(t->patches[i].slug, spec, colon - spec)) {
+			    strlen(t->patches[i].slug) == len &&
+			    !strncmp(t->patches[i].slug, spec, len)) {
 				*out = &t->patches[i];
 				return 0;
 			}
+		/* the start of a series name, as everywhere a slug is taken */
+		for (i = 0; len && i < t->nr_patches; i++)
+			if (t->patches[i].nr == nr &&
+			    !strncmp(t->patches[i].slug, spec, len)) {
+				sk_strbuf_addf(&list, "%s%s:%d", hit ? ", " : "",
+					       t->patches[i].slug, nr);
+				found++;
+				hit = &t->patches[i];
+			}
+		if (found > 1) {
+			int ret = sk_error_set(SK_EINVALID, "'%s' is the start "
+					       "of %zu patches' names: %s; give "
+					       "more of the name", spec, found,
+					       list.buf);
+
+			sk_strbuf_release(&list);
+			return ret;
+		}
+		sk_strbuf_release(&list);
+		if (hit) {
+			*out = hit;
+			return 0;
+		}
 	}
 	for (i = 0; i < t->nr_patches; i++)
 		if (!strcmp(t->patches[i].subject, spec)) {
