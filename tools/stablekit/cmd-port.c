@@ -3,6 +3,7 @@
 #include "core/fsutil.h"
 #include "core/identity.h"
 #include "core/options.h"
+#include "core/progress.h"
 #include "port/port.h"
 #include "core/results.h"
 #include "mail/series.h"
@@ -15,7 +16,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]";
+	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]\n"
+	"                [--progress]";
 
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
@@ -184,6 +186,17 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 	free(dir);
 }
 
+struct progress {
+	const char *slug, *branch;
+};
+
+static void port_progress(const char *step, void *data)
+{
+	const struct progress *pr = data;
+
+	sk_progressf("port: %s -> %s: %s", pr->slug, pr->branch, step);
+}
+
 /* Port one series to one branch; 0 ok, 1 some patch failed, else 128. */
 static int port_one(struct sk_session *s, const struct sk_context *ctx,
 		    const char *slug, size_t branch, int bracket, int keep,
@@ -191,6 +204,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 {
 	struct sk_port_opts o = { 0 };
 	struct sk_port_result r;
+	struct progress pr = { slug, s->track->branches[branch].br->name };
 	char *who = sk_identity(ctx->top);
 	int ret;
 
@@ -203,7 +217,13 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 	o.bracket_style = bracket;
 	o.timeout_ms = 600000;
 	o.keep = keep;
+	o.progress = port_progress;
+	o.progress_data = &pr;
+	sk_progressf("port: %s -> %s", slug, pr.branch);
 	ret = sk_port(&r, &o);
+	sk_progressf("port: %s -> %s: done, %s", slug, pr.branch,
+		     ret ? "an error" : r.failed ? "some patches not ported" :
+		     "every needed patch queued");
 	free(who);
 	if (ret) {
 		char *why = sk_xstrdup(sk_error_last());
@@ -264,7 +284,7 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *repo_opt = NULL;
-	int all = 0, json = ctx->json, bracket = 0, keep = 0, ret;
+	int all = 0, json = ctx->json, bracket = 0, keep = 0, progress = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('b', "branch", &branch, "branch", "the branch to port to"),
 		SK_OPT_BOOL_(0, "all", &all, "every series to every stable or downstream branch"),
@@ -274,6 +294,8 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_BOOL_(0, "keep", &keep,
 			     "leave a failed patch's files under $SK_WORK/port/<branch>/<series>, with .rej files"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_BOOL_(0, "progress", &progress,
+			     "progress lines on stderr (as stablekit --progress)"),
 		SK_OPT_END_(),
 	};
 	struct sk_session s;
@@ -293,6 +315,8 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		if (ret)
 			return ret;
 	}
+	if (progress)
+		sk_progress_setup(1);	/* no thread started yet */
 	if (!all) {
 		ret = sk_series_arg(&slug, ctx, argv[0]);
 		if (ret)
@@ -304,6 +328,8 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		free(slug);
 		return sk_die_lib(ret);
 	}
+	sk_progressf("port: tracking %s on the branches (status)",
+		     slug ? slug : "every series");
 	ret = sk_session_open(&s, ctx->top, repo_opt, slug);
 	if (ret) {
 		free(slug);

@@ -135,6 +135,16 @@ test_expect_success 'series with a mistyped word: named, with a guess' '
 	grep "did you mean .status.?" err
 '
 
+test_expect_success 'port --progress: progress lines on stderr, none without' '
+	(cd p && SK_PROGRESS=0 stablekit port mm-w --branch linux-6.12.y --progress) >out 2>err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: tracking $B on the branches (status)$" err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: $B -> linux-6.12.y$" err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: $B -> linux-6.12.y: done, every needed patch queued$" err &&
+	! grep "^\[" out &&
+	(cd p && SK_PROGRESS=0 stablekit port mm-w --branch linux-6.12.y) >out 2>err &&
+	test_must_be_empty err
+'
+
 test_expect_success 'series outside a project: an error, not an empty table' '
 	nowhere=$(mktemp -d "${TMPDIR:-/tmp}/sk-nowhere.XXXXXX") &&
 	test_when_finished "rm -rf \"$nowhere\"" &&

@@ -59,7 +59,10 @@ test_expect_success 'setup: model repository, project, series B pulled' '
 '
 
 test_expect_success 'clean: series B on 7.2.y, patch 2 queued, patch 1 waits for mainline, 3 not eligible' '
-	port $B --branch linux-7.2.y >out &&
+	port $B --branch linux-7.2.y --progress >out 2>err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: $B -> linux-7.2.y: patch 2/3: mm: workingset: use lruvec_page_state_local() to count lru pages$" err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: $B -> linux-7.2.y: 1 patch queued: quilt push$" err &&
+	! grep "patch 1/3" err &&
 	grep "^  1\. skipped  *mm: memcg: redirect stats" out &&
 	grep "^       waits: not upstream yet (mainline-first): no mainline commit proves it, and no newer stable branch has it" out &&
 	grep "2. clean  *mm: workingset: use lruvec_page_state_local" out &&

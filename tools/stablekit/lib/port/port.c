@@ -1294,6 +1294,23 @@ static int blame_compile(struct port *p, char **names, struct sk_strbuf *texts,
 	return 1;
 }
 
+/* A step of the port, as it starts: the command's progress line. */
+static void step(const struct port *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void step(const struct port *p, const char *fmt, ...)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	va_list ap;
+
+	if (!p->o->progress)
+		return;
+	va_start(ap, fmt);
+	sk_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	p->o->progress(sb.buf, p->o->progress_data);
+	sk_strbuf_release(&sb);
+}
+
 static int port_all(struct port *p)
 {
 	size_t n = p->rev->nr_patches, i, queued = 0;
@@ -1335,6 +1352,7 @@ static int port_all(struct port *p)
 		if (w.tp && w.tp->nr_upstream)
 			memcpy(w.item->upstream, w.tp->upstream[w.tp->nr_upstream - 1].commit, 41);
 		sk_strbuf_init(&texts[queued]);
+		step(p, "patch %d/%zu: %s", sp->nr, n, sp->subject);
 		ret = port_one(p, &w, &texts[queued]);
 		if (!ret && w.item->method != SK_PORT_FAILED) {
 			struct sk_strbuf name = SK_STRBUF_INIT;
@@ -1364,11 +1382,17 @@ static int port_all(struct port *p)
 		release_work(&w);
 	}
 	if (!ret)
+		step(p, "%zu patch%s queued: quilt push%s", queued,
+		     queued == 1 ? "" : "es", p->kernel_tree && queued ?
+		     " and the compile check" : "");
+	if (!ret)
 		ret = prove_and_install(p, names, texts, queued);
 	while (ret == SK_ECONFLICT && p->compile_failed &&
 	       (unqueue_independent(p, names, texts, &queued) ||
 		blame_compile(p, names, texts, &queued))) {
 		sk_error_clear();
+		step(p, "the compile check failed: again with %zu patch%s",
+		     queued, queued == 1 ? "" : "es");
 		ret = prove_and_install(p, names, texts, queued);
 	}
 	for (i = 0; i < n; i++) {
