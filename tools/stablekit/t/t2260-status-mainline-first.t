@@ -159,6 +159,22 @@ test_expect_success 'the table shows waits' '
 	grep "^proxy:1  *pending  *needed  *present " table
 '
 
+# tty_status COLUMNS: the table as a terminal of that width shows it
+tty_status() {
+	(cd p && COLUMNS=$1 script -qec "stablekit --quiet status --no-color" /dev/null) |
+	tr -d "\r"
+}
+
+test_expect_success 'on a terminal the subject fits its width, cut at a word' '
+	tty_status 65 >narrow &&
+	grep "^up:1 .*  mm: a: fix the…\$" narrow &&
+	sed "s/…/./" narrow | awk "{ if (length(\$0) > 65) exit 1 }" &&
+	tty_status 200 >wide &&
+	grep "^up:1 .*  mm: a: fix the upstream leak\$" wide &&
+	(cd p && COLUMNS=60 stablekit status --no-color) >piped &&
+	grep "^up:1 .*  mm: a: fix the upstream leak\$" piped
+'
+
 test_expect_success 'allow-pending = true on one branch: its pending patches needed, with Stable-dep-of' '
 	git config -f p/stable/branches.conf branch.linux-7.1.y.allow-pending true &&
 	(cd p && stablekit status --json >../status.json) &&
