@@ -261,6 +261,21 @@ test_expect_success 'FAILED mails are copied as port addressed them, blank line 
 	rm -r p/stable/linux-6.12.y/failed
 '
 
+test_expect_success 'an interrupted gate: boot and kselftest interrupted/not run, no regressions count' '
+	fresh_results &&
+	edit gate/gate.json ".stages |= map(select(.name == \"queue\" or .name == \"build\" or .name == \"kernel\")) | .verdict = \"incomplete\"" &&
+	rm -rf "$R/linux-6.12.y/gate/kselftest-patched" "$R/linux-6.12.y/gate/kselftest-compare.json" &&
+	test_might_fail report --branch linux-6.12.y >/dev/null &&
+	jq -r ".tests.boot.reason, .tests.reason" "$REP/report.json" >why &&
+	grep -c "^interrupted/not run: the gate recorded no boot stage" why &&
+	grep "^interrupted/not run: the gate recorded no kselftest stage" why &&
+	grep "^interrupted/not run: the gate recorded no kselftest stage" "$REP/report.txt" &&
+	! grep "No test regressions found" "$REP/report.txt" &&
+	grep "<tr><th>regressions</th><td>&ndash;</td></tr>" "$REP/report.html" &&
+	! grep "<tr><th>regressions</th><td>0</td>" "$REP/report.html" &&
+	fresh_results
+'
+
 test_expect_success 'summary: status matrix and one verdict line per branch' '
 	report --summary >out &&
 	grep "^patch  *linux-6.12.y *$" out &&

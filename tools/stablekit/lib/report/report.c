@@ -383,7 +383,10 @@ static json_t *from_stage(json_t *gate, const char *name, const char *gate_why)
 		return section(is(s, "status", "pass") ? "pass" :
 			       is(s, "status", "fail") ? "fail" : "not run",
 			       json_string_value(json_object_get(s, "reason")));
-	w = gate ? sk_xstrfmt("not run: the gate has no %s stage", name) :
+	/* a gate.json without the stage: the gate stopped before it */
+	w = gate ? sk_xstrfmt("interrupted/not run: the gate recorded no %s "
+			      "stage (it stopped before it, or skipped it)",
+			      name) :
 		   sk_xstrfmt("%s (stablekit gate)", gate_why);
 	o = not_run(w);
 	free(w);
