@@ -103,7 +103,11 @@ test_expect_success 'port of a series that is not there: named, the others liste
 	usage_error port nosuch --branch linux-6.12.y &&
 	grep "^error: no series .nosuch. under series/ (there are: $A, $B)$" err &&
 	usage_error status --series nosuch &&
-	grep "^error: no series .nosuch. under series/ (there are: $A, $B)$" err
+	grep "^error: no series .nosuch. under series/ (there are: $A, $B)$" err &&
+	usage_error pull --update nosuch &&
+	grep "^error: no series .nosuch. under series/ (there are: $A, $B)$" err &&
+	usage_error pull --update mm- &&
+	grep "^error: .mm-. is the start of 2 series. names: $A, $B; give more of the name$" err
 '
 
 test_expect_success 'a unique start of a name names the series, everywhere' '
