@@ -39,6 +39,20 @@ void sk_build_progress(const char *arch, const char *variant, const char *what,
  * sk_die_lib.  Prints the error.
  */
 int sk_die_series(int code, const char *top, const char *name);
+/*
+ * A series name from the command line, resolved (sk_series_resolve: the
+ * name, or the only series it is the start of) into *out.  SK_EXIT_OK,
+ * else the error is printed and the exit code returned: SK_EXIT_USAGE
+ * for an unknown or ambiguous name (listing the candidates), every
+ * command alike.
+ */
+int sk_series_arg(char **out, const struct sk_context *ctx, const char *name);
+
+/*
+ * The choice a mistyped word means (at most two edits away, adjacent
+ * swaps counting as one), or NULL; choices ends with NULL.
+ */
+const char *sk_did_you_mean(const char *word, const char *const *choices);
 
 /* The usage line, the commands and the exit codes (for --help and help). */
 void sk_print_commands(FILE *f);

@@ -219,6 +219,7 @@ static int run_diff(const struct sk_series *s, const struct sk_revision *a,
 int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 {
 	int json = ctx->json, ret, ambiguous = 0;
+	char *slug;
 	struct sk_option opts[] = {
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_END_(),
@@ -234,9 +235,15 @@ int cmd_diff(int argc, const char **argv, struct sk_context *ctx)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
-	ret = sk_series_load(&s, ctx->top, argv[0]);
+	ret = sk_series_arg(&slug, ctx, argv[0]);
 	if (ret)
-		return sk_die_series(ret, ctx->top, argv[0]);
+		return ret;
+	ret = sk_series_load(&s, ctx->top, slug);
+	if (ret)
+		ret = sk_die_series(ret, ctx->top, slug);
+	free(slug);
+	if (ret)
+		return ret;
 	a = find_revision(s, argv[1], &ambiguous);
 	b = a ? find_revision(s, argv[2], &ambiguous) : NULL;
 	if (!a || !b) {

@@ -3,6 +3,7 @@
 #include "core/fsutil.h"
 #include "core/identity.h"
 #include "core/options.h"
+#include "core/progress.h"
 #include "port/port.h"
 #include "core/results.h"
 #include "core/strvec.h"
@@ -16,7 +17,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]";
+	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]\n"
+	"                [--progress]";
 
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
@@ -195,6 +197,17 @@ static void save_result(const struct sk_context *ctx, const char *slug,
 	free(dir);
 }
 
+struct progress {
+	const char *slug, *branch;
+};
+
+static void port_progress(const char *step, void *data)
+{
+	const struct progress *pr = data;
+
+	sk_progressf("port: %s -> %s: %s", pr->slug, pr->branch, step);
+}
+
 /* Port one series to one branch; 0 ok, 1 some patch failed, else 128. */
 static int port_one(struct sk_session *s, const struct sk_context *ctx,
 		    const char *slug, size_t branch, int bracket, int keep,
@@ -202,6 +215,7 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 {
 	struct sk_port_opts o = { 0 };
 	struct sk_port_result r;
+	struct progress pr = { slug, s->track->branches[branch].br->name };
 	char *who = sk_identity(ctx->top);
 	int ret;
 
@@ -214,7 +228,13 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 	o.bracket_style = bracket;
 	o.timeout_ms = 600000;
 	o.keep = keep;
+	o.progress = port_progress;
+	o.progress_data = &pr;
+	sk_progressf("port: %s -> %s", slug, pr.branch);
 	ret = sk_port(&r, &o);
+	sk_progressf("port: %s -> %s: done, %s", slug, pr.branch,
+		     ret ? "an error" : r.failed ? "some patches not ported" :
+		     "every needed patch queued");
 	free(who);
 	if (ret) {
 		char *why = sk_xstrdup(sk_error_last());
@@ -275,7 +295,7 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *branch = NULL, *repo_opt = NULL;
-	int all = 0, json = ctx->json, bracket = 0, keep = 0, ret;
+	int all = 0, json = ctx->json, bracket = 0, keep = 0, progress = 0, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('b', "branch", &branch, "branch", "the branch to port to"),
 		SK_OPT_BOOL_(0, "all", &all, "every series to every stable or downstream branch"),
@@ -285,10 +305,13 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_BOOL_(0, "keep", &keep,
 			     "leave a failed patch's files under $SK_WORK/port/<branch>/<series>, with .rej files"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
+		SK_OPT_BOOL_(0, "progress", &progress,
+			     "progress lines on stderr (as stablekit --progress)"),
 		SK_OPT_END_(),
 	};
 	struct sk_session s;
 	json_t *out = NULL;
+	char *slug = NULL;
 	int nr = sk_parse_options(argc, argv, opts, usage);
 
 	if (nr == -2)
@@ -303,12 +326,24 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		if (ret)
 			return ret;
 	}
+	if (progress)
+		sk_progress_setup(1);	/* no thread started yet */
+	if (!all) {
+		ret = sk_series_arg(&slug, ctx, argv[0]);
+		if (ret)
+			return ret;
+	}
 	/* one writer of stable/ and series/ at a time */
 	ret = sk_project_lock(ctx->top);
-	if (ret)
-		return sk_die_lib(ret);
-	ret = sk_session_open(&s, ctx->top, repo_opt, all ? NULL : argv[0]);
 	if (ret) {
+		free(slug);
+		return sk_die_lib(ret);
+	}
+	sk_progressf("port: tracking %s on the branches (status)",
+		     slug ? slug : "every series");
+	ret = sk_session_open(&s, ctx->top, repo_opt, slug);
+	if (ret) {
+		free(slug);
 		sk_session_close(&s);
 		return sk_die_lib(ret);
 	}
@@ -320,7 +355,7 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 		size_t b;
 
 		ret = sk_track_find_branch(&b, s.track, branch);
-		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, argv[0], b, bracket, keep, out);
+		ret = ret ? sk_die_lib(ret) : port_one(&s, ctx, slug, b, bracket, keep, out);
 	}
 	if (out && (ret != SK_EXIT_FAIL || json_array_size(out))) {
 		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -328,5 +363,6 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 	}
 	json_decref(out);
 	sk_session_close(&s);
+	free(slug);
 	return ret;
 }

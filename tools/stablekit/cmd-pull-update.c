@@ -1,6 +1,8 @@
 /* stablekit pull --update: what the list has that the series store lacks. */
 #include "builtin.h"
 #include "core/error.h"
+#include "core/strbuf.h"
+#include "core/strvec.h"
 #include "mail/interdiff.h"
 #include "mail/lore.h"
 #include "mail/pull-update.h"
@@ -336,20 +338,27 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 {
 	struct sk_update_opts o = { 0 };
 	struct sk_update_result res;
-	char *lore = NULL;
-	int ret;
+	char *lore = NULL, **slugs;
+	int ret, i;
 
 	if (stray || timeout <= 0) {
 		fprintf(stderr, "error: pull --update takes %s\n", stray ?
 			"series names, not -m or --name" : "a --timeout above 0");
 		return SK_EXIT_USAGE;
 	}
-	ret = sk_lore_url(&lore, ctx->top);
-	if (ret)
-		return sk_die_lib(ret);
+	/* names as every command takes them: the start of one will do */
+	slugs = sk_xcalloc((size_t)nr + 1, sizeof(*slugs));
+	for (i = 0, ret = 0; !ret && i < nr; i++)
+		ret = sk_series_arg(&slugs[i], ctx, names[i]);
+	if (!ret && (ret = sk_lore_url(&lore, ctx->top)))
+		ret = sk_die_lib(ret);
+	if (ret) {
+		sk_strvec_free_array(slugs, (size_t)nr);
+		return ret;
+	}
 	o.top = ctx->top;
 	o.lore = lore;
-	o.slugs = nr ? names : NULL;
+	o.slugs = nr ? (const char *const *)slugs : NULL;
 	o.nr_slugs = (size_t)nr;
 	o.timeout_ms = (unsigned int)timeout * 1000u;
 	o.deadline_ms = (unsigned int)deadline * 1000u;
@@ -358,6 +367,7 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 	if (ret) {
 		ret = sk_die_lib(ret);
 		fprintf(stderr, "nothing was pulled; series/ is as it was\n");
+		sk_strvec_free_array(slugs, (size_t)nr);
 		free(lore);
 		return ret;
 	}
@@ -370,6 +380,7 @@ int cmd_pull_update(struct sk_context *ctx, const char **names, int nr,
 	}
 	ret = res.failed ? SK_EXIT_FAIL : SK_EXIT_OK;
 	sk_pull_update_result_release(&res);
+	sk_strvec_free_array(slugs, (size_t)nr);
 	free(lore);
 	return ret;
 }

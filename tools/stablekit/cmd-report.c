@@ -189,58 +189,43 @@ static int write_text(const char *dir, const char *file, const char *text)
 }
 
 /*
- * The FAILED mails of stable/<branch>/failed/, addressed: the author and
- * the maintainers of the touched files as port does not know them.
+ * The FAILED mails of stable/<branch>/failed/, as port wrote them: port
+ * addresses a mail by the branch's kind (lib/port/port-mail.c, the one
+ * place that does), so the report keeps its headers and the blank line
+ * after them, byte for byte.  A file without a header block is not a mail
+ * port wrote: it is left out and said so.
  */
-static int address_failed(const char *top, const char *branch, json_t *rep,
-			  const char *outdir)
+static int copy_failed(const char *top, const char *branch, json_t *rep,
+		       const char *outdir)
 {
 	char *src = sk_xstrfmt("%s/stable/%s/failed", top, branch);
 	char *dst = sk_path_join(outdir, "failed");
-	json_t *rc = json_object_get(rep, "recipients"), *v;
 	DIR *d = opendir(src);
 	struct dirent *e;
 	int ret = 0;
 
 	while (d && !ret && (e = readdir(d))) {
-		struct sk_strbuf in = SK_STRBUF_INIT, out = SK_STRBUF_INIT;
+		struct sk_strbuf in = SK_STRBUF_INIT;
 		char *path;
-		const char *body;
-		size_t i;
 
 		if (e->d_name[0] == '.')
 			continue;
 		path = sk_path_join(src, e->d_name);
 		ret = sk_read_file(&in, path);
-		free(path);
-		body = ret ? NULL : strstr(in.buf, "\n\n");
-		if (body) {
-			/* the Subject: stays, To:/Cc: are replaced */
-			const char *subj = strstr(in.buf, "Subject: ");
-			const char *eol = subj ? strchr(subj, '\n') : NULL;
-
-			if (subj && eol && subj < body)
-				sk_strbuf_add(&out, subj, (size_t)(eol - subj) + 1);
-			/* recipients are data: each made one line */
-			json_array_foreach(json_object_get(rc, "to"), i, v) {
-				sk_strbuf_adds(&out, i ? ", " : "To: ");
-				sk_utf8_add_one_line(&out, json_string_value(v));
-			}
-			sk_strbuf_adds(&out, "\nCc: stable@vger.kernel.org");
-			json_array_foreach(json_object_get(rc, "cc"), i, v)
-				if (strcmp(json_string_value(v), "stable@vger.kernel.org")) {
-					sk_strbuf_adds(&out, ", ");
-					sk_utf8_add_one_line(&out, json_string_value(v));
-				}
-			sk_strbuf_adds(&out, body + 1);
+		if (!ret && (!strstr(in.buf, "\n\n") ||
+			     strncmp(in.buf, "Subject: ", 9))) {
+			fprintf(stderr, "warning: %s: not a FAILED mail "
+				"(no Subject: and header block); not copied\n",
+				path);
+		} else if (!ret) {
 			ret = sk_mkdir_p(dst, 0755);
 			if (!ret)
-				ret = write_text(dst, e->d_name, out.buf);
+				ret = write_text(dst, e->d_name, in.buf);
 			json_array_append_new(json_object_get(rep, "failed_mails"),
 					      json_sprintf("%s/%s", dst, e->d_name));
 		}
+		free(path);
 		sk_strbuf_release(&in);
-		sk_strbuf_release(&out);
 	}
 	if (d)
 		closedir(d);
@@ -256,7 +241,7 @@ static int save_report(const char *dir, json_t *rep, const char *top)
 
 	json_object_set_new(rep, "failed_mails", json_array());
 	if (!ret)
-		ret = address_failed(top, sk_report_str(rep, "branch"), rep, dir);
+		ret = copy_failed(top, sk_report_str(rep, "branch"), rep, dir);
 	text = sk_report_text(rep);
 	html = sk_report_html(rep);
 	if (!ret)

@@ -1,11 +1,13 @@
 #include "builtin.h"
 #include "core/error.h"
+#include "core/fsutil.h"
 #include "core/options.h"
 #include "mail/series.h"
 #include "mail/seriesjson.h"
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -76,10 +78,17 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 {
 	struct sk_series *s;
 	size_t i, j;
-	int ret = sk_series_load(&s, ctx->top, name);
+	char *slug;
+	int ret = sk_series_arg(&slug, ctx, name);
 
 	if (ret)
-		return sk_die_series(ret, ctx->top, name);
+		return ret;
+	ret = sk_series_load(&s, ctx->top, slug);
+	if (ret)
+		ret = sk_die_series(ret, ctx->top, slug);
+	free(slug);
+	if (ret)
+		return ret;
 	if (json) {
 		json_t *o = sk_seriesjson_series(s);
 
@@ -95,6 +104,8 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 		printf("change-id: %s\n", s->change_id);
 	if (s->kind && strcmp(s->kind, "series"))
 		printf("kind:      %s\n", s->kind);
+	if (s->failed_on)
+		printf("failed on: the %s tree\n", s->failed_on);
 	for (i = 0; i < s->nr_revs; i++) {
 		const struct sk_revision *r = &s->revs[i];
 
@@ -107,6 +118,21 @@ static int show(const struct sk_context *ctx, const char *name, int json)
 	}
 	sk_series_free(s);
 	return 0;
+}
+
+/* A project has series/ (found from here up); outside one, say so. */
+static int in_project(const struct sk_context *ctx)
+{
+	char *dir = sk_path_join(ctx->top, "series");
+	int ok = sk_is_dir(dir);
+
+	if (!ok)
+		fprintf(stderr, "error: not in a stablekit project: no series/ "
+			"in %s or any directory above it (stablekit pull "
+			"stores the first series there; -C <dir> names a "
+			"project)\n", ctx->top);
+	free(dir);
+	return ok;
 }
 
 int cmd_series(int argc, const char **argv, struct sk_context *ctx)
@@ -122,10 +148,20 @@ int cmd_series(int argc, const char **argv, struct sk_context *ctx)
 		return 0;
 	if (nr < 0)
 		return SK_EXIT_USAGE;
+	if (!in_project(ctx))
+		return SK_EXIT_FAIL;
 	if (!nr || (nr == 1 && !strcmp(argv[0], "list")))
 		return list(ctx, json);
 	if (nr == 2 && !strcmp(argv[0], "show"))
 		return show(ctx, argv[1], json);
+	if (strcmp(argv[0], "list") && strcmp(argv[0], "show")) {
+		static const char *const words[] = { "list", "show", NULL };
+		const char *guess = sk_did_you_mean(argv[0], words);
+
+		fprintf(stderr, "error: series: unknown word '%s'%s%s%s\n",
+			argv[0], guess ? "; did you mean '" : " (list or show)",
+			guess ? guess : "", guess ? "'?" : "");
+	}
 	sk_usage(usage, opts);
 	return SK_EXIT_USAGE;
 }

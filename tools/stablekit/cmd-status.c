@@ -10,12 +10,14 @@
 #include "track/stale.h"
 #include "track/status.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 #include "track/track.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -34,7 +36,68 @@ static const char *const colours[] = {
 	[SK_STATE_SIMILAR] = "\033[33m",
 	[SK_STATE_REVERTED_UPSTREAM] = "\033[35m",
 	[SK_STATE_REVERTED_HERE] = "\033[35m",
+	[SK_STATE_WAITS] = "\033[33m",
 };
+
+/*
+ * The columns of the terminal stdout is, as git's term_columns: $COLUMNS,
+ * else the terminal's size, else 80; 0 when stdout is no terminal (a
+ * file or a pipe gets every subject whole).
+ */
+static size_t terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (!isatty(1))
+		return 0;
+	if (env && atoi(env) > 0)
+		return (size_t)atoi(env);
+	if (!ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Columns of UTF-8 text, one per character. */
+static size_t text_columns(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * The subject in room columns (0: no limit): whole when it fits, else cut
+ * at the last word boundary that leaves room for the ellipsis (mid-word
+ * only for a first word longer than half the room).
+ */
+static void print_subject(const char *s, size_t room)
+{
+	size_t len = strlen(s), cut = 0, i, cols = 0, space = 0;
+
+	if (!room || text_columns(s, len) <= room) {
+		printf("%s\n", s);
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (cols + 1 >= room)	/* one column for the ellipsis */
+				break;
+			cols++;
+		}
+		if (s[i] == ' ')
+			space = i;
+		cut = i + 1;
+	}
+	cut = sk_utf8_cut(s, cut);
+	if (space && text_columns(s, space) * 2 >= room)
+		cut = space;
+	while (cut && (s[cut - 1] == ' ' || s[cut - 1] == ','))
+		cut--;
+	printf("%.*s\xe2\x80\xa6\n", (int)cut, s);	/* U+2026 */
+}
 
 static char *patch_id(const struct sk_track_patch *tp)
 {
@@ -44,7 +107,7 @@ static char *patch_id(const struct sk_track_patch *tp)
 static void print_table(const struct sk_track *t, int colour)
 {
 	size_t *width = sk_xcalloc(t->nr_branches + 1, sizeof(*width));
-	size_t i, j;
+	size_t i, j, used, room, term = terminal_width();
 
 	width[0] = strlen("PATCH");
 	for (i = 0; i < t->nr_patches; i++) {
@@ -66,6 +129,11 @@ static void print_table(const struct sk_track *t, int colour)
 				width[j + 1] = w;
 		}
 	}
+	used = width[0] + 2;
+	for (j = 0; j < t->nr_branches; j++)
+		used += 2 + width[j + 1];
+	/* the subject takes what the terminal has left, 10 at least */
+	room = !term ? 0 : term > used + 10 ? term - used : 10;
 	printf("%-*s", (int)width[0], "PATCH");
 	for (j = 0; j < t->nr_branches; j++)
 		printf("  %-*s", (int)width[j + 1], t->branches[j].br->name);
@@ -88,7 +156,8 @@ static void print_table(const struct sk_track *t, int colour)
 			       (int)width[j + 1], text, colour ? "\033[m" : "");
 			free(text);
 		}
-		printf("  %.60s\n", tp->subject);
+		printf("  ");
+		print_subject(tp->subject, room);
 		free(id);
 	}
 	free(width);
@@ -178,6 +247,7 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 {
 	struct sk_session s;
 	const char *repo_opt = NULL, *series = NULL;
+	char *slug = NULL;
 	int json = ctx->json, why = 0, stats = 0, no_colour = 0, ret;
 	size_t i;
 	struct sk_option opts[] = {
@@ -201,7 +271,13 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
 	}
-	ret = sk_session_open(&s, ctx->top, repo_opt, series);
+	if (series) {
+		ret = sk_series_arg(&slug, ctx, series);
+		if (ret)
+			return ret;
+	}
+	ret = sk_session_open(&s, ctx->top, repo_opt, slug);
+	free(slug);
 	if (ret) {
 		sk_session_close(&s);
 		return sk_die_lib(ret);

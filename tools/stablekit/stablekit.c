@@ -80,20 +80,74 @@ int sk_require_branch(const char *top, const char *name)
 
 int sk_die_series(int code, const char *top, const char *name)
 {
-	char **names = NULL;
-	size_t nr = 0, i;
+	char *slug = NULL;
 
 	if (code != SK_ENOTFOUND)
 		return sk_die_lib(code);
-	fprintf(stderr, "error: no series '%s' under series/ (", name);
-	if (!sk_series_names(&names, &nr, top) && nr)
-		for (i = 0; i < nr; i++)
-			fprintf(stderr, "%s%s", i ? ", " : "there are: ", names[i]);
-	else
-		fprintf(stderr, "there is none; stablekit pull stores one");
-	fprintf(stderr, ")\n");
-	sk_series_names_free(names, nr);
-	return SK_EXIT_USAGE;
+	/* the resolver's message: the name, and the series there are */
+	code = sk_series_resolve(&slug, top, name);
+	free(slug);
+	if (!code)
+		return sk_die_lib(SK_ENOTFOUND);
+	fprintf(stderr, "error: %s\n", sk_error_last());
+	return code == SK_ENOTFOUND ? SK_EXIT_USAGE : SK_EXIT_FAIL;
+}
+
+/* Optimal string alignment distance (Levenshtein with adjacent swaps). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, *d, r;
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	d = sk_xcalloc((la + 1) * (lb + 1), sizeof(*d));
+#define D(x, y) d[(x) * (lb + 1) + (y)]
+	for (i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			size_t c = D(i - 1, j - 1) + (a[i - 1] != b[j - 1]);
+
+			if (D(i - 1, j) + 1 < c)
+				c = D(i - 1, j) + 1;
+			if (D(i, j - 1) + 1 < c)
+				c = D(i, j - 1) + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && D(i - 2, j - 2) + 1 < c)
+				c = D(i - 2, j - 2) + 1;
+			D(i, j) = c;
+		}
+	r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+const char *sk_did_you_mean(const char *word, const char *const *choices)
+{
+	const char *best = NULL;
+	size_t bestd = 3, d;
+
+	for (; *choices; choices++) {
+		d = edit_distance(word, *choices);
+		if (d < bestd && d < strlen(*choices)) {
+			best = *choices;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+int sk_series_arg(char **out, const struct sk_context *ctx, const char *name)
+{
+	int ret = sk_series_resolve(out, ctx->top, name);
+
+	if (!ret)
+		return 0;
+	fprintf(stderr, "error: %s\n", sk_error_last());
+	return ret == SK_ENOTFOUND ? SK_EXIT_USAGE : SK_EXIT_FAIL;
 }
 
 const char *sk_term(const char *s)
@@ -227,7 +281,17 @@ int main(int argc, const char **argv)
 	}
 	cmd = find_command(argv[0]);
 	if (!cmd) {
-		fprintf(stderr, "error: '%s' is not a stablekit command\n", argv[0]);
+		const char *names[sizeof(commands) / sizeof(*commands) + 1];
+		const char *guess;
+		size_t n = 0;
+
+		for (cmd = commands; cmd->name; cmd++)
+			names[n++] = cmd->name;
+		names[n] = NULL;
+		guess = sk_did_you_mean(argv[0], names);
+		fprintf(stderr, "error: '%s' is not a stablekit command%s%s%s\n",
+			argv[0], guess ? "; did you mean '" : "",
+			guess ? guess : "", guess ? "'?" : "");
 		sk_print_commands(stderr);
 		return SK_EXIT_USAGE;
 	}

@@ -76,9 +76,11 @@ test_expect_success 'setup: a project and a model tree holding the file' '
 	[branch "linux-6.12.y"]
 		ref = linux-6.12.y
 		base = v6.12
+		allow-pending = true
 	[branch "shifted"]
 		ref = shifted
 		base = v6.12
+		allow-pending = true
 	EOF
 '
 

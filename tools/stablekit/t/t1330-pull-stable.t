@@ -131,6 +131,46 @@ test_expect_success 'a FAILED mail: the commit in it is the patch, kind failed' 
 	grep "^Subject: \[PATCH v1 1/1\] mm: thing: fix the thing$" p/series/$S/v1.mbx
 '
 
+test_expect_success 'a FAILED mail keeps the tree it failed on: series show says it' '
+	S=mm-thing-fix-the-thing &&
+	test "$(conf $S series.failed-on)" = 6.1-stable &&
+	stablekit -C p series show $S >show &&
+	grep "^kind:      failed$" show &&
+	grep "^failed on: the 6.1-stable tree$" show &&
+	stablekit -C p series show $S --json >f.json &&
+	test "$(jq -r .failed_on f.json)" = 6.1-stable
+'
+
+test_expect_success 'a ported FAILED patch links the patch, not the FAILED mail' '
+	S=mm-thing-fix-the-thing &&
+	sed "s|^Signed-off-by: Andrew Morton <akpm@linux-foundation.org>\$|&\nLink: https://lore.kernel.org/r/20251222-thing-v1@example.org|" \
+		"$FIX/failed.mbox" | sed "/^Fixes: /d" >failed-link.mbox &&
+	grep "^Link: https://lore.kernel.org/r/20251222-thing-v1@example.org\$" failed-link.mbox &&
+	git init -q thing &&
+	mkdir thing/mm && echo old >thing/mm/thing.c &&
+	git -C thing add . && git -C thing commit -q -m "mm: thing: add the thing" &&
+	git -C thing tag v6.1 &&
+	git -C thing checkout -q -b linux-6.1.y &&
+	echo 6.1.1 >thing/Makefile && git -C thing add Makefile &&
+	git -C thing commit -q -m "Linux 6.1.1" &&
+	sk_new_project ft &&
+	cat >ft/stable/branches.conf <<-EOF &&
+	[stablekit]
+		repo = ../thing
+		signoff = Stable Tester <tester@example.org>
+	[branch "linux-6.1.y"]
+		ref = linux-6.1.y
+		base = v6.1
+		allow-pending = true
+	EOF
+	stablekit -C ft pull -m "$PWD/failed-link.mbox" >/dev/null &&
+	(cd ft && stablekit port $S --branch linux-6.1.y) >out &&
+	grep "1. clean  *mm: thing: fix the thing" out &&
+	q=ft/stable/linux-6.1.y/mm-thing-fix-the-thing.patch &&
+	grep "^Link: https://lore.kernel.org/r/20251222-thing-v1@example.org\$" $q &&
+	! grep "thing-failed@gregkh" $q
+'
+
 test_expect_success 'a plain series records no kind and no upstream' '
 	stablekit -C p pull -m "$SK_SEEDS/shadow-node-budget-mglru.v3.mbox" >/dev/null &&
 	B=mm-workingset-fix-the-shadow-node-budget-under-mglru &&

@@ -147,13 +147,13 @@ test_expect_success 'every state of the matrix' '
 	$A:2 linux-6.12.y not eligible
 	$A:2 vendor-7.1 needed
 	$B:1 mainline pending
-	$B:1 linux-7.1.y needed
-	$B:1 linux-7.2.y needed
+	$B:1 linux-7.1.y waits
+	$B:1 linux-7.2.y waits
 	$B:1 linux-6.12.y not affected
 	$B:1 vendor-7.1 needed
 	$B:2 mainline pending
-	$B:2 linux-7.1.y needed
-	$B:2 linux-7.2.y needed
+	$B:2 linux-7.1.y waits
+	$B:2 linux-7.2.y waits
 	$B:2 linux-6.12.y not affected
 	$B:2 vendor-7.1 needed
 	$B:3 mainline pending
@@ -163,12 +163,12 @@ test_expect_success 'every state of the matrix' '
 	$B:3 vendor-7.1 not eligible
 	vmscan-bound:1 mainline pending
 	vmscan-bound:1 linux-7.1.y not eligible
-	vmscan-bound:1 linux-7.2.y needed
+	vmscan-bound:1 linux-7.2.y not eligible
 	vmscan-bound:1 linux-6.12.y not eligible
 	vmscan-bound:1 vendor-7.1 not eligible
 	vmscan-bound:2 mainline pending
 	vmscan-bound:2 linux-7.1.y not eligible
-	vmscan-bound:2 linux-7.2.y needed
+	vmscan-bound:2 linux-7.2.y waits
 	vmscan-bound:2 linux-6.12.y not eligible
 	vmscan-bound:2 vendor-7.1 not eligible
 	EOF
@@ -213,7 +213,8 @@ test_expect_success 'present: upstream line, [ Upstream commit ], cherry-pick, p
 
 test_expect_success 'Fixes: unknown sha resolved by the quoted subject, and said so' '
 	(cd p && stablekit status --why $B:1 linux-7.1.y >../why) &&
-	head -n1 why | grep ": needed$" &&
+	head -n1 why | grep ": waits$" &&
+	grep "not upstream yet (mainline-first): no mainline commit proves it, and no newer stable branch has it; needed once it is upstream (its Fixes: target is in the branch)" why &&
 	grep "7404bd37cfbe is unknown to the repository; resolved by its quoted subject to $(echo $W | cut -c1-12)" why &&
 	grep "is in the base v7.1" why &&
 	(cd p && stablekit status --why fix-f:1 linux-7.1.y >../why) &&
@@ -223,14 +224,11 @@ test_expect_success 'Fixes: unknown sha resolved by the quoted subject, and said
 	grep "resolves to $(echo $W | cut -c1-12)" why
 '
 
-test_expect_success 'Cc: stable # 7.2.x bound and Stable-dep-of' '
+test_expect_success 'Cc: stable # 7.2.x bound; admitted but pending: waits' '
 	(cd p && stablekit status --why vmscan-bound:2 linux-7.1.y >../why) &&
 	grep "# 7.2.x excludes 7.1" why &&
-	jq -r ".patches[] | select(.id == \"vmscan-bound:2\") |
-		.branches[\"linux-7.2.y\"].deps[]" status.json >deps &&
-	echo vmscan-bound:1 >expect && test_cmp expect deps &&
-	(cd p && stablekit status --why vmscan-bound:1 linux-7.2.y >../why) &&
-	grep "Stable-dep-of: vmscan-bound:2" why &&
+	(cd p && stablekit status --why vmscan-bound:2 linux-7.2.y >../why) &&
+	grep "^  - not upstream yet (mainline-first): .*; needed once it is upstream (Cc: stable # 7.2.x admits 7.2)$" why &&
 	jq -r ".patches[] | select(.id == \"$A:2\") |
 		.branches[\"vendor-7.1\"].deps[]" status.json >deps &&
 	echo $A:1 >expect && test_cmp expect deps
@@ -305,7 +303,8 @@ test_expect_success 'the table has a row per patch and a column per branch' '
 	(cd p && stablekit status >../table) &&
 	head -n1 table | grep "^PATCH *mainline *linux-7.1.y *linux-7.2.y *linux-6.12.y *vendor-7.1 *SUBJECT" &&
 	test $(wc -l <table) = 11 &&
-	grep "^vmscan-bound:2 .*needed+1" table
+	grep "^$A:2 .*needed+1" table &&
+	grep "^vmscan-bound:2 .*waits" table
 '
 
 test_expect_success 'unknown patch or branch in --why is a usage error' '
@@ -318,6 +317,34 @@ test_expect_success 'unknown patch or branch in --why is a usage error' '
 test_expect_success 'a missing repository is reported' '
 	(cd p && test_expect_code 128 stablekit status --repo ../nowhere 2>../err) &&
 	grep "no kernel repository at" err
+'
+
+test_expect_success 'allow-pending = true: pending patches needed on that branch, with Stable-dep-of' '
+	git config -f p/stable/branches.conf branch.linux-7.2.y.allow-pending true &&
+	test_when_finished "git config -f p/stable/branches.conf --unset branch.linux-7.2.y.allow-pending" &&
+	(cd p && stablekit status --json >../pending.json) &&
+	jq -r ".patches[] | select(.id == \"vmscan-bound:2\") |
+		.branches[\"linux-7.2.y\"].deps[]" pending.json >deps &&
+	echo vmscan-bound:1 >expect && test_cmp expect deps &&
+	(cd p && stablekit status --why vmscan-bound:1 linux-7.2.y >../why) &&
+	grep "Stable-dep-of: vmscan-bound:2" why &&
+	(cd p && stablekit status --why $B:1 linux-7.2.y >../why) &&
+	head -n1 why | grep ": needed$" &&
+	grep "^  - its Fixes: target is in the branch; not upstream yet, taken as the branch sets allow-pending$" why &&
+	(cd p && stablekit status --why $B:1 linux-7.1.y >../why) &&
+	head -n1 why | grep ": waits$"
+'
+
+test_expect_success 'allow-pending is for stable branches, and a boolean' '
+	cp p/stable/branches.conf conf.saved &&
+	test_when_finished "cp conf.saved p/stable/branches.conf" &&
+	git config -f p/stable/branches.conf branch.vendor-7.1.allow-pending true &&
+	(cd p && test_expect_code 128 stablekit status 2>../err) &&
+	grep "branches.conf:[0-9]*: branch .vendor-7.1.: allow-pending is for stable branches" err &&
+	cp conf.saved p/stable/branches.conf &&
+	git config -f p/stable/branches.conf branch.linux-7.1.y.allow-pending maybe &&
+	(cd p && test_expect_code 128 stablekit status 2>../err) &&
+	grep "branches.conf:[0-9]*: branch .linux-7.1.y.: allow-pending = .maybe. is not a boolean" err
 '
 
 test_expect_success 'a ref missing from the repository: that branch unknown, the others shown, exit 1' '

@@ -122,14 +122,14 @@ test_expect_success 'a fix reverted upstream: "reverted upstream" on mainline, n
 	grep "reverted: $RUP" why
 '
 
-test_expect_success 'same subject and author, another patch-id (reverted): not present, needed' '
+test_expect_success 'same subject and author, another patch-id (reverted): not present, waits for mainline' '
 	test "$(git -C linux log -1 --format="%s %ae" $S1)" = \
 	     "$(git -C linux log -1 --format="%s %ae" $P_SAMESUB)" &&
 	test "$(gpid $S1)" != "$(spid $(slug samesub) 1)" &&
 	git -C linux merge-base --is-ancestor $S1 v1.0 &&
 	test "$(state $(slug samesub):1 mainline)" = pending &&
 	test -z "$(upstream $(slug samesub):1)" &&
-	test "$(state $(slug samesub):1 linux-1.0.y)" = needed
+	test "$(state $(slug samesub):1 linux-1.0.y)" = waits
 '
 
 test_expect_success 'same subject, another patch-id: "similar", with the diffstat of the difference' '

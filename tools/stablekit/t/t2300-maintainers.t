@@ -71,4 +71,37 @@ test_expect_success 'an unknown branch is a usage error naming those there are' 
 	grep "unknown branch .nosuch. (.* has: linux-6.12.y, linux-6.13.y)" err
 '
 
+test_expect_success 'THE REST: LKML in Cc: under a specific section, as get_maintainer.pl' '
+	cat >rest <<-\EOF &&
+	MEMORY MANAGEMENT
+	M:	Andrew Morton <akpm@linux-foundation.org>
+	L:	linux-mm@kvack.org
+	S:	Maintained
+	F:	mm/
+
+	THE REST
+	M:	Linus Torvalds <torvalds@linux-foundation.org>
+	L:	linux-kernel@vger.kernel.org
+	S:	Buried alive in reporters
+	F:	*
+	F:	*/
+	EOF
+	(cd p && stablekit maintainers --file ../rest mm/vmscan.c) >out &&
+	cat >expect <<-\EOF &&
+	To: Andrew Morton <akpm@linux-foundation.org>
+	Cc: linux-mm@kvack.org
+	Cc: linux-kernel@vger.kernel.org
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'THE REST alone: its maintainer and its list' '
+	(cd p && stablekit maintainers --file ../rest kernel/fork.c Makefile) >out &&
+	cat >expect <<-\EOF &&
+	To: Linus Torvalds <torvalds@linux-foundation.org>
+	Cc: linux-kernel@vger.kernel.org
+	EOF
+	test_cmp expect out
+'
+
 test_done

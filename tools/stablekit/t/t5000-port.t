@@ -27,39 +27,56 @@ test_expect_success 'setup: model repository, project, series B pulled' '
 	[branch "linux-7.1.y"]
 		ref = linux-7.1.y
 		base = v7.1
+		allow-pending = true
 	[branch "linux-7.2.y"]
 		ref = linux-7.2.y
 		base = v7.2
 	[branch "vendor-fuzz"]
 		ref = vendor-fuzz
 		base = v7.1
+		allow-pending = true
 	[branch "vendor-3way"]
 		ref = vendor-3way
 		base = v7.1
+		allow-pending = true
 	[branch "vendor-fail"]
 		ref = vendor-fail
 		base = v7.1
+		allow-pending = true
 	[branch "vendor-rc1"]
 		ref = vendor-rc1
 		base = v7.1
+		allow-pending = true
+	[branch "vendor-down"]
+		ref = vendor-fail
+		base = v7.1
+		kind = downstream
+		select = $B
 	EOF
 	(cd p && stablekit pull -m "$SK_SEEDS/shadow-node-budget-mglru.v3.mbox") >/dev/null 2>&1 &&
 	(cd linuxb && git for-each-ref && git rev-parse HEAD && git status --porcelain &&
 	 git count-objects) >refs.before
 '
 
-test_expect_success 'clean: series B on 7.2.y, patches 1 and 2 queued, patch 3 not eligible' '
-	port $B --branch linux-7.2.y >out &&
-	grep "1. clean  *mm: memcg: redirect stats" out &&
+test_expect_success 'clean: series B on 7.2.y, patch 2 queued, patch 1 waits for mainline, 3 not eligible' '
+	port $B --branch linux-7.2.y --progress >out 2>err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: $B -> linux-7.2.y: patch 2/3: mm: workingset: use lruvec_page_state_local() to count lru pages$" err &&
+	grep "^\[ *[0-9]*:[0-9][0-9]\] port: $B -> linux-7.2.y: 1 patch queued: quilt push$" err &&
+	! grep "patch 1/3" err &&
+	grep "^  1\. skipped  *mm: memcg: redirect stats" out &&
+	grep "^       waits: not upstream yet (mainline-first): no mainline commit proves it, and no newer stable branch has it" out &&
 	grep "2. clean  *mm: workingset: use lruvec_page_state_local" out &&
 	grep "3. skipped .*mm: memcg: skip the RCU lock" out &&
 	grep "not eligible: no Fixes: and no Cc: stable" out &&
 	cat >expect <<-EOF &&
 	# $B
-	mm-memcg-redirect-stats-updates-of-dying-memcgs-for-a.patch
 	mm-workingset-use-lruvec_page_state_local-to-count-l.patch
 	EOF
-	test_cmp expect $Q/linux-7.2.y/series
+	test_cmp expect $Q/linux-7.2.y/series &&
+	(cd p && stablekit status --why $B:1 linux-7.2.y) >why &&
+	grep "linux-7.2.y: waits$" why &&
+	port $B --branch linux-7.2.y --json >strict.json &&
+	jq -e ".[0].patches[0].method == \"skipped\" and (.[0].patches[0].reason | startswith(\"waits: not upstream yet (mainline-first)\"))" strict.json
 '
 
 test_expect_success 'the patches carry upstream line, trailers, note and sign-off' '
@@ -76,9 +93,7 @@ test_expect_success 'the patches carry upstream line, trailers, note and sign-of
 	grep "^Fixes: 7404bd37cfbe" $f &&
 	grep "^Acked-by: Shakeel Butt" $f &&
 	tail -n +1 $f | grep -n "^Signed-off-by:" | tail -n 1 | grep "Stable Tester" &&
-	g=$Q/linux-7.2.y/mm-memcg-redirect-stats-updates-of-dying-memcgs-for-a.patch &&
-	! grep "upstream\.$" $g &&
-	grep "^Link: https://lore.kernel.org/r/20260904094555.2871043-2-hui.zhu@linux.dev" $g
+	! test -e $Q/linux-7.2.y/mm-memcg-redirect-stats-updates-of-dying-memcgs-for-a.patch
 '
 
 test_expect_success 'the queue pushes with quilt onto the branch' '
@@ -93,6 +108,12 @@ test_expect_success 'offset: 7.1.y has the code 12 lines lower' '
 	grep "offset +12 in mm/memcontrol.c hunk 1" out &&
 	grep "^\[ stablekit: applied with offset +12 in mm/memcontrol.c hunk 1" \
 		$Q/linux-7.1.y/mm-memcg-redirect-stats-updates-of-dying-memcgs-for-a.patch
+'
+
+test_expect_success 'allow-pending = true: the pending patch 1 queued, with its Link: and no upstream line' '
+	g=$Q/linux-7.1.y/mm-memcg-redirect-stats-updates-of-dying-memcgs-for-a.patch &&
+	! grep "upstream\.$" $g &&
+	grep "^Link: https://lore.kernel.org/r/20260904094555.2871043-2-hui.zhu@linux.dev" $g
 '
 
 test_expect_success 'fuzz 1: one outer context line differs' '
@@ -136,6 +157,37 @@ test_expect_success 'nothing carries it: a FAILED mail, exit 1, the rest still q
 	grep "^    692  static unsigned long count_shadow_nodes(struct shrinker \*shrinker,$" $m &&
 	grep "/\* rewritten 693 \*/" $m &&
 	grep "three-way" $m
+'
+
+test_expect_success 'report keeps the FAILED mail of a stable branch as port addressed it' '
+	(cd p && stablekit report --results ../results --branch vendor-fail) >/dev/null &&
+	m=mm-workingset-use-lruvec_page_state_local-to-count-l.mail &&
+	test_cmp $Q/vendor-fail/failed/$m results/vendor-fail/report/failed/$m &&
+	sed -n "1,/^\$/p" results/vendor-fail/report/failed/$m >head &&
+	cat >expect <<-EOF &&
+	Subject: FAILED: patch "mm: workingset: use lruvec_page_state_local() to count lru pages" failed to apply to 7.1-stable tree
+	To: Hui Zhu <zhuhui@kylinos.cn>
+	Cc: stable@vger.kernel.org
+
+	EOF
+	test_cmp expect head
+'
+
+test_expect_success 'report keeps a downstream FAILED mail to the owner, no stable@' '
+	test_expect_code 1 port $B --branch vendor-down >out &&
+	grep "2. FAILED  *mm: workingset" out &&
+	(cd p && stablekit report --results ../results --branch vendor-down) >/dev/null &&
+	m=mm-workingset-use-lruvec_page_state_local-to-count-l.mail &&
+	test_cmp $Q/vendor-down/failed/$m results/vendor-down/report/failed/$m &&
+	sed -n "1,/^\$/p" results/vendor-down/report/failed/$m >head &&
+	cat >expect <<-EOF &&
+	Subject: FAILED: patch "mm: workingset: use lruvec_page_state_local() to count lru pages" failed to port to vendor-down
+	To: Stable Tester <tester@example.org>
+	Cc: Hui Zhu <zhuhui@kylinos.cn>
+
+	EOF
+	test_cmp expect head &&
+	! grep "stable@" head
 '
 
 test_expect_success 'running port again gives the same bytes' '

@@ -28,6 +28,7 @@ project() {
 	[branch "vendor-fail"]
 		ref = vendor-fail
 		base = v7.1
+		allow-pending = true
 	EOF
 	O=$ORIG ID="$3" perl -pe 's/\Q$ENV{O}\E/$ENV{ID}/g' "$SEED_B" >$1.mbox &&
 	(cd $1 && stablekit pull -m ../$1.mbox) >/dev/null 2>&1 &&

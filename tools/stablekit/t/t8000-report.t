@@ -245,19 +245,35 @@ test_expect_success 'an unreadable results file is named with its line, exit 128
 	jq -e ".input_errors | length == 1" "$REP/report.json"
 '
 
-test_expect_success 'FAILED mails are copied addressed to author and maintainers' '
+test_expect_success 'FAILED mails are copied as port addressed them, blank line kept' '
 	fresh_results &&
 	mkdir -p p/stable/linux-6.12.y/failed &&
-	printf "Subject: FAILED: patch \"x\" failed to apply to 6.12-stable tree\nTo: someone\nCc: stable@vger.kernel.org\n\nbody line\n" \
+	printf "Subject: FAILED: patch \"x\" failed to port to linux-6.12.y\nTo: Owner <owner@example.org>\nCc: Usama Arif <usama.arif@linux.dev>\n\nbody line\n" \
 		>p/stable/linux-6.12.y/failed/x.mail &&
-	report --branch linux-6.12.y >/dev/null &&
+	printf "not a mail\n" >p/stable/linux-6.12.y/failed/notes.txt &&
+	report --branch linux-6.12.y >/dev/null 2>err &&
 	m="$REP/failed/x.mail" &&
-	grep "^To: Usama Arif <usama.arif@linux.dev>, " "$m" &&
-	grep "^Cc: stable@vger.kernel.org, .*linux-mm@kvack.org" "$m" &&
-	grep "^body line$" "$m" &&
-	! grep "^To: someone" "$m" &&
+	test_cmp p/stable/linux-6.12.y/failed/x.mail "$m" &&
+	! grep "stable@" "$m" &&
+	grep "warning: .*/failed/notes.txt: not a FAILED mail" err &&
+	! test -e "$REP/failed/notes.txt" &&
 	jq -e ".failed_mails == [\"$m\"]" "$REP/report.json" &&
 	rm -r p/stable/linux-6.12.y/failed
+'
+
+test_expect_success 'an interrupted gate: boot and kselftest interrupted/not run, no regressions count' '
+	fresh_results &&
+	edit gate/gate.json ".stages |= map(select(.name == \"queue\" or .name == \"build\" or .name == \"kernel\")) | .verdict = \"incomplete\"" &&
+	rm -rf "$R/linux-6.12.y/gate/kselftest-patched" "$R/linux-6.12.y/gate/kselftest-compare.json" &&
+	test_might_fail report --branch linux-6.12.y >/dev/null &&
+	jq -r ".tests.boot.reason, .tests.reason" "$REP/report.json" >why &&
+	grep -c "^interrupted/not run: the gate recorded no boot stage" why &&
+	grep "^interrupted/not run: the gate recorded no kselftest stage" why &&
+	grep "^interrupted/not run: the gate recorded no kselftest stage" "$REP/report.txt" &&
+	! grep "No test regressions found" "$REP/report.txt" &&
+	grep "<tr><th>regressions</th><td>&ndash;</td></tr>" "$REP/report.html" &&
+	! grep "<tr><th>regressions</th><td>0</td>" "$REP/report.html" &&
+	fresh_results
 '
 
 test_expect_success 'summary: status matrix and one verdict line per branch' '

@@ -24,7 +24,58 @@ static struct sk_track_facts stable(int major, int minor)
 	f.kind = SK_BRANCH_STABLE;
 	f.major = major;
 	f.minor = minor;
+	f.upstream = 1;		/* mainline has it: test_decide_mainline_first */
+	f.mainline = 1;
 	return f;
+}
+
+/* Stable takes mainline first: needed but not upstream waits. */
+static void test_decide_mainline_first(void **state)
+{
+	struct sk_track_facts f = stable(7, 1);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+
+	(void)state;
+	f.upstream = 0;
+	f.cc_stable = 1;
+	assert_int_equal(sk_track_decide(&f, &why), SK_STATE_WAITS);
+	assert_string_equal(why.buf, "not upstream yet (mainline-first): no "
+			    "mainline commit proves it, and no newer stable "
+			    "branch has it; needed once it is upstream (Cc: "
+			    "stable)");
+	assert_string_equal(sk_state_name(SK_STATE_WAITS), "waits");
+	sk_strbuf_reset(&why);
+	f.mainline = 0;
+	f.has_fixes = f.fixes_resolved = f.fixes_in_branch = 1;
+	assert_int_equal(sk_track_decide(&f, &why), SK_STATE_WAITS);
+	assert_non_null(strstr(why.buf, "no mainline branch is tracked to "
+			       "prove it"));
+	assert_non_null(strstr(why.buf, "(its Fixes: target is in the "
+			       "branch)"));
+	/* what is not needed anyway is said as before */
+	f.fixes_in_branch = 0;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NOT_AFFECTED);
+	f.fixes_in_branch = 1;
+	/* the branch opts out */
+	sk_strbuf_reset(&why);
+	f.allow_pending = 1;
+	assert_int_equal(sk_track_decide(&f, &why), SK_STATE_NEEDED);
+	assert_string_equal(why.buf, "its Fixes: target is in the branch; not "
+			    "upstream yet, taken as the branch sets "
+			    "allow-pending");
+	/* upstream by proxy (or mainline): needed */
+	f.allow_pending = 0;
+	f.upstream = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	/* a downstream branch takes what it selects, upstream or not */
+	f.upstream = 0;
+	f.kind = SK_BRANCH_DOWNSTREAM;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	f.has_fixes = 0;
+	f.cc_stable = 0;
+	f.selected = 1;
+	assert_int_equal(sk_track_decide(&f, NULL), SK_STATE_NEEDED);
+	sk_strbuf_release(&why);
 }
 
 static void test_decide_order(void **state)
@@ -382,6 +433,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_order),
+		cmocka_unit_test(test_decide_mainline_first),
 		cmocka_unit_test(test_decide_unresolved_fixes),
 		cmocka_unit_test(test_decide_reverts),
 		cmocka_unit_test(test_lines),

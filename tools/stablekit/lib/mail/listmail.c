@@ -202,6 +202,23 @@ char *sk_failed_subject(const char *subject)
 	return sk_xstrndup(p, (size_t)(q - p));
 }
 
+char *sk_failed_tree(const char *subject)
+{
+	char *patch = sk_failed_subject(subject);
+	const char *p, *end;
+
+	if (!patch)
+		return NULL;
+	free(patch);
+	p = strstr(subject, "\" failed to apply to ") + 21;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	if (end - p > 5 && !strncmp(end - 5, " tree", 5))
+		end -= 5;
+	return end > p ? sk_xstrndup(p, (size_t)(end - p)) : NULL;
+}
+
 static int hex_run(const char *p, size_t *len)
 {
 	size_t n = 0;

@@ -58,5 +58,7 @@ const char *sk_stable_review_body(const char *body);
  * apply to ...', Sasha's 'FAILED: Patch "mm: foo" ...'), a new string or NULL.
  */
 char *sk_failed_subject(const char *subject);
+/* The tree of a FAILED subject: "... failed to apply to 6.1-stable tree" -> "6.1-stable"; else NULL. */
+char *sk_failed_tree(const char *subject);
 
 #endif

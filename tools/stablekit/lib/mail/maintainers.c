@@ -143,10 +143,19 @@ void sk_maintainers_release(struct sk_maintainers *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* F: * and F: * / (no space): THE REST, which covers every file. */
+static int catch_all(const char *pat)
+{
+	return !strcmp(pat, "*") || !strcmp(pat, "*/");
+}
+
 static int pattern_matches(const char *pat, const char *path)
 {
 	size_t n = strlen(pat);
 
+	/* THE REST's directory glob: any file in a directory */
+	if (!strcmp(pat, "*/"))
+		return strchr(path, '/') != NULL;
 	if (n && pat[n - 1] == '/')
 		return !strncmp(path, pat, n);
 	if (strpbrk(pat, "*?["))
@@ -179,7 +188,7 @@ size_t sk_maintainers_score(const struct sk_maint_section *s, const char *path)
 		size_t score = 0;
 
 		if (e->tag == 'F' && pattern_matches(e->value, path))
-			score = strlen(e->value);
+			score = catch_all(e->value) ? 1 : strlen(e->value);
 		else if (e->tag == 'N' && regex_matches(e->value, path))
 			score = 1;
 		if (score > best)
@@ -209,6 +218,21 @@ void sk_recipients_add(struct sk_recipients *r, int to, const char *who)
 	(*list)[(*nr)++] = sk_xstrdup(who);
 }
 
+/* A section whose only F: patterns cover everything (THE REST). */
+static int rest_only(const struct sk_maint_section *s)
+{
+	size_t i, f = 0;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->entries[i].tag == 'F' || s->entries[i].tag == 'N') {
+			if (s->entries[i].tag == 'N' ||
+			    !catch_all(s->entries[i].value))
+				return 0;
+			f++;
+		}
+	return f > 0;
+}
+
 void sk_maintainers_recipients(struct sk_recipients *out,
 			       const struct sk_maintainers *m,
 			       const char *const *paths, size_t nr)
@@ -234,6 +258,12 @@ void sk_maintainers_recipients(struct sk_recipients *out,
 			for (k = 0; k < s->nr; k++) {
 				char tag = s->entries[k].tag;
 
+				/*
+				 * THE REST under a more specific section: its
+				 * list only (LKML), as get_maintainer.pl says
+				 */
+				if (tag != 'L' && sc < best && rest_only(s))
+					continue;
 				if (tag == 'M')
 					sk_recipients_add(out, sc == best, s->entries[k].value);
 				else if (tag == 'R' || tag == 'L')

@@ -51,6 +51,7 @@ struct pull {
 	struct sk_revision rev;		/* the new revision, built here */
 	char *subject, *author, *change_id;
 	const char *kind;		/* sk_mail_kind_name of the thread */
+	char *failed_on;		/* a FAILED mail's tree, "6.1-stable" */
 };
 
 char *sk_slugify(const char *title)
@@ -569,6 +570,37 @@ static void sanitize_trailers(struct pull *pl, struct sk_patch *p)
 	p->nr_trailers = kept;
 }
 
+/*
+ * b4 --add-link links each patch to the mail it came in: for a FAILED
+ * mail that is the FAILED mail, not the patch.  The commit pasted in it
+ * keeps its own Link: (to the patch); the one to the FAILED mail goes.
+ */
+static void drop_failed_links(const struct pull *pl, struct sk_patch *p)
+{
+	size_t i, k, kept;
+
+	for (i = 0; i < pl->raw.nr; i++) {
+		char *id;
+
+		if (!pl->use[i] || pl->kinds[i] != SK_MAIL_FAILED)
+			continue;
+		id = sk_msgid_strip(pl->raw.mails[i].message_id);
+		for (k = kept = 0; k < p->nr_trailers; k++) {
+			struct sk_trailer *t = &p->trailers[k];
+
+			if (*id && !strcasecmp(t->key, "Link") &&
+			    strstr(t->value, id)) {
+				free(t->key);
+				free(t->value);
+				continue;
+			}
+			p->trailers[kept++] = *t;
+		}
+		p->nr_trailers = kept;
+		free(id);
+	}
+}
+
 static void message_hash(char out[41], const char *msg)
 {
 	git_oid oid;
@@ -734,6 +766,7 @@ static int read_b4_output(struct pull *pl, const struct sk_b4_am_result *b4)
 			p->subj.nr = p->subj.total = 1;
 		own_author(pl, p);
 		sanitize_trailers(pl, p);
+		drop_failed_links(pl, p);
 	}
 	return check_complete(pl);
 }
@@ -895,6 +928,8 @@ static char *upstream_of(struct pull *pl, const char *msgid)
 		if ((!pl->kind || !strcmp(pl->kind, "series")) &&
 		    (pl->single || !author_backport(pl, i)))
 			pl->kind = sk_mail_kind_name(pl->kinds[i]);
+		if (pl->kinds[i] == SK_MAIL_FAILED && !pl->failed_on)
+			pl->failed_on = sk_failed_tree(m->subject);
 		return sk_mail_upstream(m->body);
 	}
 	return NULL;
@@ -1277,6 +1312,8 @@ static int store_new_series(struct pull *pl)
 	s->author = sk_xstrdup(pl->author);
 	s->change_id = pl->change_id ? sk_xstrdup(pl->change_id) : NULL;
 	s->kind = sk_xstrdup(pl->kind ? pl->kind : "series");
+	if (pl->failed_on)
+		s->failed_on = sk_xstrdup(pl->failed_on);
 	final = sk_path_join(root, s->slug);
 	pl->res->series = s;
 	ret = sk_name_check("series", s->slug);
@@ -1327,6 +1364,8 @@ static int store_revision(struct pull *pl, struct sk_series *s)
 	}
 	if (!s->kind && pl->kind)
 		s->kind = sk_xstrdup(pl->kind);
+	if (!s->failed_on && pl->failed_on)
+		s->failed_on = sk_xstrdup(pl->failed_on);
 	move_revision(s, &pl->rev, v);
 	ret = write_files(pl, s->dir, sk_series_revision(s, v));
 	if (ret)
@@ -1598,6 +1637,7 @@ out:
 	sk_threads_release(&pl.threads);
 	free(pl.use);
 	free(pl.kinds);
+	free(pl.failed_on);
 	free(pl.want);
 	sk_revision_release(&pl.rev);
 	free(pl.subject);

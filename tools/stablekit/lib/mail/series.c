@@ -74,6 +74,50 @@ int sk_series_names(char ***out, size_t *nr, const char *top)
 	return 0;
 }
 
+int sk_series_resolve(char **out, const char *top, const char *name)
+{
+	struct sk_strbuf list = SK_STRBUF_INIT;
+	char **names;
+	size_t nr, i, hits = 0, len = strlen(name);
+	const char *hit = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = sk_name_check("series", name);
+	if (!ret)
+		ret = sk_series_names(&names, &nr, top);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(names[i], name)) {
+			hit = names[i];
+			hits = 1;
+			break;
+		}
+		if (len && !strncmp(names[i], name, len)) {
+			hit = names[i];
+			sk_strbuf_addf(&list, "%s%s", hits++ ? ", " : "", names[i]);
+		}
+	}
+	if (hits == 1) {
+		*out = sk_xstrdup(hit);
+	} else if (hits) {
+		ret = sk_error_set(SK_ENOTFOUND, "'%s' is the start of %zu "
+				   "series' names: %s; give more of the name",
+				   name, hits, list.buf);
+	} else {
+		for (i = 0; i < nr; i++)
+			sk_strbuf_addf(&list, "%s%s", i ? ", " : "", names[i]);
+		ret = sk_error_set(SK_ENOTFOUND, "no series '%s' under series/ "
+				   "(%s%s)", name, nr ? "there are: " :
+				   "there is none; stablekit pull stores one",
+				   list.buf);
+	}
+	sk_strbuf_release(&list);
+	sk_series_names_free(names, nr);
+	return ret;
+}
+
 void sk_series_names_free(char **names, size_t nr)
 {
 	while (nr--)
@@ -236,6 +280,8 @@ static int load_series_key(struct sk_series *s, const char *key,
 		set_str(&s->change_id, value);
 	else if (!strcmp(key, "kind"))
 		set_str(&s->kind, value);
+	else if (!strcmp(key, "failed-on"))
+		set_str(&s->failed_on, value);
 	else
 		return -1;
 	return 0;
@@ -665,6 +711,7 @@ void sk_series_free(struct sk_series *s)
 	free(s->author);
 	free(s->change_id);
 	free(s->kind);
+	free(s->failed_on);
 	free(s);
 }
 
@@ -756,6 +803,8 @@ int sk_series_save(const struct sk_series *s)
 	sk_confwriter_add(&w, "series", NULL, "change-id", s->change_id);
 	if (s->kind && strcmp(s->kind, "series"))
 		sk_confwriter_add(&w, "series", NULL, "kind", s->kind);
+	if (s->failed_on)
+		sk_confwriter_add(&w, "series", NULL, "failed-on", s->failed_on);
 	for (i = 0; !ret && i < s->nr_revs; i++)
 		ret = save_revision(&w, &s->revs[i]);
 	if (!ret)

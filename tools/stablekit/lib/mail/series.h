@@ -79,6 +79,7 @@ struct sk_series {
 	char *author;
 	char *change_id;
 	char *kind;		/* series, stable-review, autosel, failed */
+	char *failed_on;	/* failed: the tree it failed on, "6.1-stable" */
 	struct sk_revision *revs;	/* oldest first: sk_revision_cmp */
 	size_t nr_revs;
 };
@@ -86,6 +87,13 @@ struct sk_series {
 /* Names of the series under <top>/series, sorted; free with sk_series_names_free. */
 int sk_series_names(char ***out, size_t *nr, const char *top);
 void sk_series_names_free(char **names, size_t nr);
+/*
+ * The series a name from the command line means: the series of that
+ * name, else the only one whose name starts with it.  SK_ENOTFOUND when
+ * none or several do, the message naming the name and the candidates
+ * (those with the prefix, else every series there is).
+ */
+int sk_series_resolve(char **out, const char *top, const char *name);
 
 int sk_series_load(struct sk_series **out, const char *top, const char *slug);
 int sk_series_load_dir(struct sk_series **out, const char *dir);

@@ -75,6 +75,8 @@ json_t *sk_seriesjson_series(const struct sk_series *s)
 	json_object_set_new(o, "author", sk_json_string(s->author));
 	json_object_set_new(o, "change_id", sk_json_string(s->change_id));
 	json_object_set_new(o, "kind", json_string(s->kind ? s->kind : "series"));
+	if (s->failed_on)
+		json_object_set_new(o, "failed_on", json_string(s->failed_on));
 	for (i = 0; i < s->nr_revs; i++)
 		json_array_append_new(revs, sk_seriesjson_revision(&s->revs[i]));
 	json_object_set_new(o, "revisions", revs);

@@ -529,6 +529,9 @@ static void placement_notes(struct sk_strbuf *out, const struct sk_port_item *it
  * A stable queue names its upstream commit only when tracking proved one
  * (upstream_line); without one (a tree without history, upstream only by
  * proxy) the Link: to the patch's mail is what says where it came from.
+ * A pulled FAILED mail is not the patch: the commit pasted in it carries
+ * its own Link: (kept with its trailers), and nothing points at the
+ * FAILED mail.
  */
 static void link_line(struct sk_strbuf *out, const struct port *p,
 		      const struct work *w, const struct sk_patch *mail)
@@ -536,7 +539,8 @@ static void link_line(struct sk_strbuf *out, const struct port *p,
 	const char *id = w->sp->message_id;
 	size_t i, len;
 
-	if (p->tb->br->kind == SK_BRANCH_DOWNSTREAM || !id || !*id)
+	if (p->tb->br->kind == SK_BRANCH_DOWNSTREAM || !id || !*id ||
+	    (p->series->kind && !strcmp(p->series->kind, "failed")))
 		return;
 	for (i = 0; w->tp && i < w->tp->nr_upstream; i++)
 		if (sk_track_upstream_proven(&w->tp->upstream[i]))
@@ -1433,6 +1437,23 @@ static int blame_compile(struct port *p, char **names, struct sk_strbuf *texts,
 	return 1;
 }
 
+/* A step of the port, as it starts: the command's progress line. */
+static void step(const struct port *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void step(const struct port *p, const char *fmt, ...)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	va_list ap;
+
+	if (!p->o->progress)
+		return;
+	va_start(ap, fmt);
+	sk_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	p->o->progress(sb.buf, p->o->progress_data);
+	sk_strbuf_release(&sb);
+}
+
 static int port_all(struct port *p)
 {
 	size_t n = p->rev->nr_patches, i, queued = 0;
@@ -1474,6 +1495,7 @@ static int port_all(struct port *p)
 		if (w.tp && w.tp->nr_upstream)
 			memcpy(w.item->upstream, w.tp->upstream[w.tp->nr_upstream - 1].commit, 41);
 		sk_strbuf_init(&texts[queued]);
+		step(p, "patch %d/%zu: %s", sp->nr, n, sp->subject);
 		ret = port_one(p, &w, &texts[queued]);
 		if (!ret && w.item->method != SK_PORT_FAILED) {
 			struct sk_strbuf name = SK_STRBUF_INIT;
@@ -1503,11 +1525,17 @@ static int port_all(struct port *p)
 		release_work(&w);
 	}
 	if (!ret)
+		step(p, "%zu patch%s queued: quilt push%s", queued,
+		     queued == 1 ? "" : "es", p->kernel_tree && queued ?
+		     " and the compile check" : "");
+	if (!ret)
 		ret = prove_and_install(p, names, texts, queued);
 	while (ret == SK_ECONFLICT && p->compile_failed &&
 	       (unqueue_independent(p, names, texts, &queued) ||
 		blame_compile(p, names, texts, &queued))) {
 		sk_error_clear();
+		step(p, "the compile check failed: again with %zu patch%s",
+		     queued, queued == 1 ? "" : "es");
 		ret = prove_and_install(p, names, texts, queued);
 	}
 	for (i = 0; i < n; i++) {

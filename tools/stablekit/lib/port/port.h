@@ -96,6 +96,9 @@ struct sk_port_opts {
 	int bracket_style;	/* "[ Upstream commit <sha> ]" */
 	unsigned int timeout_ms;
 	int keep;		/* a failed patch's files, with .rej, under $SK_WORK/port */
+	/* each step as it starts ("patch 2/3: ..."), or NULL */
+	void (*progress)(const char *step, void *data);
+	void *progress_data;
 };
 
 /*

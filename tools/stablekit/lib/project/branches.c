@@ -341,9 +341,14 @@ static void push_str(char ***arr, size_t *nr, const char *v)
 	(*arr)[(*nr)++] = sk_xstrdup(v);
 }
 
-static int set_key(struct sk_branch *br, const char *key, const char *v,
+/* v is NULL for a key given without "=" (git-config's true). */
+static int set_key(struct sk_branch *br, const char *key, const char *raw,
 		   const char *where)
 {
+	const char *v = raw ? raw : "";
+
+	if (!strcmp(key, "allow-pending"))
+		v = raw;
 	if (!strcmp(key, "ref")) {
 		if (!*v)
 			return sk_error_set(SK_EINVALID, "%s: branch '%s': "
@@ -375,6 +380,13 @@ static int set_key(struct sk_branch *br, const char *key, const char *v,
 		push_str(&br->arches, &br->nr_arches, v);
 	} else if (!strcmp(key, "select")) {
 		push_str(&br->selects, &br->nr_selects, v);
+	} else if (!strcmp(key, "allow-pending")) {
+		/* git-config: a key without "=" is true */
+		if (git_config_parse_bool(&br->allow_pending, v ? v : "true"))
+			return sk_error_set(SK_EINVALID, "%s: branch '%s': "
+					    "allow-pending = '%s' is not a "
+					    "boolean (true or false)", where,
+					    br->name, v);
 	} else {
 		return sk_error_set(SK_EINVALID, "%s: branch '%s': unknown key "
 				    "'%s'", where, br->name, key);
@@ -404,6 +416,12 @@ static int finish(struct sk_branches *b, const char *path)
 			return sk_error_set(SK_EINVALID,
 					    "%s:%d: branch '%s': select is for "
 					    "downstream branches", path,
+					    br->line, br->name);
+		if (br->allow_pending && br->kind != SK_BRANCH_STABLE)
+			return sk_error_set(SK_EINVALID,
+					    "%s:%d: branch '%s': allow-pending "
+					    "is for stable branches (only they "
+					    "take mainline first)", path,
 					    br->line, br->name);
 		if (br->major || br->kind == SK_BRANCH_MAINLINE)
 			continue;
@@ -464,8 +482,7 @@ static int load_entry(struct sk_branches *out, struct conf_lines *cl,
 			br = branch_get(out, bname, section_line(cl, section));
 			if (!strcmp(last + 1, "base"))
 				br->base_line = atoi(strrchr(where, ':') + 1);
-			ret = set_key(br, last + 1, e->value ? e->value : "",
-				      where);
+			ret = set_key(br, last + 1, e->value, where);
 		}
 		free(section);
 		free(bname);

@@ -20,6 +20,9 @@
  *           version = 7.1            default: from base, else from the name
  *           arch = x86_64            one line per arch
  *           select = <series slug>   downstream only: series it takes
+ *           allow-pending = true     stable only: queue patches mainline
+ *                                    has not taken yet (default false:
+ *                                    mainline first, see track.h)
  *
  * Branches keep the order of the file.  An unknown section or key, a bad
  * value (kind, version, arch), a branch without base or whose name is not
@@ -45,6 +48,7 @@ struct sk_branch {
 	char **selects;
 	size_t nr_selects;
 	char *repo;		/* NULL: the project's repository */
+	int allow_pending;	/* stable: pending patches may be queued */
 	int line, base_line;	/* of its section header, of base = */
 };
 

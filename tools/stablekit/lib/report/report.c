@@ -432,7 +432,10 @@ static json_t *from_stage(const struct sk_gate_results *gate, const char *name,
 		return section(status_is(s->status, "pass") ? "pass" :
 			       status_is(s->status, "fail") ? "fail" : "not run",
 			       s->reason);
-	w = gate ? sk_xstrfmt("not run: the gate has no %s stage", name) :
+	/* a gate.json without the stage: the gate stopped before it */
+	w = gate ? sk_xstrfmt("interrupted/not run: the gate recorded no %s "
+			      "stage (it stopped before it, or skipped it)",
+			      name) :
 		   sk_xstrfmt("%s (stablekit gate)", gate_why);
 	o = not_run(w);
 	free(w);

@@ -259,9 +259,13 @@ static void arch_table(struct sk_strbuf *sb, json_t *arches)
 			sk_strbuf_adds(sb, "<td>&ndash;</td>");
 	}
 	sk_strbuf_adds(sb, "</tr>\n<tr><th>regressions</th>");
+	/* no counts: nothing ran, so no number, not "0" */
 	json_array_foreach(arches, i, a)
-		sk_strbuf_addf(sb, "<td>%zu</td>", json_array_size(
-			       json_object_get(a, "regressions")));
+		if (json_is_object(json_object_get(a, "counts")))
+			sk_strbuf_addf(sb, "<td>%zu</td>", json_array_size(
+				       json_object_get(a, "regressions")));
+		else
+			sk_strbuf_adds(sb, "<td>&ndash;</td>");
 	sk_strbuf_adds(sb, "</tr>\n</table>\n");
 }
 

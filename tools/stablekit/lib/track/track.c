@@ -50,6 +50,7 @@ static const char *const state_names[] = {
 	[SK_STATE_SIMILAR] = "similar",
 	[SK_STATE_REVERTED_UPSTREAM] = "reverted upstream",
 	[SK_STATE_REVERTED_HERE] = "reverted on this branch",
+	[SK_STATE_WAITS] = "waits",
 };
 
 static const char *const proof_names[] = {
@@ -73,6 +74,34 @@ int sk_track_upstream_proven(const struct sk_track_upstream *u)
 const char *sk_state_name(enum sk_state s)
 {
 	return state_names[s];
+}
+
+/*
+ * Stable takes mainline first: a patch a stable branch would need waits
+ * until mainline has it (or a newer stable branch, which took it from
+ * mainline), unless the branch allows pending patches.
+ */
+static enum sk_state mainline_first(const struct sk_track_facts *f,
+				    enum sk_state st, struct sk_strbuf *why)
+{
+	char *needed;
+
+	if (st != SK_STATE_NEEDED || f->kind != SK_BRANCH_STABLE ||
+	    f->upstream)
+		return st;
+	if (f->allow_pending) {
+		sk_strbuf_adds(why, "; not upstream yet, taken as the branch "
+			       "sets allow-pending");
+		return st;
+	}
+	needed = sk_strbuf_detach(why);
+	sk_strbuf_addf(why, "not upstream yet (mainline-first): %s, and no "
+		       "newer stable branch has it; needed once it is "
+		       "upstream (%s)", f->mainline ?
+		       "no mainline commit proves it" :
+		       "no mainline branch is tracked to prove it", needed);
+	free(needed);
+	return SK_STATE_WAITS;
 }
 
 enum sk_state sk_track_decide(const struct sk_track_facts *f,
@@ -153,6 +182,7 @@ enum sk_state sk_track_decide(const struct sk_track_facts *f,
 			       "no Fixes:, no Cc: stable, and the series is not selected for this downstream branch" :
 			       "no Fixes: and no Cc: stable");
 	}
+	st = mainline_first(f, st, why);
 	sk_strbuf_release(&dummy);
 	return st;
 }
@@ -2182,6 +2212,48 @@ static void content_facts(struct run *r, size_t bi, struct pinfo *pi,
 	content_take(c, &cf.evidence);
 }
 
+/* A live (not reverted) proven mainline commit carries the patch. */
+static int upstream_live(const struct sk_track_patch *tp)
+{
+	size_t i;
+
+	for (i = 0; i < tp->nr_upstream; i++)
+		if (sk_track_upstream_proven(&tp->upstream[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The newest stable branch newer than bi whose history has the patch
+ * (evaluated already: see eval_order): upstream by proxy, as stable
+ * trees take only mainline commits.  NULL if none.
+ */
+static const char *newer_present(struct run *r, size_t bi,
+				 const struct sk_track_patch *tp)
+{
+	const struct sk_branch *me = r->t->branches[bi].br, *best = NULL;
+	size_t j;
+
+	for (j = 0; j < r->t->nr_branches; j++) {
+		const struct sk_branch *br = r->t->branches[j].br;
+
+		if (j == bi || br->kind != SK_BRANCH_STABLE ||
+		    r->t->branches[j].problem ||
+		    tp->cells[j].state != SK_STATE_PRESENT ||
+		    sk_version_cmp(br->major, br->minor, me->major,
+				   me->minor) <= 0 ||
+		    (best && sk_version_cmp(br->major, br->minor, best->major,
+					    best->minor) < 0))
+			continue;
+		best = br;
+	}
+	if (best)
+		cell_say(&tp->cells[bi], "upstream by proxy: %s, a newer "
+			 "stable branch, has it; stable branches take only "
+			 "mainline commits", best->name);
+	return best ? best->name : NULL;
+}
+
 static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 {
 	struct sk_track_branch *tb = &r->t->branches[bi];
@@ -2230,11 +2302,50 @@ static void evaluate(struct run *r, size_t bi, struct pinfo *pi)
 			f.kind = SK_BRANCH_STABLE;
 		if (!f.present)
 			content_facts(r, bi, pi, c, &f);
+		if (!f.present && !c->proxy && !upstream_live(pi->tp))
+			c->proxy = newer_present(r, bi, pi->tp);
+		f.upstream = upstream_live(pi->tp) || c->proxy;
+		f.mainline = r->mainline && !r->mainline->problem;
+		f.allow_pending = br->allow_pending;
 	}
 	c->state = sk_track_decide(&f, &why);
 	if (why.len)
 		cell_say_front(c, why.buf);
 	sk_strbuf_release(&why);
+}
+
+/*
+ * The order branches are evaluated in: the others first, then the stable
+ * branches newest first, so that a stable branch sees whether a newer
+ * one has a patch (upstream by proxy, newer_present).
+ */
+static size_t *eval_order(const struct sk_track *t)
+{
+	size_t *order = sk_xcalloc(t->nr_branches + 1, sizeof(*order));
+	size_t i, j, n = 0;
+
+	for (i = 0; i < t->nr_branches; i++)
+		if (t->branches[i].br->kind != SK_BRANCH_STABLE)
+			order[n++] = i;
+	for (i = 0; i < t->nr_branches; i++) {
+		const struct sk_branch *br = t->branches[i].br;
+
+		if (br->kind != SK_BRANCH_STABLE)
+			continue;
+		/* insertion: after every stable branch at least as new */
+		for (j = n; j > 0; j--) {
+			const struct sk_branch *o = t->branches[order[j - 1]].br;
+
+			if (o->kind != SK_BRANCH_STABLE ||
+			    sk_version_cmp(o->major, o->minor, br->major,
+					   br->minor) >= 0)
+				break;
+			order[j] = order[j - 1];
+		}
+		order[j] = i;
+		n++;
+	}
+	return order;
 }
 
 static void add_dep(struct sk_track_cell *c, int nr)
@@ -2248,18 +2359,55 @@ static void add_dep(struct sk_track_cell *c, int nr)
 }
 
 /*
+ * Mainline first for what a needed patch n needs: an earlier patch of its
+ * series it needs (same files) that waits, or that would become its
+ * Stable-dep-of and is not upstream, makes n wait too.  1 if so.
+ */
+static int dep_waits(struct run *r, size_t bi, size_t first, size_t n)
+{
+	struct sk_track_cell *cn = &r->pi[n].tp->cells[bi];
+	size_t m;
+
+	for (m = first; m < n; m++) {
+		const struct sk_track_cell *cm = &r->pi[m].tp->cells[bi];
+		int waits = cm->state == SK_STATE_WAITS ||
+			((cm->state == SK_STATE_NOT_AFFECTED ||
+			  cm->state == SK_STATE_NOT_ELIGIBLE) &&
+			 !upstream_live(r->pi[m].tp) && !cm->proxy);
+
+		if (!waits || !file_overlap(&r->pi[m], r->pi[n].files,
+					    r->pi[n].nr_files))
+			continue;
+		sk_strbuf_reset(&r->sb);
+		sk_strbuf_addf(&r->sb, "not upstream yet (mainline-first): it "
+			       "needs %s:%d (\"%s\"), both touch the same "
+			       "files, and that patch is not upstream yet",
+			       r->pi[m].s->slug, r->pi[m].tp->nr,
+			       r->pi[m].tp->subject);
+		cn->state = SK_STATE_WAITS;
+		cell_say_front(cn, r->sb.buf);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * A needed patch needs the earlier patches of its series that touch the
  * same files and are not in the branch already: they become needed too,
  * as Stable-dep-of.
  */
 static void dependencies(struct run *r, size_t bi, size_t first, size_t end)
 {
+	const struct sk_branch *br = r->t->branches[bi].br;
 	size_t n, m;
 
 	for (n = end; n-- > first;) {
 		struct sk_track_cell *cn = &r->pi[n].tp->cells[bi];
 
 		if (cn->state != SK_STATE_NEEDED)
+			continue;
+		if (br->kind == SK_BRANCH_STABLE && !br->allow_pending &&
+		    dep_waits(r, bi, first, n))
 			continue;
 		for (m = first; m < n; m++) {
 			struct sk_track_cell *cm = &r->pi[m].tp->cells[bi];
@@ -2296,7 +2444,7 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 	struct run r = { 0 };
 	struct sk_track *t = sk_xcalloc(1, sizeof(*t));
 	struct timespec t0, t1;
-	size_t i, k;
+	size_t i, k, n, *order = NULL;
 	int ret;
 
 	/*
@@ -2332,7 +2480,9 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 			resolve_fix(&r, &r.pi[k].fixes[i]);
 	map_upstream(&r);
 	content_start(&r);
-	for (i = 0; i < t->nr_branches; i++) {
+	order = eval_order(t);
+	for (n = 0; n < t->nr_branches; n++) {
+		i = order[n];
 		for (k = 0; k < r.nr_pi; k++)
 			evaluate(&r, i, &r.pi[k]);
 		for (k = 0; k < r.nr_pi;) {
@@ -2354,6 +2504,7 @@ int sk_track_run(struct sk_track **out, const struct sk_track_opts *o)
 			t->diffs += sk_index_diffs(r.where[i].idx);
 	sk_error_clear();
 out:
+	free(order);
 	for (k = 0; k < r.nr_pi; k++)
 		pinfo_release(&r.pi[k]);
 	free(r.pi);
@@ -2449,14 +2600,40 @@ int sk_track_find_patch(struct sk_track_patch **out, struct sk_track *t,
 	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
 	    strlen(colon + 1)) {
 		int nr = atoi(colon + 1);
+		size_t len = (size_t)(colon - spec);
+		struct sk_track_patch *hit = NULL;
+		struct sk_strbuf list = SK_STRBUF_INIT;
 
 		for (i = 0; i < t->nr_patches; i++)
 			if (t->patches[i].nr == nr &&
-			    strlen(t->patches[i].slug) == (size_t)(colon - spec) &&
-			    !strncmp(t->patches[i].slug, spec, colon - spec)) {
+			    strlen(t->patches[i].slug) == len &&
+			    !strncmp(t->patches[i].slug, spec, len)) {
 				*out = &t->patches[i];
 				return 0;
 			}
+		/* the start of a series name, as everywhere a slug is taken */
+		for (i = 0; len && i < t->nr_patches; i++)
+			if (t->patches[i].nr == nr &&
+			    !strncmp(t->patches[i].slug, spec, len)) {
+				sk_strbuf_addf(&list, "%s%s:%d", hit ? ", " : "",
+					       t->patches[i].slug, nr);
+				found++;
+				hit = &t->patches[i];
+			}
+		if (found > 1) {
+			int ret = sk_error_set(SK_EINVALID, "'%s' is the start "
+					       "of %zu patches' names: %s; give "
+					       "more of the name", spec, found,
+					       list.buf);
+
+			sk_strbuf_release(&list);
+			return ret;
+		}
+		sk_strbuf_release(&list);
+		if (hit) {
+			*out = hit;
+			return 0;
+		}
 	}
 	for (i = 0; i < t->nr_patches; i++)
 		if (!strcmp(t->patches[i].subject, spec)) {

@@ -24,6 +24,12 @@
  * (with the series' Link: where there is one).  A commit with the subject
  * but another patch-id is at most "similar".  A landing reverted later
  * ("This reverts commit X.") no longer counts; one landed again does.
+ *
+ * Stable takes mainline first: on a stable branch a patch that would be
+ * needed but is not proven upstream (no live mainline commit proves it,
+ * and no newer stable branch has it: "upstream by proxy") waits, unless
+ * the branch sets allow-pending = true.  A downstream branch takes what
+ * it selects whether or not mainline has it.
  */
 
 enum sk_state {
@@ -38,6 +44,7 @@ enum sk_state {
 	SK_STATE_SIMILAR,	/* a commit has its subject, not its patch-id */
 	SK_STATE_REVERTED_UPSTREAM,	/* every mainline landing reverted */
 	SK_STATE_REVERTED_HERE,	/* every landing on the branch reverted */
+	SK_STATE_WAITS,		/* stable: needed, but not upstream yet */
 	SK_STATE_NR
 };
 
@@ -59,6 +66,10 @@ struct sk_track_facts {
 	int fixes_in_branch;		/* ... and the branch contains it */
 	/* no history to hold it: decided by the pre-image (content.h) */
 	int fixes_by_code;
+	/* proven upstream: a live mainline commit, or a newer stable branch */
+	int upstream;
+	int mainline;			/* a mainline branch is tracked */
+	int allow_pending;		/* the branch's allow-pending = true */
 };
 
 /* The state, with the reason appended to why (if not NULL). */
