@@ -1422,7 +1422,11 @@ static int setup(struct port *p)
 				    p->tb->br->name, p->tb->problem);
 	if (p->tb->br->repo && (ret = open_own_repo(p)))
 		return ret;
-	ret = sk_series_load(&p->series, p->o->top, p->o->slug);
+	ret = 0;
+	if (p->o->series)
+		p->series = (struct sk_series *)p->o->series;
+	else
+		ret = sk_series_load(&p->series, p->o->top, p->o->slug);
 	if (!ret && !(p->rev = sk_series_latest(p->series)))
 		ret = sk_error_set(SK_ENOTFOUND, "series '%s' has no revision", p->o->slug);
 	if (!ret && (git_oid_fromstr(&id, p->tb->tip) ||
@@ -1478,7 +1482,8 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	res->spatch_seconds = p.cocci.spatch_seconds;
 	sk_cocci_release(&p.cocci);
 	sk_sandbox_release(&p.sb);
-	sk_series_free(p.series);
+	if (!o->series)
+		sk_series_free(p.series);
 	free(p.queue_dir);
 	sk_strbuf_release(&p.other);
 	sk_strvec_free_array(p.other_files, p.nr_other);

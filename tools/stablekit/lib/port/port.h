@@ -5,6 +5,8 @@
 #include <git2.h>
 #include "track/track.h"
 
+struct sk_series;
+
 /*
  * Turn the patches of a series that a branch needs into a stable queue,
  * stable/<branch>/, proven with quilt.  Per patch (with its fixlets) the
@@ -87,6 +89,11 @@ struct sk_port_opts {
 	int bracket_style;	/* "[ Upstream commit <sha> ]" */
 	unsigned int timeout_ms;
 	int keep;		/* a failed patch's files, with .rej, under $SK_WORK/port */
+	/*
+	 * The series itself, when it is not series/<slug> (upstream commits
+	 * made to look like a posted series: port-commits.h); NULL: loaded.
+	 */
+	const struct sk_series *series;
 };
 
 /*
