@@ -1107,7 +1107,7 @@ static int setup(struct scanrun *r, git_oid *tip, git_oid *since)
 	choice.top = o->top;
 	ret = sk_repo_locate(&path, &how, &choice);
 	if (!ret && sk_repo_open(&r->repo, path))
-		ret = sk_error_set(SK_ENOTFOUND, "no kernel repository at "
+		ret = sk_error_set(SK_ERROR, "no kernel repository at "
 				   "'%s' (from %s)", path, how);
 	free(path);
 	if (ret)
