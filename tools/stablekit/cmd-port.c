@@ -277,6 +277,17 @@ static int is_series(const char *top, const char *name)
 	return yes;
 }
 
+/* Is commit a candidate of the scan (then it is queued for itself, or not)? */
+static int in_scan(const struct sk_scan *scan, const char *commit)
+{
+	size_t i;
+
+	for (i = 0; i < scan->nr; i++)
+		if (!strcmp(scan->items[i].commit, commit))
+			return 1;
+	return 0;
+}
+
 /*
  * port <commit>... and port --from-scan: upstream commits as one series,
  * SK_PORT_COMMITS_SLUG, through the same port.  0, 1 (a commit did not
@@ -293,7 +304,7 @@ static int port_commits(const struct sk_context *ctx, const char *repo_opt,
 	struct sk_port_result r = { 0 };
 	struct sk_scan *scan = NULL;
 	git_repository *repo = NULL;
-	const char **list = NULL, *how = NULL;
+	const char **list = NULL, **needed_by = NULL, *how = NULL;
 	char *conf = sk_path_join(ctx->top, SK_BRANCHES_CONF), *path = NULL;
 	char *who = NULL;
 	size_t i;
@@ -314,10 +325,31 @@ static int port_commits(const struct sk_context *ctx, const char *repo_opt,
 			goto out;
 		}
 		if (!ret) {
-			list = sk_xcalloc(scan->nr + 1, sizeof(*list));
-			for (i = nr = 0; i < scan->nr; i++)
-				if (scan->items[i].state == SK_SCAN_NEW)
-					list[nr++] = scan->items[i].commit;
+			size_t cap = scan->nr + 1, j, k;
+
+			for (i = 0; i < scan->nr; i++)
+				cap += scan->items[i].nr_prereqs;
+			list = sk_xcalloc(cap, sizeof(*list));
+			needed_by = sk_xcalloc(cap, sizeof(*needed_by));
+			for (i = nr = 0; i < scan->nr; i++) {
+				const struct sk_scan_item *it = &scan->items[i];
+
+				if (it->state != SK_SCAN_NEW)
+					continue;
+				/* a prerequisite that is no candidate comes along */
+				for (j = 0; j < it->nr_prereqs; j++) {
+					const char *c = it->prereqs[j].commit;
+
+					for (k = 0; *c && k < nr; k++)
+						if (!strcmp(list[k], c))
+							break;
+					if (!*c || k < nr || in_scan(scan, c))
+						continue;
+					needed_by[nr] = it->commit;
+					list[nr++] = c;
+				}
+				list[nr++] = it->commit;
+			}
 			commits = list;
 			if (!nr) {
 				printf("%s: the scan found nothing new (%zu "
@@ -347,6 +379,7 @@ static int port_commits(const struct sk_context *ctx, const char *repo_opt,
 	o.branch = branch;
 	o.commits = commits;
 	o.nr = nr;
+	o.needed_by = needed_by;
 	o.signoff = who;
 	o.bracket_style = bracket;
 	o.timeout_ms = 600000;
@@ -380,6 +413,7 @@ out:
 	sk_port_result_release(&r);
 	sk_scan_free(scan);
 	free(list);
+	free(needed_by);
 	free(who);
 	free(path);
 	git_repository_free(repo);

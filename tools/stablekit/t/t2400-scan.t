@@ -221,23 +221,33 @@ test_expect_success 'bad input: an unknown branch, revision or option is named, 
 	grep "mainline.*scan a stable branch" err
 '
 
+# qname COMMIT: the queue file port names a commit's patch
+qname() {
+	echo "$(g log -1 --format=%s $1 | tr "A-Z :" "a-z--" | sed "s/--*/-/g").patch"
+}
+
 test_expect_success 'port --from-scan: the new commits in mainline order, "commit X upstream." first' '
-	(cd p && test_expect_code 1 stablekit port --from-scan --branch linux-6.1.y) >port.out &&
-	sed -n "2,\$p" p/stable/linux-6.1.y/series >queued &&
-	for c in $CC61 $FIXOLD $FIXFIX $PREP $NEEDP; do
-		echo "$(g log -1 --format=%s $c | tr "A-Z :" "a-z--" | sed "s/--*/-/g").patch" ||
-		return 1
+	(cd p && stablekit port --from-scan --branch linux-6.1.y) >port.out &&
+	for c in $(sed -n "s/ new$//p" answer); do
+		test $c = $NEEDG && qname $ADDG
+		qname $c || return 1
 	done >expect &&
+	sed -n "2,\$p" p/stable/linux-6.1.y/series >queued &&
 	test_cmp expect queued &&
 	head -n1 p/stable/linux-6.1.y/series | grep "^# upstream-commits$" &&
-	f=p/stable/linux-6.1.y/mm-b-fix-the-leak-fix.patch &&
+	f=p/stable/linux-6.1.y/$(qname $FIXFIX) &&
 	test "$(sed -n 1p $f)" = "From: $(g log -1 --format="%an <%ae>" $FIXFIX)" &&
 	test "$(sed -n 3p $f)" = "Subject: $(g log -1 --format=%s $FIXFIX)" &&
 	test "$(sed -n 5p $f)" = "commit $FIXFIX upstream." &&
 	grep "^Fixes: $(g rev-parse --short=12 $CC61)" $f &&
-	grep "FAILED .*drivers: g: fix the helper" port.out &&
-	grep "drivers/g.c does not exist" port.out &&
-	ls p/stable/linux-6.1.y/failed/drivers-g-fix-the-helper.mail
+	grep "^Signed-off-by: Stable Tester <tester@example.org>$" $f
+'
+
+test_expect_success 'port --from-scan: a prerequisite no candidate comes along, with Stable-dep-of' '
+	f=p/stable/linux-6.1.y/$(qname $ADDG) &&
+	test "$(sed -n 5p $f)" = "commit $ADDG upstream." &&
+	grep "^Stable-dep-of: $(g rev-parse --short=12 $NEEDG) (\"drivers: g: fix the helper\")$" $f &&
+	grep "taken as a dependency of patch" port.out
 '
 
 test_expect_success 'the queue pushes with quilt --fuzz=0 on the branch, and carries the fixes' '
@@ -245,18 +255,24 @@ test_expect_success 'the queue pushes with quilt --fuzz=0 on the branch, and car
 	g archive linux-6.1.y | tar -x -C tree &&
 	(cd tree && QUILT_PATCHES=../p/stable/linux-6.1.y quilt push -a --fuzz=0) &&
 	test "$(sed -n 11p tree/mm/b.c)" = "b: and the other leak" &&
-	test "$(sed -n 21p tree/mm/a.c)" = "a: pool lock fixed"
+	test "$(sed -n 21p tree/mm/a.c)" = "a: pool lock fixed" &&
+	test "$(sed -n 10p tree/drivers/g.c)" = "g: helper fixed"
 '
 
-test_expect_success 'port <sha>...: given out of order, queued in mainline order; the prerequisite first' '
-	(cd p && stablekit port $NEEDG $ADDG --branch linux-6.1.y) >port2.out &&
-	cat >expect <<-EOF &&
-	# upstream-commits
-	drivers-g-add-the-helper.patch
-	drivers-g-fix-the-helper.patch
-	EOF
+test_expect_success 'port <sha> without its prerequisite: FAILED mail, exit 1, nothing queued' '
+	(cd p && test_expect_code 1 stablekit port $NEEDG --branch linux-6.1.y) >port2.out &&
+	grep "FAILED .*drivers: g: fix the helper" port2.out &&
+	grep "drivers/g.c does not exist" port2.out &&
+	grep "drivers/g.c" p/stable/linux-6.1.y/failed/$(qname $NEEDG | sed "s/patch$/mail/") &&
+	! grep "\.patch$" p/stable/linux-6.1.y/series
+'
+
+test_expect_success 'port <sha>...: given out of order, queued in mainline order' '
+	(cd p && stablekit port $NEEDG $ADDG --branch linux-6.1.y) >port3.out &&
+	{ echo "# upstream-commits" && qname $ADDG && qname $NEEDG; } >expect &&
 	test_cmp expect p/stable/linux-6.1.y/series &&
-	grep "^commit $ADDG upstream.$" p/stable/linux-6.1.y/drivers-g-add-the-helper.patch &&
+	grep "^commit $ADDG upstream.$" p/stable/linux-6.1.y/$(qname $ADDG) &&
+	! grep "Stable-dep-of" p/stable/linux-6.1.y/$(qname $ADDG) &&
 	rm -rf tree && mkdir tree && g archive linux-6.1.y | tar -x -C tree &&
 	(cd tree && QUILT_PATCHES=../p/stable/linux-6.1.y quilt push -a --fuzz=0) &&
 	test "$(sed -n 10p tree/drivers/g.c)" = "g: helper fixed"

@@ -17,6 +17,7 @@
 struct given {
 	char hex[41];
 	git_commit *c;
+	const char *needed_by;
 };
 
 /* "Tue, 14 Nov 2023 22:13:20 +0100", as git format-patch dates a mail. */
@@ -163,6 +164,7 @@ static int resolve_all(struct given *g, const struct sk_port_commits_opts *o)
 			return sk_error_set(SK_ENOTFOUND, "'%s' is not a commit "
 					    "of the repository", o->commits[i]);
 		git_oid_tostr(g[i].hex, sizeof(g[i].hex), &id);
+		g[i].needed_by = o->needed_by ? o->needed_by[i] : NULL;
 		if (git_commit_parentcount(g[i].c) > 1)
 			return sk_error_set(SK_EINVALID, "'%s' (%.12s) is a "
 					    "merge: port its commits",
@@ -172,6 +174,14 @@ static int resolve_all(struct given *g, const struct sk_port_commits_opts *o)
 				return sk_error_set(SK_EINVALID, "'%s' (%.12s) "
 						    "is given twice",
 						    o->commits[i], g[i].hex);
+	}
+	/* a prerequisite of a commit not given is asked for itself */
+	for (i = 0; i < o->nr; i++) {
+		for (j = 0; g[i].needed_by && j < o->nr; j++)
+			if (!strcmp(g[j].hex, g[i].needed_by))
+				break;
+		if (j == o->nr)
+			g[i].needed_by = NULL;
 	}
 	/* insertion sort: a handful of commits, a partial order */
 	for (i = 1; i < o->nr; i++)
@@ -187,7 +197,8 @@ static int resolve_all(struct given *g, const struct sk_port_commits_opts *o)
 
 static struct sk_track *one_branch_track(const struct sk_branch *br,
 					 const char *tip,
-					 const struct sk_series *s)
+					 const struct sk_series *s,
+					 const struct given *g)
 {
 	struct sk_track *t = sk_xcalloc(1, sizeof(*t));
 	const struct sk_revision *rev = &s->revs[0];
@@ -214,8 +225,12 @@ static struct sk_track *one_branch_track(const struct sk_branch *br,
 		tp->author = sk_xstrdup(sp->author);
 		tp->cells = sk_xcalloc(1, sizeof(*tp->cells));
 		c = &tp->cells[0];
-		c->state = SK_STATE_NEEDED;
+		c->state = g[i].needed_by ? SK_STATE_NOT_ELIGIBLE :
+			   SK_STATE_NEEDED;
 		*SK_ARRAY_PUSH(c->evidence, c->nr_evidence, c->alloc_evidence) =
+			g[i].needed_by ?
+			sk_xstrfmt("upstream commit %s, a prerequisite of %s",
+				   sp->upstream, g[i].needed_by) :
 			sk_xstrfmt("upstream commit %s, asked for by sha",
 				   sp->upstream);
 		u = SK_ARRAY_PUSH(tp->upstream, tp->nr_upstream,
@@ -225,6 +240,19 @@ static struct sk_track *one_branch_track(const struct sk_branch *br,
 		u->subject = sk_xstrdup(sp->subject);
 		u->how = sk_xstrdup("the commit itself");
 		u->proof = SK_PROOF_PATCHID;
+	}
+	/* a prerequisite is a dependency of the commit that needs it */
+	for (i = 0; i < rev->nr_patches; i++) {
+		size_t j;
+
+		for (j = 0; g[i].needed_by && j < rev->nr_patches; j++) {
+			struct sk_track_cell *c = &t->patches[j].cells[0];
+
+			if (strcmp(g[j].hex, g[i].needed_by))
+				continue;
+			*SK_ARRAY_PUSH(c->deps, c->nr_deps, c->alloc_deps) =
+				rev->patches[i].nr;
+		}
 	}
 	return t;
 }
@@ -299,7 +327,7 @@ int sk_port_commits(struct sk_port_result *out,
 	free(path);
 	if (ret)
 		goto out;
-	t = one_branch_track(br, tip, s);
+	t = one_branch_track(br, tip, s, g);
 	po.top = o->top;
 	po.repo = o->repo;
 	po.track = t;

@@ -26,6 +26,12 @@ struct sk_port_commits_opts {
 	const char *branch;
 	const char **commits;	/* revisions: shas, refs */
 	size_t nr;
+	/*
+	 * NULL, or per commit NULL or the commit (full hex, one of commits)
+	 * that needs it: such a commit is taken only as that one's
+	 * prerequisite, and its queue file says "Stable-dep-of: <that one>".
+	 */
+	const char **needed_by;
 	const char *signoff;
 	int bracket_style;
 	unsigned int timeout_ms;

@@ -563,6 +563,8 @@ static void note_line(struct sk_strbuf *out, const struct port *p,
 	(void)p;
 }
 
+static struct sk_track_patch *track_patch(struct port *p, int nr);
+
 static void compose(struct sk_strbuf *out, const struct port *p,
 		    const struct work *w, const struct sk_patch *mail,
 		    const char *diff)
@@ -586,10 +588,15 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 		for (k = 0; k < p->rev->nr_patches; k++)
 			if (p->rev->patches[k].nr == w->item->dep_of)
 				d = &p->rev->patches[k];
-		if (d)
+		/* the commit that needs this one, as the stable tree names it */
+		if (d) {
+			const struct sk_track_patch *dt = track_patch((struct port *)p, d->nr);
+
 			sk_strbuf_addf(out, "Stable-dep-of: %.12s (\"%s\")\n",
-				       *w->item->upstream ? w->item->upstream : d->patch_id,
+				       dt && dt->nr_upstream ?
+				       dt->upstream[dt->nr_upstream - 1].commit : d->patch_id,
 				       d->subject);
+		}
 	}
 	note_line(out, p, w);
 	if (p->o->signoff)
