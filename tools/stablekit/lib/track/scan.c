@@ -118,7 +118,6 @@ struct mrec {
 	size_t *fixed_by;	/* indexes of later commits that fix it */
 	size_t nr_fixed_by, alloc_fixed_by;
 	char patchid[41];
-	int patchid_done;
 	struct sk_scan_file *files;	/* NEW items only, once read */
 	size_t nr_files;
 	int files_done;
@@ -340,14 +339,14 @@ static int commit_patchid(char out[41], struct scanrun *r, const char *hex)
 	return ret;
 }
 
+static int read_files(struct scanrun *r, struct mrec *mr);
+
+/* Its patch-id, from the one diff read_files makes of it. */
 static const char *mainline_patchid(struct scanrun *r, struct mrec *mr)
 {
-	if (!mr->patchid_done) {
-		mr->patchid_done = 1;
-		if (commit_patchid(mr->patchid, r, mr->oid)) {
-			mr->patchid[0] = '\0';
-			sk_error_clear();
-		}
+	if (read_files(r, mr)) {
+		mr->patchid[0] = '\0';
+		sk_error_clear();
 	}
 	return mr->patchid;
 }
@@ -360,7 +359,28 @@ static int pid_cmp(const void *a, const void *b)
 	return c ? c : 0;
 }
 
-/* The patch-ids of the branch's commits since its base (merges left out). */
+/*
+ * A backport that names its upstream commit ("commit X upstream.", -x) is
+ * found by that reference: its patch-id, which costs a diff, is not needed.
+ */
+static int names_upstream(const git_commit *c)
+{
+	struct sk_commit_facts f = { 0 };
+	const char *msg = git_commit_message(c);
+	size_t i;
+	int yes = 0;
+
+	if (!sk_commit_facts_parse(&f, msg ? msg : ""))
+		for (i = 0; i < f.nr_uprefs; i++)
+			yes |= SK_UPREF_IS_COPY(f.uprefs[i].kind);
+	sk_commit_facts_release(&f);
+	return yes;
+}
+
+/*
+ * The patch-ids of the branch's commits since its base: merges and the
+ * backports that name their upstream commit left out.
+ */
 static int branch_patchids(struct scanrun *r)
 {
 	struct sk_index_list l = { 0 };
@@ -382,7 +402,7 @@ static int branch_patchids(struct scanrun *r)
 			ret = sk_error_git(SK_ERROR, l.items[i].oid);
 			break;
 		}
-		if (git_commit_parentcount(c) > 1) {
+		if (git_commit_parentcount(c) > 1 || names_upstream(c)) {
 			git_commit_free(c);
 			continue;
 		}
@@ -473,7 +493,7 @@ struct presence {
 };
 
 static int on_branch(struct presence *p, struct scanrun *r, const char *oid,
-		     const char *pid)
+		     const char *pid, struct mrec *mr)
 {
 	struct sk_index_list l = { 0 };
 	size_t i;
@@ -502,6 +522,9 @@ static int on_branch(struct presence *p, struct scanrun *r, const char *oid,
 	sk_error_clear();
 	if (found == 1)
 		return 1;
+	/* a patch-id only when no reference proved it: it costs a diff */
+	if (mr)
+		pid = mainline_patchid(r, mr);
 	if (pid && *pid && !branch_patchids(r)) {
 		struct pid_entry key, *e;
 
@@ -652,7 +675,7 @@ static int fix_in_branch(struct scanrun *r, size_t self,
 			return 1;
 		}
 		if (tm->reverted_by < 0 &&
-		    on_branch(&p, r, tm->oid, mainline_patchid(r, tm)) &&
+		    on_branch(&p, r, tm->oid, NULL, tm) &&
 		    !p.reverted[0]) {
 			say(&it->why, &it->nr_why, &it->alloc_why,
 			    "%s%.12s (\"%s\"), which the branch has: %s",
@@ -687,7 +710,7 @@ static int fix_in_branch(struct scanrun *r, size_t self,
 
 			if (commit_patchid(pid, r, hex))
 				sk_error_clear();
-			if (on_branch(&p, r, hex, pid) && !p.reverted[0]) {
+			if (on_branch(&p, r, hex, pid, NULL) && !p.reverted[0]) {
 				say(&it->why, &it->nr_why, &it->alloc_why,
 				    "Fixes: %.12s (\"%s\"), which the branch "
 				    "has: %s", hex, subj ? subj : "", p.ev);
@@ -740,7 +763,7 @@ static void place(struct scanrun *r, size_t i, struct sk_scan_item *it)
 {
 	struct mrec *mr = &r->m[i];
 	struct presence p;
-	int here = on_branch(&p, r, mr->oid, mainline_patchid(r, mr));
+	int here = on_branch(&p, r, mr->oid, NULL, mr);
 
 	if (here && !p.reverted[0]) {
 		it->state = SK_SCAN_PRESENT;
@@ -944,9 +967,12 @@ static int read_files(struct scanrun *r, struct mrec *mr)
 	mr->files_done = 1;
 	if (git_oid_fromstr(&id, mr->oid) || git_commit_lookup(&c, r->repo, &id))
 		return sk_error_git(SK_ERROR, mr->oid);
+	/* git show's diff: its patch-id and its lines, from one diff */
 	ret = sk_patchid_commit_diff(&diff, r->repo, c);
 	if (!ret && git_diff_foreach(diff, file_cb, NULL, hunk_cb, line_cb, &a))
 		ret = sk_error_git(SK_ERROR, mr->oid);
+	if (!ret)
+		ret = sk_patchid_diff(mr->patchid, diff);
 	mr->files = a.files;
 	mr->nr_files = a.nr;
 	git_diff_free(diff);
@@ -990,63 +1016,117 @@ static const char *adder_of(struct scanrun *r, const char *path, size_t end)
 	return NULL;
 }
 
+/* Where each new item's files are: by path, then by item. */
+struct path_entry {
+	const char *path;
+	size_t item;		/* index in s->items */
+	const struct sk_scan_file *file;
+};
+
+static int path_entry_cmp(const void *a, const void *b)
+{
+	const struct path_entry *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c)
+		return c;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/*
+ * Each new item's prerequisites: the earlier new items that wrote the
+ * lines its hunks read (found through an index of the files they write,
+ * not pair by pair), and the files it changes that the branch lacks.
+ */
 static int prerequisites(struct scanrun *r)
 {
-	size_t a, b, i, j;
+	size_t *item_m = sk_xcalloc(r->s->nr + 1, sizeof(size_t));
+	struct path_entry *pe = NULL;
+	size_t nr_pe = 0, alloc_pe = 0, a, i, k;
 	int ret = 0;
 
+	for (i = 0; i < r->nr_m; i++)
+		if (r->m[i].item >= 0)
+			item_m[r->m[i].item] = i;
+	for (a = 0; !ret && a < r->s->nr; a++) {
+		struct mrec *mr = &r->m[item_m[a]];
+
+		if (r->s->items[a].state != SK_SCAN_NEW)
+			continue;
+		ret = read_files(r, mr);
+		for (i = 0; !ret && i < mr->nr_files; i++) {
+			struct path_entry *e;
+
+			if (!mr->files[i].new_path)
+				continue;
+			e = SK_ARRAY_PUSH(pe, nr_pe, alloc_pe);
+			e->path = mr->files[i].new_path;
+			e->item = a;
+			e->file = &mr->files[i];
+		}
+	}
+	if (!ret && nr_pe > 1)
+		qsort(pe, nr_pe, sizeof(*pe), path_entry_cmp);
 	for (a = 0; !ret && a < r->s->nr; a++) {
 		struct sk_scan_item *it = &r->s->items[a];
-		long ma = find_mainline(r, it->commit);
-		struct mrec *later;
+		struct mrec *later = &r->m[item_m[a]];
 
-		if (it->state != SK_SCAN_NEW || ma < 0)
+		if (it->state != SK_SCAN_NEW)
 			continue;
-		later = &r->m[ma];
-		ret = read_files(r, later);
-		for (b = 0; !ret && b < a; b++) {
-			const struct sk_scan_item *e = &r->s->items[b];
-			long mb = find_mainline(r, e->commit);
-			struct mrec *earlier;
+		for (i = 0; i < later->nr_files; i++) {
+			const char *path = later->files[i].old_path;
+			struct path_entry key = { path, 0, NULL };
+			size_t lo = 0, hi = nr_pe;
 
-			if (e->state != SK_SCAN_NEW || mb < 0)
+			if (!path)
 				continue;
-			earlier = &r->m[mb];
-			ret = read_files(r, earlier);
-			for (i = 0; !ret && i < later->nr_files; i++)
-				for (j = 0; j < earlier->nr_files; j++)
-					if (sk_scan_lines_overlap(&later->files[i],
-								  &earlier->files[j]))
-						add_prereq(it, e->commit,
-							   "%.12s (\"%s\") changed "
-							   "the lines of %s it "
-							   "touches", e->commit,
-							   e->subject,
-							   later->files[i].old_path);
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (path_entry_cmp(&pe[mid], &key) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (k = lo; k < nr_pe && pe[k].item < a &&
+			     !strcmp(pe[k].path, path); k++) {
+				const struct sk_scan_item *e =
+					&r->s->items[pe[k].item];
+
+				if (sk_scan_lines_overlap(&later->files[i],
+							  pe[k].file))
+					add_prereq(it, e->commit, "%.12s (\"%s\") "
+						   "changed the lines of %s it "
+						   "touches", e->commit,
+						   e->subject, path);
+			}
 		}
 		/* a file it changes that the branch lacks */
-		for (i = 0; !ret && i < later->nr_files; i++) {
+		for (i = 0; i < later->nr_files; i++) {
 			const char *path = later->files[i].old_path;
-			const char *by = NULL;
+			const char *by;
+			long mb;
 
 			if (!path || branch_has(r, path))
 				continue;
-			by = adder_of(r, path, (size_t)ma);
-			if (by && r->m[find_mainline(r, by)].item >= 0)
+			by = adder_of(r, path, item_m[a]);
+			mb = by ? find_mainline(r, by) : -1;
+			if (mb >= 0 && r->m[mb].item >= 0)
 				add_prereq(it, by, "the branch lacks %s, which "
 					   "%.12s (\"%s\") adds", path, by,
-					   r->m[find_mainline(r, by)].subject);
-			else if (by)
+					   r->m[mb].subject);
+			else if (mb >= 0)
 				add_prereq(it, by, "the branch lacks %s, which "
 					   "%.12s (\"%s\", not a stable candidate) "
-					   "adds", path, by,
-					   r->m[find_mainline(r, by)].subject);
+					   "adds", path, by, r->m[mb].subject);
 			else
 				add_prereq(it, "", "the branch lacks %s, and no "
 					   "mainline commit since the base adds "
 					   "it", path);
 		}
 	}
+	free(pe);
+	free(item_m);
 	return ret;
 }
 
