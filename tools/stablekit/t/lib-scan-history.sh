@@ -39,15 +39,18 @@
 #   UNDONE  "mm: b: fix the free"                       Cc: stable; picked
 #           -x on the branch and reverted there
 #   NOAUTO  "kernel: f: fix the timer"                  Cc: stable+noautosel
+#   HELPK   "lib: k: add k_min()"                       no trailer
+#   USEK    "kernel: f: use k_min in the setup"         Cc: stable # 6.1.x:
+#           <HELPK>: ... (the stable rules' way to name a prerequisite)
 # linux-6.1.y, from v6.1:
 #   B_PICKX  cherry-pick -x of PICKX
 #   B_REWORD cherry-pick of REWORD, subject reworded
 #   B_UPREF  UPREF as a stable backport: "commit <UPREF> upstream."
 #   B_UNDONE cherry-pick -x of UNDONE, BR_UNDONE its revert
 #
-# So on linux-6.1.y: new CC61 FIXOLD FIXFIX PREP NEEDP NEEDG BYSUBJ FIXRW,
-# present PICKX REWORD UPREF, reverted upstream GONE, reverted here
-# UNDONE; not candidates FEAT CC69 FIXFEAT ADDG NOAUTO.
+# So on linux-6.1.y: new CC61 FIXOLD FIXFIX PREP NEEDP NEEDG BYSUBJ FIXRW
+# USEK, present PICKX REWORD UPREF, reverted upstream GONE, reverted here
+# UNDONE; not candidates FEAT CC69 FIXFEAT ADDG NOAUTO HELPK.
 
 SCAN_ANN="Ann Author <ann@example.org>"
 SCAN_BOB="Bob Builder <bob@example.org>"
@@ -177,6 +180,15 @@ scan_history_cases() {
 	scommit "$SCAN_BOB" "kernel: f: fix the timer" "" "Fix it." "" \
 		"Cc: stable+noautosel@kernel.org # racy" "Signed-off-by: $SCAN_BOB" &&
 	NOAUTO=$(git rev-parse HEAD) &&
+	stick && sedit kernel/f.c 35 "f: k_min helper" &&
+	scommit "$SCAN_BOB" "lib: k: add k_min()" "" "A helper." "" \
+		"Signed-off-by: $SCAN_BOB" &&
+	HELPK=$(git rev-parse HEAD) &&
+	stick && sedit kernel/f.c 5 "f: setup with k_min" &&
+	scommit "$SCAN_BOB" "kernel: f: use k_min in the setup" "" "Use it." "" \
+		"Cc: <stable@vger.kernel.org> # 6.1.x: $(short $HELPK): lib: k: add k_min()" \
+		"Signed-off-by: $SCAN_BOB" &&
+	USEK=$(git rev-parse HEAD) &&
 
 	git checkout -q -b linux-6.1.y v6.1 &&
 	stick && git cherry-pick -x $PICKX >/dev/null &&
@@ -197,7 +209,7 @@ scan_history_cases() {
 	git checkout -q master &&
 	for v in OLD1 OLD2 FEAT CC61 CC69 FIXOLD FIXFEAT PICKX REWORD UPREF \
 		GONE RGONE FIXFIX PREP NEEDP ADDG NEEDG BYSUBJ FIXRW UNDONE \
-		NOAUTO B_PICKX B_REWORD B_UPREF B_UNDONE BR_UNDONE; do
+		NOAUTO HELPK USEK B_PICKX B_REWORD B_UPREF B_UNDONE BR_UNDONE; do
 		eval "echo $v=\$$v" || return 1
 	done >"$out.shas"
 }

@@ -121,7 +121,7 @@ test_expect_success 'the numbers: candidates, already present, new' '
 	test "$(jq .numbers.reverted scan.json)" = $(grep -c " reverted" answer) &&
 	(cd p && stablekit scan --branch linux-6.1.y) >table &&
 	tail -n1 table >last &&
-	echo "13 candidates, 3 already present, 8 new, 2 reverted" >expect &&
+	echo "14 candidates, 3 already present, 9 new, 2 reverted" >expect &&
 	test_cmp expect last &&
 	grep "^$(g rev-parse --short=12 $CC61)  new  *mm: b: fix the leak$" table
 '
@@ -161,7 +161,7 @@ test_expect_success 'reverted upstream and reverted on the branch, with the reve
 
 test_expect_success 'not candidates: # 6.9+ on 6.1, noautosel, a Fixes: of what 6.1 lacks, no trailer' '
 	! g merge-base --is-ancestor $FEAT linux-6.1.y &&
-	for c in $CC69 $NOAUTO $FIXFEAT $FEAT $ADDG; do
+	for c in $CC69 $NOAUTO $FIXFEAT $FEAT $ADDG $HELPK; do
 		test -z "$(field $c state)" || return 1
 	done
 '
@@ -201,6 +201,15 @@ test_expect_success 'prerequisites: an earlier new commit on the same lines, a f
 	test "$(field $PREP "prerequisites | length")" = 0
 '
 
+test_expect_success 'a prerequisite named in the Cc: stable line ("# 6.1.x: <sha>: ...")' '
+	g log -1 --format=%B $USEK | grep "^Cc: .*# 6.1.x: $(g rev-parse --short=12 $HELPK): " &&
+	test_must_fail g merge-base --is-ancestor $HELPK linux-6.1.y &&
+	g cherry linux-6.1.y master v6.1 | grep "^+ $HELPK" &&
+	test "$(field $USEK state)" = new &&
+	test "$(field $USEK "prerequisites[0].commit")" = $HELPK &&
+	field $USEK "prerequisites[0].why" | grep "its Cc: stable line names"
+'
+
 test_expect_success '--since: only what mainline has after it, as git rev-list says' '
 	(cd p && stablekit scan --branch linux-6.1.y --since $UPREF --json) >since.json &&
 	g rev-list --reverse $UPREF..master >after &&
@@ -223,13 +232,15 @@ test_expect_success 'bad input: an unknown branch, revision or option is named, 
 
 # qname COMMIT: the queue file port names a commit's patch
 qname() {
-	echo "$(g log -1 --format=%s $1 | tr "A-Z :" "a-z--" | sed "s/--*/-/g").patch"
+	echo "$(g log -1 --format=%s $1 | tr A-Z a-z |
+		sed "s/[^a-z0-9_][^a-z0-9_]*/-/g; s/^-//; s/-\$//").patch"
 }
 
 test_expect_success 'port --from-scan: the new commits in mainline order, "commit X upstream." first' '
 	(cd p && stablekit port --from-scan --branch linux-6.1.y) >port.out &&
 	for c in $(sed -n "s/ new$//p" answer); do
 		test $c = $NEEDG && qname $ADDG
+		test $c = $USEK && qname $HELPK
 		qname $c || return 1
 	done >expect &&
 	sed -n "2,\$p" p/stable/linux-6.1.y/series >queued &&

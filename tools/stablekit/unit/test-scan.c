@@ -38,6 +38,29 @@ static void test_msg_cc_stable_bounds(void **state)
 	sk_scan_msg_release(&m);
 }
 
+/* The stable rules' way to name a prerequisite: "# 3.3.x: <sha>: subject". */
+static void test_msg_cc_stable_prerequisites(void **state)
+{
+	struct sk_scan_msg m;
+
+	(void)state;
+	assert_int_equal(sk_scan_msg_parse(&m,
+		"sched: fix\n\n"
+		"Cc: <stable@vger.kernel.org> # 3.3.x: a1f84a3: sched: Check for idle\n"
+		"Cc: <stable@vger.kernel.org> # 3.3.x: 1B9508F: sched: Rate-limit newidle\n"
+		"Cc: <stable@vger.kernel.org> # 3.3.x\n"
+		"Cc: <stable@vger.kernel.org> # 3.3.x: fe7de49: sched: Set skip_clock_update\n"
+		"Cc: <stable@vger.kernel.org> # 3.4: the one after the fix\n"
+		"Cc: <stable@vger.kernel.org> # 3.4: abc\n"), 0);
+	assert_int_equal(m.cc_major, 3);
+	assert_int_equal(m.cc_minor, 3);
+	assert_int_equal(m.nr_needs, 3);
+	assert_string_equal(m.needs[0], "a1f84a3");
+	assert_string_equal(m.needs[1], "1b9508f");
+	assert_string_equal(m.needs[2], "fe7de49");
+	sk_scan_msg_release(&m);
+}
+
 /* noautosel is an opt-out; a Cc: of another list is no Cc: stable. */
 static void test_msg_not_stable(void **state)
 {
@@ -125,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_msg_cc_stable_bounds),
+		cmocka_unit_test(test_msg_cc_stable_prerequisites),
 		cmocka_unit_test(test_msg_not_stable),
 		cmocka_unit_test(test_msg_fixes_and_revert),
 		cmocka_unit_test(test_lines_overlap),

@@ -29,6 +29,30 @@ const char *sk_scan_state_name(enum sk_scan_state s)
 
 /* ---- the pure parts ---- */
 
+/* "3.3.x: a1f84a3: sched: Check for idle": the sha after the version. */
+static void note_needs(struct sk_scan_msg *out, const char *note)
+{
+	const char *p = strchr(note, ':');
+	size_t n = 0;
+
+	if (!p)
+		return;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (n < 41 && isxdigit((unsigned char)p[n]))
+		n++;
+	if (n >= 7 && n <= 40 && (!p[n] || p[n] == ':' || p[n] == ' ')) {
+		char *d = *SK_ARRAY_PUSH(out->needs, out->nr_needs,
+					 out->alloc_needs);
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			d[i] = tolower((unsigned char)p[i]);
+		d[n] = '\0';
+	}
+}
+
 int sk_scan_msg_parse(struct sk_scan_msg *out, const char *msg)
 {
 	const char *l = msg;
@@ -61,6 +85,8 @@ int sk_scan_msg_parse(struct sk_scan_msg *out, const char *msg)
 					out->cc_minor = cc.min_minor;
 				}
 				out->cc_stable = 1;
+				if (cc.note)
+					note_needs(out, cc.note);
 				sk_cc_stable_release(&cc);
 			}
 			free(v);
@@ -73,6 +99,7 @@ int sk_scan_msg_parse(struct sk_scan_msg *out, const char *msg)
 void sk_scan_msg_release(struct sk_scan_msg *m)
 {
 	sk_commit_facts_release(&m->facts);
+	free(m->needs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -1016,6 +1043,68 @@ static const char *adder_of(struct scanrun *r, const char *path, size_t end)
 	return NULL;
 }
 
+/*
+ * A prerequisite named in a Cc: stable line: a commit of the scan (new:
+ * needed; present: nothing), or one outside it that the branch's history
+ * or a backport does not have.
+ */
+static void noted_need(struct scanrun *r, struct sk_scan_item *it,
+		       const char *sha, size_t self)
+{
+	long t = find_mainline(r, sha);
+	struct presence p;
+	git_object *obj = NULL;
+	git_oid id;
+	char hex[41];
+	size_t len = strlen(sha);
+
+	if (t >= 0 && (size_t)t < self) {
+		struct mrec *tm = &r->m[t];
+
+		if (tm->item >= 0) {
+			if (r->s->items[tm->item].state == SK_SCAN_NEW)
+				add_prereq(it, tm->oid, "its Cc: stable line "
+					   "names %.12s (\"%s\"), new too",
+					   tm->oid, tm->subject);
+			return;
+		}
+		if (on_branch(&p, r, tm->oid, NULL, tm) && !p.reverted[0]) {
+			free(p.ev);
+			return;
+		}
+		free(p.ev);
+		add_prereq(it, tm->oid, "its Cc: stable line names %.12s "
+			   "(\"%s\"), which the branch lacks", tm->oid,
+			   tm->subject);
+		return;
+	}
+	if (git_oid_fromstrn(&id, sha, len) ||
+	    git_object_lookup_prefix(&obj, r->repo, &id, len,
+				     GIT_OBJECT_COMMIT)) {
+		sk_error_clear();
+		add_prereq(it, "", "its Cc: stable line names %s, which is "
+			   "not in the repository", sha);
+		return;
+	}
+	git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
+	git_object_free(obj);
+	if (in_history(r, hex))
+		return;
+	{
+		char pid[41] = "";
+
+		if (commit_patchid(pid, r, hex))
+			sk_error_clear();
+		if (on_branch(&p, r, hex, pid, NULL) && !p.reverted[0]) {
+			free(p.ev);
+			return;
+		}
+		free(p.ev);
+	}
+	add_prereq(it, hex, "its Cc: stable line names %.12s, which the "
+		   "branch lacks", hex);
+}
+
 /* Where each new item's files are: by path, then by item. */
 struct path_entry {
 	const char *path;
@@ -1101,6 +1190,9 @@ static int prerequisites(struct scanrun *r)
 						   e->subject, path);
 			}
 		}
+		/* what its Cc: stable line names, when the branch lacks it */
+		for (i = 0; i < later->msg.nr_needs; i++)
+			noted_need(r, it, later->msg.needs[i], item_m[a]);
 		/* a file it changes that the branch lacks */
 		for (i = 0; i < later->nr_files; i++) {
 			const char *path = later->files[i].old_path;

@@ -27,8 +27,9 @@
  * commit reverts it: not to be taken), or new.  A new commit's
  * prerequisites are flagged: the commit a fix of a fix fixes, an earlier
  * new candidate whose changed lines (with their context) its own hunks
- * touch, a file it changes that the branch lacks (and the earlier
- * candidate that adds it).
+ * touch, a file it changes that the branch lacks (and the commit that
+ * adds it), a commit its Cc: stable line names ("# 6.1.x: <sha>: ...")
+ * that the branch lacks.
  */
 
 enum sk_scan_state {
@@ -101,6 +102,13 @@ struct sk_scan_msg {
 	int cc_stable;			/* Cc: stable, not noautosel */
 	int cc_major, cc_minor;		/* its lowest "# X.Y" bound, 0.0 none */
 	struct sk_commit_facts facts;	/* Fixes:, "This reverts commit" */
+	/*
+	 * The prerequisites its Cc: stable lines name, as the stable rules
+	 * write them: "Cc: <stable@vger.kernel.org> # 3.3.x: a1f84a3: sched:
+	 * Check for idle" (the sha, lowercase, 7 to 40 digits).
+	 */
+	char (*needs)[41];
+	size_t nr_needs, alloc_needs;
 };
 
 int sk_scan_msg_parse(struct sk_scan_msg *out, const char *msg);
