@@ -145,6 +145,7 @@ struct mrec {
 	size_t *fixed_by;	/* indexes of later commits that fix it */
 	size_t nr_fixed_by, alloc_fixed_by;
 	char patchid[41];
+	int pid_done;
 	struct sk_scan_file *files;	/* NEW items only, once read */
 	size_t nr_files;
 	int files_done;
@@ -366,12 +367,19 @@ static int commit_patchid(char out[41], struct scanrun *r, const char *hex)
 	return ret;
 }
 
-static int read_files(struct scanrun *r, struct mrec *mr);
+static int read_diff(struct scanrun *r, struct mrec *mr, int want_pid);
 
-/* Its patch-id, from the one diff read_files makes of it. */
+/* Its patch-id, from the diff that also gives its lines when not read yet. */
 static const char *mainline_patchid(struct scanrun *r, struct mrec *mr)
 {
-	if (read_files(r, mr)) {
+	int ret;
+
+	if (mr->pid_done)
+		return mr->patchid;
+	ret = mr->files_done ? commit_patchid(mr->patchid, r, mr->oid) :
+	      read_diff(r, mr, 1);
+	mr->pid_done = 1;
+	if (ret) {
 		mr->patchid[0] = '\0';
 		sk_error_clear();
 	}
@@ -549,10 +557,13 @@ static int on_branch(struct presence *p, struct scanrun *r, const char *oid,
 	sk_error_clear();
 	if (found == 1)
 		return 1;
-	/* a patch-id only when no reference proved it: it costs a diff */
-	if (mr)
+	/*
+	 * A patch-id only when no reference proved it, and some commit of
+	 * the branch names none: it costs a diff.
+	 */
+	if (!branch_patchids(r) && r->nr_pids && mr)
 		pid = mainline_patchid(r, mr);
-	if (pid && *pid && !branch_patchids(r)) {
+	if (pid && *pid && r->nr_pids) {
 		struct pid_entry key, *e;
 
 		memcpy(key.pid, pid, sizeof(key.pid));
@@ -818,9 +829,17 @@ static void place(struct scanrun *r, size_t i, struct sk_scan_item *it)
 		    r->m[mr->reverted_by].oid, r->m[mr->reverted_by].subject);
 	} else {
 		it->state = SK_SCAN_NEW;
-		say(&it->evidence, &it->nr_evidence, &it->alloc_evidence,
-		    "no commit of the branch carries it (by reference or "
-		    "patch-id %.12s)", mr->patchid[0] ? mr->patchid : "none");
+		if (mr->patchid[0])
+			say(&it->evidence, &it->nr_evidence,
+			    &it->alloc_evidence, "no commit of the branch "
+			    "carries it (by reference or patch-id %.12s)",
+			    mr->patchid);
+		else
+			say(&it->evidence, &it->nr_evidence,
+			    &it->alloc_evidence, "no commit of the branch "
+			    "carries it by reference, and every one of its "
+			    "commits names its upstream commit (no patch-id "
+			    "to compare)");
 	}
 	free(p.ev);
 }
@@ -981,7 +1000,7 @@ static void files_release(struct sk_scan_file *files, size_t nr)
 	free(files);
 }
 
-static int read_files(struct scanrun *r, struct mrec *mr)
+static int read_diff(struct scanrun *r, struct mrec *mr, int want_pid)
 {
 	struct files_acc a = { 0 };
 	git_commit *c = NULL;
@@ -998,13 +1017,20 @@ static int read_files(struct scanrun *r, struct mrec *mr)
 	ret = sk_patchid_commit_diff(&diff, r->repo, c);
 	if (!ret && git_diff_foreach(diff, file_cb, NULL, hunk_cb, line_cb, &a))
 		ret = sk_error_git(SK_ERROR, mr->oid);
-	if (!ret)
+	if (!ret && want_pid) {
 		ret = sk_patchid_diff(mr->patchid, diff);
+		mr->pid_done = 1;
+	}
 	mr->files = a.files;
 	mr->nr_files = a.nr;
 	git_diff_free(diff);
 	git_commit_free(c);
 	return ret;
+}
+
+static int read_files(struct scanrun *r, struct mrec *mr)
+{
+	return read_diff(r, mr, 0);
 }
 
 static int branch_has(struct scanrun *r, const char *path)
