@@ -220,6 +220,14 @@ test_expect_success '--since: only what mainline has after it, as git rev-list s
 	test "$(jq -r .since_how since.json)" = "--since $UPREF"
 '
 
+test_expect_success 'help scan shows the manual page; scan -h the usage' '
+	stablekit help scan >out &&
+	grep "^STABLEKIT-SCAN(1)" out &&
+	grep "reverted upstream" out &&
+	(cd p && stablekit scan -h) >out 2>&1 &&
+	grep "stablekit scan --branch <branch>" out
+'
+
 test_expect_success 'bad input: an unknown branch, revision or option is named, exit 129' '
 	(cd p && test_expect_code 129 stablekit scan --branch linux-9.9.y) 2>err &&
 	grep "linux-9.9.y" err && grep "linux-6.1.y" err &&
