@@ -352,10 +352,12 @@ static int port_commits(const struct sk_context *ctx, const char *repo_opt,
 			}
 			commits = list;
 			if (!nr) {
-				printf("%s: the scan found nothing new (%zu "
-				       "candidates, %zu already present): the "
-				       "queue is left as it is\n", branch,
-				       scan->nr, scan->nr_present);
+				if (!out)
+					printf("%s: the scan found nothing new "
+					       "(%zu candidates, %zu already "
+					       "present): the queue is left as "
+					       "it is\n", branch, scan->nr,
+					       scan->nr_present);
 				goto out;
 			}
 		}
@@ -467,7 +469,7 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 			out = json_array();
 		ret = port_commits(ctx, repo_opt, branch, argv, (size_t)nr,
 				   from_scan, since, bracket, keep, out);
-		if (out && json_array_size(out)) {
+		if (out && (ret == SK_EXIT_OK || json_array_size(out))) {
 			json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 			putchar('\n');
 		}

@@ -304,4 +304,13 @@ test_expect_success 'port of a revision that is no commit: exit 129, the queue u
 	test_cmp series.before p/stable/linux-6.1.y/series
 '
 
+test_expect_success 'port --from-scan with nothing new: says so, the queue untouched' '
+	cp p/stable/linux-6.1.y/series series.before &&
+	(cd p && stablekit port --from-scan --since master --branch linux-6.1.y) >out &&
+	grep "the scan found nothing new" out &&
+	(cd p && stablekit port --from-scan --since master --branch linux-6.1.y --json) >out &&
+	echo "[]" >expect && test_cmp expect out &&
+	test_cmp series.before p/stable/linux-6.1.y/series
+'
+
 test_done
