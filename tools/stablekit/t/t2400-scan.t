@@ -210,6 +210,26 @@ test_expect_success 'a prerequisite named in the Cc: stable line ("# 6.1.x: <sha
 	field $USEK "prerequisites[0].why" | grep "its Cc: stable line names"
 '
 
+test_expect_success 'a branch that merged mainline has those commits by ancestry' '
+	g checkout -q -b down linux-6.1.y &&
+	g merge -q --no-edit $CC61 >/dev/null &&
+	g checkout -q master &&
+	g merge-base --is-ancestor $CC61 down &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "down"]
+		ref = down
+		base = v6.1
+		version = 6.1
+		kind = downstream
+	EOF
+	(cd p && stablekit scan --branch down --json) >down.json &&
+	jq -r ".commits[] | select(.commit == \"$CC61\") | .state, .present_as, .evidence[0]" down.json >out &&
+	printf "present\n%s\n%s itself is in the branch'"'"'s history\n" $CC61 \
+		$(g rev-parse --short=12 $CC61) >expect &&
+	test_cmp expect out &&
+	test "$(jq -r ".commits[] | select(.commit == \"$FIXFIX\") | .state" down.json)" = new
+'
+
 test_expect_success '--since: only what mainline has after it, as git rev-list says' '
 	(cd p && stablekit scan --branch linux-6.1.y --since $UPREF --json) >since.json &&
 	g rev-list --reverse $UPREF..master >after &&

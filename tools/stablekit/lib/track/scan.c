@@ -535,6 +535,14 @@ static int on_branch(struct presence *p, struct scanrun *r, const char *oid,
 	int found = 0;
 
 	memset(p, 0, sizeof(*p));
+	/* merged into the branch itself (a downstream tree merging mainline) */
+	if (sk_index_in_range(r->idx, r->range, oid) == 1) {
+		memcpy(p->as, oid, sizeof(p->as));
+		p->ev = sk_xstrfmt("%.12s itself is in the branch's history",
+				   oid);
+		return 1;
+	}
+	sk_error_clear();
 	if (!sk_index_by_upstream(&l, r->idx, r->range, oid))
 		for (i = 0; i < l.nr; i++) {
 			const char *rev;
