@@ -65,6 +65,7 @@ int cmd_diff(int argc, const char **argv, struct sk_context *ctx);
 int cmd_maintainers(int argc, const char **argv, struct sk_context *ctx);
 int cmd_port(int argc, const char **argv, struct sk_context *ctx);
 int cmd_status(int argc, const char **argv, struct sk_context *ctx);
+int cmd_scan(int argc, const char **argv, struct sk_context *ctx);
 int cmd_workspace(int argc, const char **argv, struct sk_context *ctx);
 int cmd_build(int argc, const char **argv, struct sk_context *ctx);
 int cmd_test(int argc, const char **argv, struct sk_context *ctx);

@@ -5,6 +5,9 @@
 #include "core/options.h"
 #include "core/progress.h"
 #include "port/port.h"
+#include "port/port-commits.h"
+#include "project/repo.h"
+#include "track/scan.h"
 #include "core/results.h"
 #include "core/strvec.h"
 #include "mail/series.h"
@@ -18,7 +21,9 @@
 
 static const char usage[] =
 	"stablekit port (<series> --branch <branch> | --all) [--repo <path>] [--keep] [--json]\n"
-	"                [--progress]";
+	"                [--progress]\n"
+	"   or: stablekit port <commit>... --branch <branch> [--repo <path>] [--keep] [--json]\n"
+	"   or: stablekit port --from-scan --branch <branch> [--since <rev>] [--repo <path>] [--keep] [--json]";
 
 static void print_result(const char *slug, const char *branch,
 			 const struct sk_port_result *r)
@@ -292,10 +297,176 @@ static int port_all(struct sk_session *s, const struct sk_context *ctx,
 	return worst;
 }
 
+/* 7 to 40 hex digits: a commit, not a series slug (slugs have a '-') */
+static int looks_like_sha(const char *arg)
+{
+	size_t n = strspn(arg, "0123456789abcdef");
+
+	return n >= 7 && n <= 40 && !arg[n];
+}
+
+/* Is name a stored series (series/<name>/)? */
+static int is_series(const char *top, const char *name)
+{
+	struct sk_series *ser = NULL;
+	int yes = !sk_series_load(&ser, top, name);
+
+	sk_series_free(ser);
+	sk_error_clear();
+	return yes;
+}
+
+/* Is commit a candidate of the scan (then it is queued for itself, or not)? */
+static int in_scan(const struct sk_scan *scan, const char *commit)
+{
+	size_t i;
+
+	for (i = 0; i < scan->nr; i++)
+		if (!strcmp(scan->items[i].commit, commit))
+			return 1;
+	return 0;
+}
+
+/*
+ * port <commit>... and port --from-scan: upstream commits as one series,
+ * SK_PORT_COMMITS_SLUG, through the same port.  0, 1 (a commit did not
+ * port), 128, or 129 for a revision that is not a commit.
+ */
+static int port_commits(const struct sk_context *ctx, const char *repo_opt,
+			const char *branch, const char **commits, size_t nr,
+			int from_scan, const char *since, int bracket, int keep,
+			json_t *out)
+{
+	struct sk_branches b = { 0 };
+	struct sk_repo_choice choice = { 0 };
+	struct sk_port_commits_opts o = { 0 };
+	struct sk_port_result r = { 0 };
+	struct sk_scan *scan = NULL;
+	git_repository *repo = NULL;
+	const char **list = NULL, **needed_by = NULL, *how = NULL;
+	char *conf = sk_path_join(ctx->top, SK_BRANCHES_CONF), *path = NULL;
+	char *who = NULL;
+	size_t i;
+	int ret = sk_branches_load(&b, conf);
+
+	free(conf);
+	if (!ret && from_scan) {
+		struct sk_scan_opts so = { 0 };
+
+		so.top = ctx->top;
+		so.repo = repo_opt;
+		so.branch = branch;
+		so.since = since;
+		ret = sk_scan_run(&scan, &so);
+		if (ret == SK_ENOTFOUND) {
+			fprintf(stderr, "error: %s\n", sk_error_last());
+			ret = SK_EXIT_USAGE;
+			goto out;
+		}
+		if (!ret) {
+			size_t cap = scan->nr + 1, j, k;
+
+			for (i = 0; i < scan->nr; i++)
+				cap += scan->items[i].nr_prereqs;
+			list = sk_xcalloc(cap, sizeof(*list));
+			needed_by = sk_xcalloc(cap, sizeof(*needed_by));
+			for (i = nr = 0; i < scan->nr; i++) {
+				const struct sk_scan_item *it = &scan->items[i];
+
+				if (it->state != SK_SCAN_NEW)
+					continue;
+				/* a prerequisite that is no candidate comes along */
+				for (j = 0; j < it->nr_prereqs; j++) {
+					const char *c = it->prereqs[j].commit;
+
+					for (k = 0; *c && k < nr; k++)
+						if (!strcmp(list[k], c))
+							break;
+					if (!*c || k < nr || in_scan(scan, c))
+						continue;
+					needed_by[nr] = it->commit;
+					list[nr++] = c;
+				}
+				list[nr++] = it->commit;
+			}
+			commits = list;
+			if (!nr) {
+				if (!out)
+					printf("%s: the scan found nothing new "
+					       "(%zu candidates, %zu already "
+					       "present): the queue is left as "
+					       "it is\n", branch, scan->nr,
+					       scan->nr_present);
+				goto out;
+			}
+		}
+	}
+	choice.option = repo_opt;
+	choice.config = b.repo;
+	choice.top = ctx->top;
+	if (!ret)
+		ret = sk_repo_locate(&path, &how, &choice);
+	if (!ret && sk_repo_open(&repo, path))
+		ret = sk_error_set(SK_ENOTFOUND, "no kernel repository at '%s' "
+				   "(from %s)", path, how);
+	if (ret) {
+		ret = sk_die_lib(ret);
+		goto out;
+	}
+	who = sk_identity(ctx->top);
+	o.top = ctx->top;
+	o.repo = repo;
+	o.branches = &b;
+	o.branch = branch;
+	o.commits = commits;
+	o.nr = nr;
+	o.needed_by = needed_by;
+	o.signoff = who;
+	o.bracket_style = bracket;
+	o.timeout_ms = 600000;
+	o.keep = keep;
+	ret = sk_port_commits(&r, &o);
+	if (ret) {
+		char *why = sk_xstrdup(sk_error_last());
+
+		fprintf(stderr, "error: %s\n", why);
+		ret = ret == SK_ENOTFOUND || ret == SK_EINVALID ?
+		      SK_EXIT_USAGE : ret == SK_ECONFLICT ? SK_EXIT_CHECK :
+		      SK_EXIT_FAIL;
+		if (r.nr)
+			save_result(ctx, SK_PORT_COMMITS_SLUG, branch, &r, why);
+		free(why);
+		goto out;
+	}
+	save_result(ctx, SK_PORT_COMMITS_SLUG, branch, &r, NULL);
+	if (out) {
+		json_array_append_new(out, result_json(SK_PORT_COMMITS_SLUG,
+						       branch, &r));
+	} else {
+		print_result(SK_PORT_COMMITS_SLUG, branch, &r);
+		for (i = 0; i < r.nr; i++)
+			if (*r.items[i].upstream)
+				printf("  %d. upstream %s\n", r.items[i].nr,
+				       r.items[i].upstream);
+	}
+	ret = r.failed ? SK_EXIT_CHECK : 0;
+out:
+	sk_port_result_release(&r);
+	sk_scan_free(scan);
+	free(list);
+	free(needed_by);
+	free(who);
+	free(path);
+	git_repository_free(repo);
+	sk_branches_release(&b);
+	return ret;
+}
+
 int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 {
-	const char *branch = NULL, *repo_opt = NULL;
-	int all = 0, json = ctx->json, bracket = 0, keep = 0, progress = 0, ret;
+	const char *branch = NULL, *repo_opt = NULL, *since = NULL;
+	int all = 0, json = ctx->json, bracket = 0, keep = 0, progress = 0;
+	int from_scan = 0, commits, ret;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('b', "branch", &branch, "branch", "the branch to port to"),
 		SK_OPT_BOOL_(0, "all", &all, "every series to every stable or downstream branch"),
@@ -304,6 +475,10 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 			     "write \"[ Upstream commit <sha> ]\" instead of \"commit <sha> upstream.\""),
 		SK_OPT_BOOL_(0, "keep", &keep,
 			     "leave a failed patch's files under $SK_WORK/port/<branch>/<series>, with .rej files"),
+		SK_OPT_BOOL_(0, "from-scan", &from_scan,
+			     "queue the commits 'stablekit scan' finds new for the branch"),
+		SK_OPT_STRING_(0, "since", &since, "rev",
+			       "with --from-scan: mainline commits after rev"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_BOOL_(0, "progress", &progress,
 			     "progress lines on stderr (as stablekit --progress)"),
@@ -316,7 +491,9 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 
 	if (nr == -2)
 		return 0;
-	if (nr < 0 || (all && (nr || branch)) || (!all && (nr != 1 || !branch))) {
+	if (nr < 0 || (all && (nr || branch || from_scan)) ||
+	    (from_scan && (nr || !branch)) || (since && !from_scan) ||
+	    (!all && !from_scan && (nr < 1 || !branch))) {
 		if (nr >= 0)
 			sk_usage(usage, opts);
 		return SK_EXIT_USAGE;
@@ -328,13 +505,28 @@ int cmd_port(int argc, const char **argv, struct sk_context *ctx)
 	}
 	if (progress)
 		sk_progress_setup(1);	/* no thread started yet */
-	if (!all) {
+	/* several arguments, or one sha that names no series: commits */
+	commits = from_scan || (!all && (nr > 1 ||
+		  (looks_like_sha(argv[0]) && !is_series(ctx->top, argv[0]))));
+	if (!all && !commits) {
 		ret = sk_series_arg(&slug, ctx, argv[0]);
 		if (ret)
 			return ret;
 	}
 	/* one writer of stable/ and series/ at a time */
 	ret = sk_project_lock(ctx->top);
+	if (!ret && commits) {
+		if (json)
+			out = json_array();
+		ret = port_commits(ctx, repo_opt, branch, argv, (size_t)nr,
+				   from_scan, since, bracket, keep, out);
+		if (out && (ret == SK_EXIT_OK || json_array_size(out))) {
+			json_dumpf(out, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			putchar('\n');
+		}
+		json_decref(out);
+		return ret;
+	}
 	if (ret) {
 		free(slug);
 		return sk_die_lib(ret);

@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, NEEDS_TOP, "per-patch interdiff of two revisions" },
 	{ "maintainers", cmd_maintainers, NEEDS_TOP, "who owns a path, from MAINTAINERS" },
 	{ "status", cmd_status, NEEDS_TOP, "where each patch stands on mainline and the stable branches" },
+	{ "scan", cmd_scan, NEEDS_TOP, "what a stable branch is missing from mainline, commit by commit" },
 	{ "workspace", cmd_workspace, NEEDS_TOP, "build the embedded 6.12.y kernel repository" },
 	{ "port", cmd_port, NEEDS_TOP, "stable backports as quilt queues under stable/" },
 	{ "build", cmd_build, NEEDS_TOP, "build each branch, unpatched and with its queue, per arch" },

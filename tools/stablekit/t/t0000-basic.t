@@ -44,7 +44,7 @@ test_expect_success 'help for an unknown command is a usage error listing the co
 
 test_expect_success 'help alone lists every command and the exit codes' '
 	stablekit help >out &&
-	for c in pull series diff maintainers workspace status port build test gate report init help
+	for c in pull series diff maintainers workspace status scan port build test gate report init help
 	do
 		grep "^   $c " out || return 1
 	done &&

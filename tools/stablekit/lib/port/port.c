@@ -577,6 +577,8 @@ static void note_line(struct sk_strbuf *out, const struct port *p,
 	(void)p;
 }
 
+static struct sk_track_patch *track_patch(struct port *p, int nr);
+
 static void compose(struct sk_strbuf *out, const struct port *p,
 		    const struct work *w, const struct sk_patch *mail,
 		    const char *diff)
@@ -605,10 +607,15 @@ static void compose(struct sk_strbuf *out, const struct port *p,
 		for (k = 0; k < p->rev->nr_patches; k++)
 			if (p->rev->patches[k].nr == w->item->dep_of)
 				d = &p->rev->patches[k];
-		if (d)
+		/* the commit that needs this one, as the stable tree names it */
+		if (d) {
+			const struct sk_track_patch *dt = track_patch((struct port *)p, d->nr);
+
 			sk_strbuf_addf(out, "Stable-dep-of: %.12s (\"%s\")\n",
-				       *w->item->upstream ? w->item->upstream : d->patch_id,
+				       dt && dt->nr_upstream ?
+				       dt->upstream[dt->nr_upstream - 1].commit : d->patch_id,
 				       d->subject);
+		}
 	}
 	note_line(out, p, w);
 	if (p->o->signoff) {
@@ -1593,7 +1600,11 @@ static int setup(struct port *p)
 				    p->tb->br->name, p->tb->problem);
 	if (p->tb->br->repo && (ret = open_own_repo(p)))
 		return ret;
-	ret = sk_series_load(&p->series, p->o->top, p->o->slug);
+	ret = 0;
+	if (p->o->series)
+		p->series = (struct sk_series *)p->o->series;
+	else
+		ret = sk_series_load(&p->series, p->o->top, p->o->slug);
 	if (!ret && !(p->rev = sk_series_latest(p->series)))
 		ret = sk_error_set(SK_ENOTFOUND, "series '%s' has no revision", p->o->slug);
 	if (!ret && (git_oid_fromstr(&id, p->tb->tip) ||
@@ -1649,7 +1660,8 @@ int sk_port(struct sk_port_result *res, const struct sk_port_opts *o)
 	res->spatch_seconds = p.cocci.spatch_seconds;
 	sk_cocci_release(&p.cocci);
 	sk_sandbox_release(&p.sb);
-	sk_series_free(p.series);
+	if (!o->series)
+		sk_series_free(p.series);
 	free(p.queue_dir);
 	sk_strbuf_release(&p.other);
 	sk_strvec_free_array(p.other_files, p.nr_other);

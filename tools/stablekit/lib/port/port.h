@@ -5,6 +5,8 @@
 #include <git2.h>
 #include "track/track.h"
 
+struct sk_series;
+
 /*
  * Turn the patches of a series that a branch needs into a stable queue,
  * stable/<branch>/, proven with quilt.  Per patch (with its fixlets) the
@@ -99,6 +101,11 @@ struct sk_port_opts {
 	/* each step as it starts ("patch 2/3: ..."), or NULL */
 	void (*progress)(const char *step, void *data);
 	void *progress_data;
+	/*
+	 * The series itself, when it is not series/<slug> (upstream commits
+	 * made to look like a posted series: port-commits.h); NULL: loaded.
+	 */
+	const struct sk_series *series;
 };
 
 /*
