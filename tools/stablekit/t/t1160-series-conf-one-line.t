@@ -18,6 +18,8 @@ CONF=p/series/$B/series.conf
 NL='
 '
 
+# B is pending on the model's mainline: the branch takes it anyway
+# (allow-pending), as the rule tested here is not mainline-first
 branches() {
 	cat >p/stable/branches.conf <<-EOF
 	[stablekit]
@@ -30,6 +32,8 @@ branches() {
 	[branch "vendor-fail"]
 		ref = vendor-fail
 		base = v7.1
+		kind = stable
+		allow-pending = true
 	EOF
 }
 

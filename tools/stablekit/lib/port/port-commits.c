@@ -208,7 +208,6 @@ static struct sk_track *one_branch_track(const struct sk_branch *br,
 	t->nr_branches = 1;
 	t->branches[0].br = br;
 	memcpy(t->branches[0].tip, tip, 41);
-	sk_strbuf_init(&t->branches[0].queue);
 	t->patches = sk_xcalloc(rev->nr_patches ? rev->nr_patches : 1,
 				sizeof(*t->patches));
 	t->nr_patches = t->alloc_patches = rev->nr_patches;

@@ -878,6 +878,9 @@ static void consider(struct scanrun *r, size_t i)
 	tf.cc_stable = mr->msg.cc_stable;
 	tf.cc_major = mr->msg.cc_major;
 	tf.cc_minor = mr->msg.cc_minor;
+	/* a mainline commit: upstream by definition (the mainline-first rule) */
+	tf.upstream = 1;
+	tf.mainline = 1;
 	for (j = 0; j < f->nr_fixes; j++) {
 		int resolved = 0;
 
