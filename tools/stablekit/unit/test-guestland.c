@@ -74,6 +74,35 @@ static void test_fetch_arm64_and_i386(void **state)
 	sk_rmrf(work);
 }
 
+static void test_sources_one_suite(void **state)
+{
+	const char *system =
+		"Types: deb\n"
+		"# http://snapshot.debian.org/archive/debian/20250520T000000Z\n"
+		"URIs: http://mirror.example/debian\n"
+		"Suites: bookworm bookworm-updates\n"
+		"Components: main\n"
+		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n"
+		"\n"
+		"Types: deb\n"
+		"URIs: http://mirror.example/debian-security\n"
+		"Suites: bookworm-security\n"
+		"Components: main\n";
+	char *s;
+
+	(void)state;
+	s = sk_guestland_sources(system);
+	assert_string_equal(s, "Types: deb\nURIs: http://mirror.example/debian\n"
+			    "Suites: bookworm\nComponents: main\n"
+			    "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n");
+	assert_null(strstr(s, "security"));
+	free(s);
+	s = sk_guestland_sources(NULL);
+	assert_non_null(strstr(s, "URIs: http://deb.debian.org/debian\n"));
+	assert_non_null(strstr(s, "Suites: bookworm\n"));
+	free(s);
+}
+
 static void test_unknown_arch(void **state)
 {
 	char *path = (char *)"x";
@@ -87,6 +116,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_elf),
+		cmocka_unit_test(test_sources_one_suite),
 		cmocka_unit_test(test_unknown_arch),
 		cmocka_unit_test(test_fetch_arm64_and_i386),
 	};

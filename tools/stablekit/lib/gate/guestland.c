@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define APT_TIMEOUT_MS (300 * 1000)
@@ -54,26 +55,74 @@ int sk_guestland_check_elf(const char *path, const char *arch)
 	return 0;
 }
 
+/* The value of "key:" in the deb822 stanza at s, up to end; NULL if absent. */
+static char *stanza_field(const char *s, const char *end, const char *key)
+{
+	size_t klen = strlen(key);
+
+	while (s < end) {
+		const char *eol = memchr(s, '\n', end - s);
+
+		if (!eol)
+			eol = end;
+		if (!strncasecmp(s, key, klen) && s[klen] == ':') {
+			const char *v = s + klen + 1;
+
+			while (v < eol && (*v == ' ' || *v == '\t'))
+				v++;
+			return sk_xstrndup(v, eol - v);
+		}
+		s = eol + 1;
+	}
+	return NULL;
+}
+
+char *sk_guestland_sources(const char *system)
+{
+	const char *end = system ? strstr(system, "\n\n") : NULL;
+	char *uri = NULL, *suites = NULL, *key = NULL, *out;
+
+	if (system && !end)
+		end = system + strlen(system);
+	if (system) {
+		uri = stanza_field(system, end, "URIs");
+		suites = stanza_field(system, end, "Suites");
+		key = stanza_field(system, end, "Signed-By");
+	}
+	if (uri)
+		uri[strcspn(uri, " \t")] = '\0';
+	if (suites)
+		suites[strcspn(suites, " \t")] = '\0';
+	out = sk_xstrfmt("Types: deb\nURIs: %s\nSuites: %s\nComponents: main\n"
+			 "Signed-By: %s\n",
+			 uri && *uri ? uri : "http://deb.debian.org/debian",
+			 suites && *suites ? suites : "bookworm",
+			 key && *key ? key :
+			 "/usr/share/keyrings/debian-archive-keyring.gpg");
+	free(uri);
+	free(suites);
+	free(key);
+	return out;
+}
+
 /*
- * Debian 12 images describe their mirrors in debian.sources (deb822);
- * without it, the Debian archive itself.
+ * Only the release's own suite: busybox-static is there, and a suite we do
+ * not need (-security, -updates) caught mid-sync must not fail the guest.
  */
 static int write_sources(const char *dir)
 {
-	struct sk_strbuf text = SK_STRBUF_INIT;
+	struct sk_strbuf system = SK_STRBUF_INIT;
 	char *path = sk_path_join(dir, "debian.sources");
+	char *text;
 	int err;
 
-	if (sk_read_file(&text, "/etc/apt/sources.list.d/debian.sources")) {
+	if (sk_read_file(&system, "/etc/apt/sources.list.d/debian.sources"))
 		sk_error_clear();
-		sk_strbuf_reset(&text);
-		sk_strbuf_adds(&text, "Types: deb\nURIs: http://deb.debian.org/debian\n"
-			       "Suites: bookworm\nComponents: main\nSigned-By: "
-			       "/usr/share/keyrings/debian-archive-keyring.gpg\n");
-	}
-	err = sk_write_file_atomic(path, text.buf, text.len);
+	text = sk_guestland_sources(system.len ? system.buf : NULL);
+	err = sk_write_file_atomic(path, text, strlen(text));
+	free(text);
 	free(path);
-	sk_strbuf_release(&text);
+	sk_strbuf_release(&system);
 	return err;
 }
 

@@ -21,6 +21,13 @@ const char *sk_guestland_debian_arch(const char *arch);
 int sk_guestland_check_elf(const char *path, const char *arch);
 
 /*
+ * The private deb822 sources for the fetch, from the system's debian.sources
+ * text (NULL: none): the first stanza's URI, first suite and keyring, main
+ * only.  Caller frees.
+ */
+char *sk_guestland_sources(const char *system);
+
+/*
  * The cached busybox for arch under work, fetching it first when missing.
  * *out: the path (caller frees).  A transient index error is retried once;
  * no network or no such package: SK_ETOOL with apt's own words.
