@@ -310,9 +310,9 @@ test_expect_success 'a lore setting that is no http(s) URL is an error naming th
 	grep "stable/branches.conf: stablekit.lore: .file:///etc. is not an http(s) URL" err
 '
 
-test_expect_success 'update of a series that is not stored is an error' '
+test_expect_success 'update of a series that is not stored is a usage error (129)' '
 	git config -f p/stable/branches.conf stablekit.lore "$LORE" &&
-	test_expect_code 128 update no-such-series 2>err &&
+	test_expect_code 129 update no-such-series 2>err &&
 	grep "no-such-series" err
 '
 
