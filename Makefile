@@ -7,6 +7,7 @@
 #                     embedded demo (make run) need: cross compilers, QEMU, ...
 #   make install      the binary, the manual pages and the shipped data under
 #                     $(DESTDIR)$(PREFIX) (PREFIX default /usr/local); make uninstall
+#   make deb          the Debian package (build/<dir>/deb/stablekit_*.deb)
 #   make man          the manual pages as man(1) pages (build/<dir>/man)
 #   make check        the layering check, unit tests (cmocka) and command-line
 #                     tests (sharness, prove)
@@ -81,7 +82,7 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openss
 # ccache and distcc for kernel builds; public-inbox for the lore tests;
 # chromium, poppler-utils and python3-jsonschema for the report's; clang for
 # the fuzzers; a single-host LAVA (t9000).
-DEPS_TEST := libcmocka-dev sharness jq python3 procps \
+DEPS_TEST := libcmocka-dev sharness jq python3 procps debhelper dpkg-dev \
 	linux-source-6.12 cpio kmod ccache distcc \
 	gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
@@ -91,21 +92,21 @@ DEPS_TEST := libcmocka-dev sharness jq python3 procps \
 	lava-server lava-dispatcher lavacli postgresql iproute2
 
 .PHONY: all deps deps-test check layers unit-test fuzz-replay cli-test bench run clean fuzz \
-	man install uninstall FORCE
+	man install uninstall deb FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/stablekit $(HELPER_BIN)
 
 $(BUILD)/%.o: %.c $(wildcard $(SK)/lib/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SK_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SK_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libstablekit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/stablekit: $(CMD_OBJ) $(BUILD)/libstablekit.a
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libstablekit.a $(SK_LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libstablekit.a $(SK_LDLIBS)
 
 # The install prefix is compiled into lib/core/datadir.c alone, and that
 # object is made again when PREFIX changes (git's GIT-PREFIX).
@@ -180,6 +181,26 @@ uninstall:
 		$(MAN_PAGES:$(BUILD)/man/%=$(DESTDIR)$(man1dir)/%)
 	rm -rf $(DESTDIR)$(datadir)
 
+# The Debian package (tools/stablekit/debian): dpkg-buildpackage in a copy
+# of this checkout's tracked files (all but build/ and work/ without git)
+# under $(BUILD)/deb, debian/ at its top; nothing is written in the
+# checkout.  The .deb lands in $(BUILD)/deb.  Needs dpkg-dev and debhelper
+# (make deps-test).
+DEB_SRC := $(BUILD)/deb/stablekit
+
+deb:
+	rm -rf $(BUILD)/deb
+	mkdir -p $(DEB_SRC)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z | tar --null -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar --exclude=./build --exclude=./work -cf - . | tar -xf - -C $(DEB_SRC); \
+	fi
+	cp -R $(SK)/debian $(DEB_SRC)/debian
+	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		dpkg-buildpackage -b -us -uc --jobs-try=auto
+	@ls $(BUILD)/deb/stablekit_*.deb
+
 check: layers unit-test fuzz-replay cli-test
 
 # The library's folders keep their promise: stages include only those
@@ -204,10 +225,12 @@ PROVE_FLAGS ?= -j2 --timer
 # out: the sanitizers watch stablekit, not those tools, and the stablekit
 # code they drive (build, port's compile check, test, gate, boot verdict,
 # LAVA job and log) runs sanitized in the small-tree tests (t5210, t5220,
-# t6050, t7010, t7100) and the unit tests.  The plain run has them all.
+# t6050, t7010, t7100) and the unit tests.  So is t0310: dpkg-buildpackage
+# builds the package without sanitizers, and t0300 runs the same installed
+# flow sanitized.  The plain run has them all.
 CLI_TESTS := $(notdir $(sort $(wildcard $(SK)/t/t[0-9]*.t)))
 SAN_SKIP_TESTS := t4100-cocci-linux-6.12.t t6000-build.t t6100-build-distcc.t \
-	t7000-boot.t t7020-boot-arm64.t t7200-gate-6.12.t t9000-lava.t
+	t7000-boot.t t7020-boot-arm64.t t7200-gate-6.12.t t9000-lava.t t0310-deb.t
 ifeq ($(SANITIZE),1)
 CLI_TESTS := $(filter-out $(SAN_SKIP_TESTS),$(CLI_TESTS))
 endif
