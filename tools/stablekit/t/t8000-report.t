@@ -228,6 +228,14 @@ test_expect_success 'a new warning on one arch fails the build section' '
 	jq -e ".verdict == \"fail\"" "$REP/report.json"
 '
 
+test_expect_success 'a new warning as the build writes it: file, line, message, function' '
+	fresh_results &&
+	edit build/objects/build.json "(.arches[] | select(.arch == \"arm64\")) |= (.gate_failed = true | .gate_why = \"1 new warning\" | .new_warnings = [{\"file\": \"mm/vmscan.c\", \"line\": 529, \"column\": 6, \"severity\": \"warning\", \"message\": \"unused variable x [-Wunused-variable]\", \"function\": \"reclaim_throttle\", \"allowed\": false}]) | .gate = \"fail\"" &&
+	report --branch linux-6.12.y >out &&
+	grep "^  new warning: mm/vmscan.c:529:6: warning: unused variable x \[-Wunused-variable\] (in reclaim_throttle)$" out &&
+	! grep "^  new warning: *$" out
+'
+
 test_expect_success 'a model branch without a buildable tree says so' '
 	fresh_results &&
 	echo "{\"branch\": \"linux-6.12.y\", \"mode\": \"objects\", \"buildable\": false, \"why\": \"the tree at '\''linux-6.12.y'\'' has no '\''Makefile'\''\"}" \

@@ -322,6 +322,27 @@ static void metric_sections(struct sk_strbuf *sb, json_t *r)
 	sk_strbuf_addch(sb, '\n');
 }
 
+/*
+ * A new warning as build prints it: a plain string as it is, an object
+ * (what the build writes) as "file:line:column: severity: message".
+ */
+static void new_warning(struct sk_strbuf *sb, json_t *w)
+{
+	if (json_is_string(w)) {
+		sk_strbuf_addf(sb, "  new warning: %s\n", json_string_value(w));
+		return;
+	}
+	sk_strbuf_addf(sb, "  new warning: %s:%.0f:%.0f: %s: %s", STR(w, "file"),
+		       NUM(w, "line"), NUM(w, "column"),
+		       *STR(w, "severity") ? STR(w, "severity") : "warning",
+		       STR(w, "message"));
+	if (*STR(w, "function"))
+		sk_strbuf_addf(sb, " (in %s)", STR(w, "function"));
+	if (json_is_true(json_object_get(w, "allowed")))
+		sk_strbuf_adds(sb, " (allowed by ci/build-allowlist)");
+	sk_strbuf_addch(sb, '\n');
+}
+
 static void build_summary(struct sk_strbuf *sb, json_t *r)
 {
 	json_t *b, *a, *w;
@@ -342,8 +363,7 @@ static void build_summary(struct sk_strbuf *sb, json_t *r)
 				       NUM(p, "errors"), *STR(a, "reason") ? ": " : "",
 				       STR(a, "reason"));
 			json_array_foreach(json_object_get(a, "new_warnings"), k, w)
-				sk_strbuf_addf(sb, "  new warning: %s\n", json_is_string(w) ?
-					       json_string_value(w) : STR(w, "text"));
+				new_warning(sb, w);
 		}
 	}
 	sk_strbuf_addch(sb, '\n');
