@@ -13,6 +13,7 @@
 
 static const char usage[] =
 	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [-v] [<msgid>]\n"
+	"   or: stablekit pull --round [-m <mbox|maildir>] [--timeout <s>] [--json] [-v] [<msgid>]\n"
 	"   or: stablekit pull --update [--timeout <s>] [--deadline <s>] [--max-revisions <n>]\n"
 	"                               [--json] [<series>...]";
 
@@ -84,7 +85,7 @@ static void print_text(const struct sk_pull_result *r)
 	}
 }
 
-static void print_json(const struct sk_pull_result *r)
+static json_t *result_json(const struct sk_pull_result *r)
 {
 	json_t *o = json_object();
 
@@ -97,6 +98,13 @@ static void print_json(const struct sk_pull_result *r)
 	json_object_set_new(o, "changes", sk_seriesjson_changes(&r->changes));
 	json_object_set_new(o, "warnings", sk_seriesjson_lines(r->warnings.buf));
 	json_object_set_new(o, "notes", sk_seriesjson_lines(r->notes.buf));
+	return o;
+}
+
+static void print_json(const struct sk_pull_result *r)
+{
+	json_t *o = result_json(r);
+
 	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	putchar('\n');
 	json_decref(o);
@@ -115,11 +123,73 @@ static void print_lines(FILE *f, const char *prefix, const char *text)
 	}
 }
 
+/*
+ * --round: every stable mail of a review round (or AUTOSEL batch) pulled
+ * as its own series, one after the other; one that fails is named and
+ * the rest still pulled.  Exit 1 when any failed.
+ */
+static int pull_round(const struct sk_pull_opts *base, int json, int verbose)
+{
+	struct sk_pull_round round;
+	struct sk_pull_opts po = *base;
+	json_t *pulled = json_array(), *failed = json_array(), *o;
+	size_t i;
+	int ret = sk_pull_round(&round, base);
+
+	if (ret) {
+		json_decref(pulled);
+		json_decref(failed);
+		return sk_die_lib(ret);
+	}
+	po.input = round.input;
+	for (i = 0; i < round.ids.nr; i++) {
+		struct sk_pull_result res;
+		const char *id = round.ids.items[i];
+
+		po.msgid = id;
+		ret = sk_pull(&res, &po);
+		print_lines(stderr, "warning: ", res.warnings.buf);
+		if (verbose)
+			print_lines(stderr, "pull: ", res.notes.buf);
+		if (ret) {
+			fprintf(stderr, "error: <%s>: %s\n", id, sk_error_last());
+			json_array_append_new(failed, json_pack("{s:s, s:s}",
+					      "message_id", id, "error",
+					      sk_error_last()));
+			sk_error_clear();
+		} else if (json) {
+			o = result_json(&res);
+			json_object_set_new(o, "message_id", json_string(id));
+			json_array_append_new(pulled, o);
+		} else {
+			print_text(&res);
+		}
+		sk_pull_result_release(&res);
+	}
+	if (json) {
+		o = json_pack("{s:I, s:o, s:o}", "mails", (json_int_t)round.ids.nr,
+			      "pulled", pulled, "failed", failed);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+	} else {
+		o = json_pack("{s:o, s:o}", "pulled", pulled, "failed", failed);
+		printf("round: %zu stable mail%s, %zu pulled, %zu failed\n",
+		       round.ids.nr, round.ids.nr == 1 ? "" : "s",
+		       round.ids.nr - json_array_size(failed),
+		       json_array_size(failed));
+	}
+	ret = json_array_size(failed) ? SK_EXIT_FAIL : 0;
+	json_decref(o);
+	sk_pull_round_release(&round);
+	return ret;
+}
+
 int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 {
 	const char *input = NULL, *name = NULL;
 	char *lore = NULL;
 	int timeout = 300, json = ctx->json, update = 0, verbose = 0, ret;
+	int round = 0;
 	int deadline = 0, max_revisions = 0;
 	struct sk_option opts[] = {
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
@@ -130,6 +200,8 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
 		SK_OPT_BOOL_('v', "verbose", &verbose,
 			     "name the mails left out of the pull and the items kept"),
+		SK_OPT_BOOL_(0, "round", &round,
+			     "every stable mail of the thread (a -rc review round), each its own series"),
 		SK_OPT_BOOL_(0, "update", &update,
 			     "pull newer revisions, trailers and fixlets of the tracked series"),
 		SK_OPT_RANGE_(0, "deadline", &deadline, "seconds", 1,
@@ -145,6 +217,10 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 
 	if (nr == -2)
 		return 0;
+	if (nr >= 0 && round && (update || name)) {
+		fprintf(stderr, "error: --round takes neither --update nor --name (each mail names its series)\n");
+		return SK_EXIT_USAGE;
+	}
 	if (nr >= 0 && update) {
 		/* one writer of series/ at a time */
 		ret = sk_project_lock(ctx->top);
@@ -174,6 +250,11 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 	po.msgid = nr ? argv[0] : NULL;
 	po.name = name;
 	po.timeout_ms = (unsigned int)timeout * 1000u;
+	if (round) {
+		ret = pull_round(&po, json, verbose);
+		free(lore);
+		return ret;
+	}
 	ret = sk_pull(&res, &po);
 	free(lore);
 	print_lines(stderr, "warning: ", res.warnings.buf);

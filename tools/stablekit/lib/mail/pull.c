@@ -1557,6 +1557,99 @@ static int fetch_thread(struct pull *pl)
 	return ret;
 }
 
+/*
+ * The stable mails of the thread of o->msgid (else of the only thread
+ * with patches), for sk_pull_round: every review patch, AUTOSEL or
+ * FAILED mail, first copies only, in input order.
+ */
+static int round_mails(struct pull *pl, struct sk_pull_round *out)
+{
+	unsigned char *copy;
+	char *id;
+	size_t i;
+	int cover = 0;
+
+	copy = later_copies(pl, pl->thread);
+	for (i = 0; i < pl->raw.nr; i++)
+		cover |= pl->threads.of[i] == pl->thread &&
+			 !pl->raw.mails[i].error && is_cover(&pl->raw.mails[i]);
+	for (i = 0; i < pl->raw.nr; i++) {
+		const struct sk_mail *m = &pl->raw.mails[i];
+
+		if (pl->threads.of[i] != pl->thread || copy[i] || m->error ||
+		    !is_stable_kind(pl->kinds[i]))
+			continue;
+		if (cover && author_backport(pl, i))
+			continue;
+		id = sk_msgid_strip(m->message_id);
+		sk_strvec_push(&out->ids, id);
+		free(id);
+	}
+	free(copy);
+	if (!out->ids.nr)
+		return sk_error_set(SK_EINVALID,
+				    "%s: no stable review, AUTOSEL or FAILED mail in the thread of <%s>",
+				    pl->input, pl->want ? pl->want : "");
+	return 0;
+}
+
+int sk_pull_round(struct sk_pull_round *out, const struct sk_pull_opts *o)
+{
+	struct sk_pull_result res = { 0 };
+	struct pull pl = { 0 };
+	long at;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	pl.o = o;
+	pl.res = &res;
+	ret = sk_mkdtemp_in(&out->tmpdir, "/tmp", "stablekit-round");
+	if (ret)
+		return ret;
+	pl.tmpdir = out->tmpdir;
+	ret = fetch_thread(&pl);
+	if (!ret)
+		ret = read_raw(&pl);
+	if (!ret && o->msgid) {
+		pl.want = wanted_id(o->msgid);
+		at = sk_listmail_find(&pl.raw, pl.want);
+		if (at < 0)
+			ret = sk_error_set(SK_EINVALID,
+					   "%s: no mail with Message-Id <%s> in %zu message(s)",
+					   pl.input, pl.want, pl.raw.nr);
+		else
+			pl.thread = pl.threads.of[at];
+	} else if (!ret) {
+		ret = only_thread(&pl);
+	}
+	if (!ret)
+		ret = round_mails(&pl, out);
+	if (!ret) {
+		out->input = pl.input;
+		pl.input = NULL;
+	}
+	free(pl.input);
+	free(pl.want);
+	free(pl.use);
+	free(pl.kinds);
+	sk_threads_release(&pl.threads);
+	sk_mbox_release(&pl.raw);
+	sk_pull_result_release(&res);
+	if (ret)
+		sk_pull_round_release(out);
+	return ret;
+}
+
+void sk_pull_round_release(struct sk_pull_round *r)
+{
+	if (r->tmpdir)
+		sk_rmrf(r->tmpdir);
+	free(r->tmpdir);
+	free(r->input);
+	sk_strvec_clear(&r->ids);
+	memset(r, 0, sizeof(*r));
+}
+
 int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 {
 	struct sk_b4_am_result b4 = { 0 };

@@ -4,6 +4,7 @@
 #include "mail/revcompare.h"
 #include "mail/series.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 
 /*
  * Ingest one revision of a series into <top>/series/<slug>/.
@@ -54,6 +55,24 @@ struct sk_pull_result {
 };
 
 int sk_pull(struct sk_pull_result *out, const struct sk_pull_opts *o);
+
+/*
+ * A -rc review round or an AUTOSEL batch in one import: the message-ids
+ * of the stable mails (review patches, AUTOSEL, FAILED; an author's own
+ * backport series under a cover is not one) of the thread of o->msgid,
+ * or of the only thread with patches, in input order.  Each is then
+ * pulled as a series of its own with input as -m.  input is o->input, or
+ * the thread b4 fetched into tmpdir (release removes it).  A thread
+ * without such a mail is SK_EINVALID.
+ */
+struct sk_pull_round {
+	struct sk_strvec ids;
+	char *input;
+	char *tmpdir;
+};
+
+int sk_pull_round(struct sk_pull_round *out, const struct sk_pull_opts *o);
+void sk_pull_round_release(struct sk_pull_round *r);
 void sk_pull_result_release(struct sk_pull_result *r);
 
 /* "mm/vmscan: reduce ..." -> "mm-vmscan-reduce-...", at most 52 bytes. */
