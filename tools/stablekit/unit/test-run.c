@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -352,6 +353,85 @@ static void test_stale_tempdir_of_a_dead_process(void **state)
 	free(fresh);
 }
 
+/* A process's start time: its own before its child's, none once reaped. */
+static void test_process_start(void **state)
+{
+	double me = sk_process_start((long)getpid()), child;
+	int fds[2];
+	char c;
+	pid_t pid;
+
+	(void)state;
+	assert_true(me > 0 && me <= (double)time(NULL) + 1);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	if (!pid) {
+		close(fds[1]);
+		if (read(fds[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[0]);
+	child = sk_process_start((long)pid);
+	assert_true(child >= me - 0.02);
+	close(fds[1]);
+	waitpid(pid, NULL, 0);
+	assert_true(sk_process_start((long)pid) < 0);
+}
+
+/*
+ * A directory named for a pid that a later process has taken (pids wrap)
+ * is stale: the process that made it is gone.  Root makes the next pid
+ * that pid (ns_last_pid), as a busy machine does by chance.
+ */
+static void test_stale_tempdir_of_a_reused_pid(void **state)
+{
+	char dir[] = "/tmp/sk-test-reuse-XXXXXX";
+	char *stale, *fresh = NULL, buf[32];
+	int fds[2], fd, tries;
+	pid_t dead = fork(), again = 0;
+	char c;
+
+	(void)state;
+	if (!dead)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	assert_non_null(mkdtemp(dir));
+	stale = sk_xstrfmt("%s/.job-%d-abcdef", dir, (int)dead);
+	assert_int_equal(sk_mkdir_p(stale, 0755), 0);
+	sleep(2);	/* the reused pid's process starts clearly later */
+	fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+	assert_true(fd >= 0);	/* root: CI and make check run as root */
+	snprintf(buf, sizeof(buf), "%d", (int)dead - 1);
+	/* another process may take the pid first: a few tries */
+	for (tries = 0; tries < 20; tries++) {
+		assert_int_equal(pipe(fds), 0);
+		assert_true(pwrite(fd, buf, strlen(buf), 0) > 0);
+		again = fork();
+		if (!again) {
+			close(fds[1]);
+			if (read(fds[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		close(fds[0]);
+		if (again == dead)
+			break;
+		close(fds[1]);
+		waitpid(again, NULL, 0);
+	}
+	close(fd);
+	assert_int_equal(again, dead);
+	assert_int_equal(sk_mkdtemp_in(&fresh, dir, "job"), 0);
+	assert_false(sk_path_exists(stale));
+	close(fds[1]);
+	waitpid(again, NULL, 0);
+	assert_int_equal(sk_tempdirs_remove(), 1);
+	assert_int_equal(sk_rmrf(dir), 0);
+	free(stale);
+	free(fresh);
+}
+
 struct reader {
 	const char *path;
 	volatile int stop;
@@ -467,6 +547,8 @@ int main(void)
 		cmocka_unit_test(test_child_depth),
 		cmocka_unit_test(test_sigterm_stops_children_and_removes_temporaries),
 		cmocka_unit_test(test_stale_tempdir_of_a_dead_process),
+		cmocka_unit_test(test_process_start),
+		cmocka_unit_test(test_stale_tempdir_of_a_reused_pid),
 		cmocka_unit_test(test_dir_swap),
 	};
 

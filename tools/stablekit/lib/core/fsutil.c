@@ -154,6 +154,59 @@ static long tempdir_pid(const char *name, const char *prefix)
 	return pid;
 }
 
+double sk_process_start(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ticks = 0, btime = 0;
+	FILE *f;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* the command name may hold spaces and ')': fields follow the last */
+	if (!p || !(p = strrchr(buf, ')')))
+		return -1;
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
+		return -1;
+	f = fopen("/proc/stat", "r");
+	if (!f)
+		return -1;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	if (!btime)
+		return -1;
+	return (double)btime + (double)ticks / (double)sysconf(_SC_CLK_TCK);
+}
+
+/*
+ * Does the process named in a temporary directory's name still own it?
+ * Alive, and not a later process that reuses the pid: on a busy machine
+ * pids wrap within seconds (pid_max 32768).  The owner started before it
+ * made the directory, so before its last change; a process that started
+ * later is not the owner (a second of slack for boot time's rounding).
+ */
+static int owner_alive(long pid, const char *path)
+{
+	struct stat st;
+	double start;
+
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return 0;
+	if (stat(path, &st))
+		return 1;
+	start = sk_process_start(pid);
+	return start < 0 ||
+	       start <= (double)st.st_ctim.tv_sec + st.st_ctim.tv_nsec / 1e9 + 1.0;
+}
+
 /* The leftovers of dead processes (SIGKILL, power loss) in parent. */
 static void remove_stale(const char *parent, const char *prefix)
 {
@@ -164,11 +217,10 @@ static void remove_stale(const char *parent, const char *prefix)
 		long pid = tempdir_pid(e->d_name, prefix);
 		char *path;
 
-		if (!pid || pid == (long)getpid() ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!pid || pid == (long)getpid())
 			continue;
 		path = sk_path_join(parent, e->d_name);
-		if (sk_is_dir(path) && sk_rmrf(path))
+		if (!owner_alive(pid, path) && sk_is_dir(path) && sk_rmrf(path))
 			sk_error_clear();
 		free(path);
 	}

@@ -47,4 +47,13 @@ int sk_dir_swap(const char *a, const char *b);
 const char *sk_path_basename(const char *path);
 char *sk_path_join(const char *a, const char *b);
 
+/*
+ * When process pid started, in seconds since the epoch (its start time in
+ * clock ticks since boot, /proc/<pid>/stat, plus the boot time); -1 when
+ * there is no such process.  A temporary directory named for a pid whose
+ * process started after the directory's last change belongs to an earlier
+ * process of that pid: pids wrap within seconds on a busy machine.
+ */
+double sk_process_start(long pid);
+
 #endif
