@@ -923,9 +923,50 @@ static void test_invalid_utf8_fails_not_passes(void **state)
 	json_decref(r);
 }
 
+/* The cgroup helpers beside the tests (6.12) or in lib/ (7.x). */
+static void test_kselftest_suite_layouts(void **state)
+{
+	const struct sk_kselftest_suite *cg = sk_kselftest_suite("cgroup");
+	char tmpl[] = "/tmp/sk-ksft-XXXXXX";
+	char *dir = mkdtemp(tmpl), *old, *new, *f;
+	struct sk_strvec a = { 0 };
+
+	(void)state;
+	assert_non_null(cg);
+	old = sk_path_join(dir, "6.12");
+	new = sk_path_join(dir, "7.2");
+	assert_int_equal(sk_mkdir_p(old, 0755), 0);
+	f = sk_path_join(old, "cgroup_util.c");
+	assert_int_equal(sk_write_file_atomic(f, "", 0), 0);
+	free(f);
+	f = sk_xstrfmt("%s/lib/include", new);
+	assert_int_equal(sk_mkdir_p(f, 0755), 0);
+	free(f);
+	f = sk_xstrfmt("%s/lib/cgroup_util.c", new);
+	assert_int_equal(sk_write_file_atomic(f, "", 0), 0);
+	free(f);
+
+	sk_kselftest_suite_args(&a, old, cg);
+	assert_int_equal(a.nr, 1);
+	assert_string_equal(a.items[0], "cgroup_util.c");
+	sk_strvec_clear(&a);
+
+	sk_kselftest_suite_args(&a, new, cg);
+	assert_int_equal(a.nr, 2);
+	f = sk_xstrfmt("-I%s/lib/include", new);
+	assert_string_equal(a.items[0], f);
+	free(f);
+	assert_string_equal(a.items[1], "lib/cgroup_util.c");
+	sk_strvec_clear(&a);
+	assert_int_equal(sk_rmrf(dir), 0);
+	free(old);
+	free(new);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kselftest_suite_layouts),
 		cmocka_unit_test(test_kselftest_verdict_needs_results),
 		cmocka_unit_test(test_test_status),
 		cmocka_unit_test(test_invalid_utf8_fails_not_passes),

@@ -98,6 +98,32 @@ static int install_headers(const char *src, const char *arch, const char *dir)
 	return err;
 }
 
+void sk_kselftest_suite_args(struct sk_strvec *out, const char *tdir,
+			     const struct sk_kselftest_suite *suite)
+{
+	const char *const *x;
+	char *inc = sk_xstrfmt("%s/lib/include", tdir);
+
+	if (sk_is_dir(inc)) {
+		char *flag = sk_xstrfmt("-I%s", inc);
+
+		sk_strvec_push(out, flag);
+		free(flag);
+	}
+	for (x = suite->extra; *x; x++) {
+		char *here = sk_xstrfmt("%s/%s", tdir, *x);
+		char *lib = sk_xstrfmt("lib/%s", *x);
+		char *in_lib = sk_xstrfmt("%s/%s", tdir, lib);
+
+		sk_strvec_push(out, !sk_path_exists(here) &&
+			       sk_path_exists(in_lib) ? lib : *x);
+		free(here);
+		free(lib);
+		free(in_lib);
+	}
+	free(inc);
+}
+
 static int build_suite(struct sk_strvec *out, struct sk_strvec *skipped,
 		       const struct sk_kselftest_suite *suite,
 		       const char *src, const char *arch,
@@ -142,8 +168,12 @@ static int build_suite(struct sk_strvec *out, struct sk_strvec *skipped,
 		"#include <stdio.h>\n"
 		"__attribute__((constructor)) static void sk_linebuf(void)\n"
 		"{\n\tsetvbuf(stdout, NULL, _IOLBF, 0);\n}\n";
-	const char *const *t, *const *x;
+	const char *const *t;
+	struct sk_strvec extra = { 0 };
+	size_t i;
 	int err = sk_mkdir_p(outdir, 0755);
+
+	sk_kselftest_suite_args(&extra, tdir, suite);
 
 	if (!err)
 		err = install_headers(src, arch, hdrdir);
@@ -168,8 +198,8 @@ static int build_suite(struct sk_strvec *out, struct sk_strvec *skipped,
 			      "-D_GNU_SOURCE=",	/* as kselftest's lib.mk */
 			      "-pthread", "-w", inc, "-isystem", khdr, "-o",
 			      bin, csrc, NULL });
-		for (x = suite->extra; *x; x++)
-			sk_argv_push(&argv, *x);
+		for (i = 0; i < extra.nr; i++)
+			sk_argv_push(&argv, extra.items[i]);
 		sk_argv_push(&argv, linebuf);
 		ro.argv = argv.v;
 		ro.cwd = tdir;
@@ -194,6 +224,7 @@ static int build_suite(struct sk_strvec *out, struct sk_strvec *skipped,
 		free(bin);
 		free(csrc);
 	}
+	sk_strvec_clear(&extra);
 	free(sdir);
 	free(tdir);
 	free(inc);

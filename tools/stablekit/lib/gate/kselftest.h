@@ -27,6 +27,16 @@ struct sk_kselftest_suite {
 const struct sk_kselftest_suite *sk_kselftest_suite(const char *name);
 
 /*
+ * The compiler arguments a suite's binaries need beside their own source,
+ * for its directory tdir as the tree has it: the suite's helper sources
+ * where they are (the suite's directory, or lib/ since the cgroup tests
+ * moved cgroup_util.c there, 6.15) and -I<tdir>/lib/include when that
+ * exists (their kselftest Makefile's lib/libcgroup.mk).  Appended to out.
+ */
+void sk_kselftest_suite_args(struct sk_strvec *out, const char *tdir,
+			     const struct sk_kselftest_suite *suite);
+
+/*
  * Compile each test of suite statically for arch from src (a kernel tree)
  * into outdir; the binaries built are appended to out (caller frees the
  * items).  A test that does not compile is reported in skipped as
