@@ -166,20 +166,21 @@ static int pull_round(const struct sk_pull_opts *base, int json, int verbose)
 		}
 		sk_pull_result_release(&res);
 	}
+	ret = json_array_size(failed) ? SK_EXIT_FAIL : 0;
 	if (json) {
-		o = json_pack("{s:I, s:o, s:o}", "mails", (json_int_t)round.ids.nr,
+		o = json_pack("{s:I, s:O, s:O}", "mails", (json_int_t)round.ids.nr,
 			      "pulled", pulled, "failed", failed);
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
+		json_decref(o);
 	} else {
-		o = json_pack("{s:o, s:o}", "pulled", pulled, "failed", failed);
 		printf("round: %zu stable mail%s, %zu pulled, %zu failed\n",
 		       round.ids.nr, round.ids.nr == 1 ? "" : "s",
 		       round.ids.nr - json_array_size(failed),
 		       json_array_size(failed));
 	}
-	ret = json_array_size(failed) ? SK_EXIT_FAIL : 0;
-	json_decref(o);
+	json_decref(pulled);
+	json_decref(failed);
 	sk_pull_round_release(&round);
 	return ret;
 }

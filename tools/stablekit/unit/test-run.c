@@ -353,16 +353,16 @@ static void test_stale_tempdir_of_a_dead_process(void **state)
 	free(fresh);
 }
 
-/* A process's start time: its own before its child's, none once reaped. */
-static void test_process_start(void **state)
+/*
+ * A child that lives until *release is closed: it waits on a pipe.
+ * Returns its pid; the caller closes *release, then reaps it.
+ */
+static pid_t waiting_child(int *release)
 {
-	double me = sk_process_start((long)getpid()), child;
 	int fds[2];
 	char c;
 	pid_t pid;
 
-	(void)state;
-	assert_true(me > 0 && me <= (double)time(NULL) + 1);
 	assert_int_equal(pipe(fds), 0);
 	pid = fork();
 	if (!pid) {
@@ -372,9 +372,23 @@ static void test_process_start(void **state)
 		_exit(0);
 	}
 	close(fds[0]);
+	*release = fds[1];
+	return pid;
+}
+
+/* A process's start time: its own before its child's, none once reaped. */
+static void test_process_start(void **state)
+{
+	double me = sk_process_start((long)getpid()), child;
+	int release;
+	pid_t pid;
+
+	(void)state;
+	assert_true(me > 0 && me <= (double)time(NULL) + 1);
+	pid = waiting_child(&release);
 	child = sk_process_start((long)pid);
 	assert_true(child >= me - 0.02);
-	close(fds[1]);
+	close(release);
 	waitpid(pid, NULL, 0);
 	assert_true(sk_process_start((long)pid) < 0);
 }
@@ -388,9 +402,8 @@ static void test_stale_tempdir_of_a_reused_pid(void **state)
 {
 	char dir[] = "/tmp/sk-test-reuse-XXXXXX";
 	char *stale, *fresh = NULL, buf[32];
-	int fds[2], fd, tries;
+	int release = -1, fd, tries;
 	pid_t dead = fork(), again = 0;
-	char c;
 
 	(void)state;
 	if (!dead)
@@ -405,26 +418,18 @@ static void test_stale_tempdir_of_a_reused_pid(void **state)
 	snprintf(buf, sizeof(buf), "%d", (int)dead - 1);
 	/* another process may take the pid first: a few tries */
 	for (tries = 0; tries < 20; tries++) {
-		assert_int_equal(pipe(fds), 0);
 		assert_true(pwrite(fd, buf, strlen(buf), 0) > 0);
-		again = fork();
-		if (!again) {
-			close(fds[1]);
-			if (read(fds[0], &c, 1) < 0)
-				_exit(1);
-			_exit(0);
-		}
-		close(fds[0]);
+		again = waiting_child(&release);
 		if (again == dead)
 			break;
-		close(fds[1]);
+		close(release);
 		waitpid(again, NULL, 0);
 	}
 	close(fd);
 	assert_int_equal(again, dead);
 	assert_int_equal(sk_mkdtemp_in(&fresh, dir, "job"), 0);
 	assert_false(sk_path_exists(stale));
-	close(fds[1]);
+	close(release);
 	waitpid(again, NULL, 0);
 	assert_int_equal(sk_tempdirs_remove(), 1);
 	assert_int_equal(sk_rmrf(dir), 0);
