@@ -767,6 +767,56 @@ static void test_bench_not_gated(void **state)
 }
 
 /* Two sides with no result to compare are "not run", never a pass. */
+/* A binary that did not build ran nothing: never a pass over the rest. */
+static void test_kselftest_not_built_is_no_pass(void **state)
+{
+	json_t *none = json_array(), *both, *queue_only;
+	const char *hdr = "cgroup/test_kmem: test_kmem.c:18:10: fatal error: "
+			  "cgroup_util.h: No such file or directory";
+	char *why;
+
+	(void)state;
+	both = json_pack("[s]", hdr);
+	queue_only = json_pack("[s, s]", "cgroup/test_core: ld: oops", hdr);
+
+	why = sk_xstrdup("0 regressions");
+	assert_string_equal(sk_kselftest_not_built(none, none, "pass", &why), "pass");
+	assert_string_equal(why, "0 regressions");
+	assert_string_equal(sk_kselftest_not_built(NULL, NULL, "pass", &why), "pass");
+
+	/* the same binary on both sides: nothing compared for it */
+	assert_string_equal(sk_kselftest_not_built(both, both, "pass", &why),
+			    "not run");
+	assert_string_equal(why, "not run: 1 kselftest binary did not build on "
+			    "the baseline (cgroup/test_kmem: test_kmem.c:18:10: "
+			    "fatal error: cgroup_util.h: No such file or "
+			    "directory); the rest compared: 0 regressions");
+	free(why);
+
+	/* built on the baseline, not with the queue: the queue broke it */
+	why = sk_xstrdup("0 regressions");
+	assert_string_equal(sk_kselftest_not_built(both, queue_only, "pass", &why),
+			    "fail");
+	assert_string_equal(why, "builds on the baseline, not with the queue: "
+			    "cgroup/test_core: ld: oops");
+	free(why);
+
+	/* only the baseline's side: still nothing to compare it with */
+	why = sk_xstrdup("0 regressions");
+	assert_string_equal(sk_kselftest_not_built(both, none, "pass", &why),
+			    "not run");
+	free(why);
+
+	/* a regression stays the verdict */
+	why = sk_xstrdup("1 regressions");
+	assert_string_equal(sk_kselftest_not_built(both, both, "fail", &why), "fail");
+	assert_string_equal(why, "1 regressions");
+	free(why);
+	json_decref(none);
+	json_decref(both);
+	json_decref(queue_only);
+}
+
 static void test_kselftest_verdict_needs_results(void **state)
 {
 	json_t *empty = json_array(), *ok, *skipped, *broken, *cmp;
@@ -968,6 +1018,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kselftest_suite_layouts),
 		cmocka_unit_test(test_kselftest_verdict_needs_results),
+		cmocka_unit_test(test_kselftest_not_built_is_no_pass),
 		cmocka_unit_test(test_test_status),
 		cmocka_unit_test(test_invalid_utf8_fails_not_passes),
 		cmocka_unit_test(test_gate_config_thresholds_fail_closed),

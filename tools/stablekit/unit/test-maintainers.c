@@ -86,6 +86,29 @@ static void test_entry_outside_section(void **state)
  * An N: pattern glibc cannot match in bounded time is refused with its
  * line; the kernel's own kinds of pattern are not.
  */
+/* An entry with nothing after its tag names no recipient. */
+static void test_empty_entry_is_no_recipient(void **state)
+{
+	struct sk_maintainers m;
+	struct sk_recipients r;
+	const char *paths[] = { "mm/vmscan.c" };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sk_maintainers_parse(&m, "M",
+		"MM\nM:\t\nM:  \t\r\nL:\tlinux-mm@kvack.org \nF:\tmm/\n"), 0);
+	assert_int_equal(m.nr, 1);
+	assert_int_equal(m.sections[0].nr, 2);
+	assert_string_equal(m.sections[0].entries[0].value, "linux-mm@kvack.org");
+	sk_maintainers_recipients(&r, &m, paths, 1);
+	assert_int_equal(r.nr_to, 0);
+	assert_int_equal(r.nr_cc, 1);
+	for (i = 0; i < r.nr_cc; i++)
+		assert_true(r.cc[i][0] != '\0');
+	sk_recipients_release(&r);
+	sk_maintainers_release(&m);
+}
+
 static void test_regex_blowup_refused(void **state)
 {
 	static const char *const tame[] = {
@@ -126,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_most_specific_is_to),
 		cmocka_unit_test(test_exclusions_and_regex),
 		cmocka_unit_test(test_regex_blowup_refused),
+		cmocka_unit_test(test_empty_entry_is_no_recipient),
 		cmocka_unit_test(test_entry_outside_section),
 	};
 

@@ -672,6 +672,11 @@ static json_t *kselftest_results(json_t *res)
 	return json_object_get(json_object_get(res, "kselftest"), "results");
 }
 
+static json_t *kselftest_not_built(json_t *res)
+{
+	return json_object_get(json_object_get(res, "kselftest"), "not_built");
+}
+
 /* One boot stage for both sides: fail when one failed, else not run. */
 static void stage_boot(struct gate *g, json_t **res)
 {
@@ -765,6 +770,9 @@ static void stage_kselftest_verdict(struct gate *g,
 		free(why);
 		st = confirm(g, kb, cmp, &why);
 	}
+	if (cmp)
+		st = sk_kselftest_not_built(kselftest_not_built(res[0]),
+					    kselftest_not_built(res[1]), st, &why);
 	if (cmp)
 		save(g, "kselftest-compare.json", cmp);
 	for (i = 0; !cmp && i < 2; i++) {

@@ -591,6 +591,53 @@ const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
 	return sk_kselftest_tally(*cmp, why);
 }
 
+/* Is binary "suite/name" (the part of entry before ": ") in not_built? */
+static int listed(json_t *not_built, const char *entry)
+{
+	const char *colon = strstr(entry, ": ");
+	size_t len = colon ? (size_t)(colon - entry) : strlen(entry), i;
+	json_t *o;
+
+	json_array_foreach(not_built, i, o) {
+		const char *s = json_string_value(o);
+
+		if (s && !strncmp(s, entry, len) && (!s[len] || s[len] == ':'))
+			return 1;
+	}
+	return 0;
+}
+
+const char *sk_kselftest_not_built(json_t *base_nb, json_t *patched_nb,
+				   const char *st, char **why)
+{
+	size_t nb = json_array_size(base_nb), np = json_array_size(patched_nb);
+	const char *first;
+	char *was;
+	size_t i;
+	json_t *o;
+
+	if (!strcmp(st, "fail") || (!nb && !np))
+		return st;
+	json_array_foreach(patched_nb, i, o) {
+		first = json_string_value(o);
+		if (!first || listed(base_nb, first))
+			continue;
+		free(*why);
+		*why = sk_xstrfmt("builds on the baseline, not with the queue: %s",
+				  first);
+		return "fail";
+	}
+	first = json_string_value(json_array_get(nb ? base_nb : patched_nb, 0));
+	was = *why;
+	*why = sk_xstrfmt("not run: %zu kselftest binar%s did not build on the "
+			  "%s (%s); the rest compared: %s", nb ? nb : np,
+			  (nb ? nb : np) == 1 ? "y" : "ies",
+			  nb ? "baseline" : "queue's side", first ? first : "?",
+			  was ? was : "no comparison");
+	free(was);
+	return "not run";
+}
+
 /* "cgroup/test_kmem" of "cgroup/test_kmem/test_kmem_basic"; NULL: no '/'. */
 static char *binary_of(const char *name)
 {

@@ -81,6 +81,17 @@ const char *sk_kselftest_verdict(json_t *base, json_t *patched, json_t **cmp,
 				 char **why);
 
 /*
+ * The verdict st (with *why) once the binaries that did not build are
+ * counted (base_nb, patched_nb: kselftest.not_built, "suite/binary: why"
+ * each).  A binary built on the baseline but not with the queue is the
+ * queue's doing: "fail".  One not built on the baseline ran no test on
+ * either side: a pass over the rest is "not run", never "pass".  A "fail"
+ * stays one.  *why is replaced when the status changes.
+ */
+const char *sk_kselftest_not_built(json_t *base_nb, json_t *patched_nb,
+				   const char *st, char **why);
+
+/*
  * The tally of a comparison: "fail" with a regression, else "pass";
  * *why (caller frees) counts each list.
  */

@@ -79,7 +79,7 @@ int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	while (*p) {
-		const char *nl = strchr(p, '\n');
+		const char *nl = strchr(p, '\n'), *end;
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
 		line++;
@@ -99,9 +99,15 @@ int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 			}
 			while (*v == ' ' || *v == '\t')
 				v++;
+			end = p + len;
+			while (end > v && isspace((unsigned char)end[-1]))
+				end--;
+			/* "M:" with nothing after it names no one: no recipient "" */
+			if (end == v)
+				goto next;
 			e = SK_ARRAY_PUSH(cur->entries, cur->nr, cur->alloc);
 			e->tag = p[0];
-			e->value = sk_xstrndup(v, (size_t)(p + len - v));
+			e->value = sk_xstrndup(v, (size_t)(end - v));
 			if (e->tag == 'N' && !regex_tame(e->value))
 				return sk_error_set(SK_EINVALID, "%s:%zu: N: pattern "
 						    "with repeated or nested "
@@ -113,6 +119,7 @@ int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 			prev = p;
 			prev_len = len;
 		}
+next:
 		p = nl ? nl + 1 : p + len;
 	}
 	return 0;
