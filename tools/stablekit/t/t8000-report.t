@@ -477,6 +477,16 @@ test_expect_success 'charts: ticks, the unit, and an axis no narrower than the t
 	awk -v lo="$lo" -v hi="$hi" "BEGIN { exit !(lo <= 5012 * 0.9 && hi >= 5012 * 1.1) }"
 '
 
+test_expect_success 'nothing queued: the baseline-only build is "not run", never a fail or a pass' '
+	fresh_results &&
+	edit build/objects/build.json ".queue = {\"status\": \"none\", \"patches\": [], \"files\": [], \"log\": null} | (.arches[] |= (.patched = {\"status\": \"skipped\", \"note\": \"no queue: baseline only\"}))" &&
+	test_must_fail report --branch linux-6.12.y --check >out &&
+	grep "^\* build objects: not run: nothing queued (every patch present or not eligible); the baseline alone was built$" out &&
+	! grep "does not apply" out &&
+	jq -e ".verdict == \"incomplete\" and .tested_by == null" "$REP/report.json" &&
+	jq -e ".builds[0].status == \"not run\"" "$REP/report.json"
+'
+
 test_expect_success 'a mail with nothing queued still has a To:' '
 	fresh_results &&
 	rm -r "$R/linux-6.12.y/port" &&

@@ -367,7 +367,12 @@ static json_t *build_mode(struct report *r, const char *mode)
 		ran += is(ar, "status", "pass") || is(ar, "status", "fail");
 		json_array_append_new(arches, ar);
 	}
-	if (!status_is(in.queue_status, "applied"))
+	/* nothing queued is nothing tested: never a fail, never a pass */
+	if (status_is(in.queue_status, "none"))
+		o = section("not run", "not run: nothing queued (every patch "
+			    "present or not eligible); the baseline alone was "
+			    "built");
+	else if (!status_is(in.queue_status, "applied"))
 		o = section("fail", "the queue does not apply");
 	else if (fail)
 		o = section("fail", "new warnings or errors with the queue");
