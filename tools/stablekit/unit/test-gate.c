@@ -817,6 +817,35 @@ static void test_kselftest_not_built_is_no_pass(void **state)
 	json_decref(queue_only);
 }
 
+/* A stored baseline that did not build every binary is run again. */
+static void test_stored_baseline_unbuilt(void **state)
+{
+	char tmpl[] = "/tmp/sk-stored-XXXXXX";
+	char *dir = mkdtemp(tmpl), *f, *why;
+	const char *full = "{\"kselftest\": {\"not_built\": [], \"results\": []}}";
+	const char *part = "{\"kselftest\": {\"not_built\": "
+			   "[\"cgroup/test_kmem: no cgroup_util.h\"]}}";
+
+	(void)state;
+	assert_non_null(dir);
+	f = sk_path_join(dir, "results.json");
+	assert_int_equal(sk_write_file_atomic(f, full, strlen(full)), 0);
+	assert_null(sk_kselftest_stored_unbuilt(f));
+	assert_int_equal(sk_write_file_atomic(f, part, strlen(part)), 0);
+	why = sk_kselftest_stored_unbuilt(f);
+	assert_string_equal(why, "the stored baseline did not build 1 kselftest "
+			    "binary (cgroup/test_kmem: no cgroup_util.h)");
+	free(why);
+	assert_int_equal(sk_write_file_atomic(f, "{", 1), 0);
+	why = sk_kselftest_stored_unbuilt(f);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "unreadable"));
+	free(why);
+	unlink(f);
+	free(f);
+	rmdir(dir);
+}
+
 static void test_kselftest_verdict_needs_results(void **state)
 {
 	json_t *empty = json_array(), *ok, *skipped, *broken, *cmp;
@@ -1019,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_kselftest_suite_layouts),
 		cmocka_unit_test(test_kselftest_verdict_needs_results),
 		cmocka_unit_test(test_kselftest_not_built_is_no_pass),
+		cmocka_unit_test(test_stored_baseline_unbuilt),
 		cmocka_unit_test(test_test_status),
 		cmocka_unit_test(test_invalid_utf8_fails_not_passes),
 		cmocka_unit_test(test_gate_config_thresholds_fail_closed),

@@ -368,6 +368,7 @@ static void reuse_check(struct gate *g)
 {
 	struct sk_strbuf key = SK_STRBUF_INIT;
 	char *path = sk_path_join(g->cache, "key"), *missing = NULL;
+	char *kselftests = sk_path_join(g->cache, "kselftest-baseline/results.json");
 	size_t n = strlen(g->inputs);
 
 	g->reuse = 0;
@@ -381,6 +382,11 @@ static void reuse_check(struct gate *g)
 		g->reuse_why = sk_xstrdup("the baseline's inputs changed");
 	} else if ((missing = reuse_missing(g))) {
 		g->reuse_why = sk_xstrfmt("the stored baseline lacks %s", missing);
+	} else if (!skipped(g, "kselftest") &&
+		   (missing = sk_kselftest_stored_unbuilt(kselftests))) {
+		/* an earlier stablekit may have built them differently */
+		g->reuse_why = missing;
+		missing = NULL;
 	} else {
 		sk_strbuf_rtrim(&key);
 		g->cached_tip = sk_xstrdup(key.buf + n + 4);
@@ -390,6 +396,7 @@ static void reuse_check(struct gate *g)
 	if (!g->reuse && (!skipped(g, "kselftest") || !skipped(g, "bench")))
 		sk_rmrf(g->staging);
 	free(missing);
+	free(kselftests);
 	free(path);
 	sk_strbuf_release(&key);
 }

@@ -3,6 +3,7 @@
 #include "core/arch.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/results.h"
 #include "core/fsutil.h"
 #include "core/run.h"
 #include "core/strbuf.h"
@@ -636,6 +637,25 @@ const char *sk_kselftest_not_built(json_t *base_nb, json_t *patched_nb,
 			  was ? was : "no comparison");
 	free(was);
 	return "not run";
+}
+
+char *sk_kselftest_stored_unbuilt(const char *path)
+{
+	char *why = NULL, *err = NULL;
+	json_t *res = sk_results_load(path, &err), *nb;
+	size_t n;
+
+	nb = json_object_get(json_object_get(res, "kselftest"), "not_built");
+	n = json_array_size(nb);
+	if (!res)
+		why = sk_xstrfmt("the stored baseline's kselftests: %s", err);
+	else if (n)
+		why = sk_xstrfmt("the stored baseline did not build %zu kselftest "
+				 "binar%s (%s)", n, n == 1 ? "y" : "ies",
+				 json_string_value(json_array_get(nb, 0)));
+	json_decref(res);
+	free(err);
+	return why;
 }
 
 /* "cgroup/test_kmem" of "cgroup/test_kmem/test_kmem_basic"; NULL: no '/'. */

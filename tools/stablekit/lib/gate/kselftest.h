@@ -92,6 +92,13 @@ const char *sk_kselftest_not_built(json_t *base_nb, json_t *patched_nb,
 				   const char *st, char **why);
 
 /*
+ * Why the stored kselftest results at path (a baseline's results.json)
+ * are not worth reusing: unreadable, or binaries that did not build (they
+ * compare nothing).  NULL when they are; else caller frees.
+ */
+char *sk_kselftest_stored_unbuilt(const char *path);
+
+/*
  * The tally of a comparison: "fail" with a regression, else "pass";
  * *why (caller frees) counts each list.
  */
