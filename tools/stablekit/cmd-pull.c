@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"stablekit pull [-m <mbox|maildir>] [--name <series>] [--timeout <s>] [-v] [<msgid>]\n"
+	"stablekit pull [-m <mbox|maildir>] [--name <series>] [-P <sel>] [--timeout <s>] [-v] [<msgid>]\n"
 	"   or: stablekit pull --round [-m <mbox|maildir>] [--timeout <s>] [--json] [-v] [<msgid>]\n"
 	"   or: stablekit pull --update [--timeout <s>] [--deadline <s>] [--max-revisions <n>]\n"
 	"                               [--json] [<series>...]";
@@ -187,7 +187,7 @@ static int pull_round(const struct sk_pull_opts *base, int json, int verbose)
 
 int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 {
-	const char *input = NULL, *name = NULL;
+	const char *input = NULL, *name = NULL, *pick = NULL;
 	char *lore = NULL;
 	int timeout = 300, json = ctx->json, update = 0, verbose = 0, ret;
 	int round = 0;
@@ -196,6 +196,8 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		SK_OPT_STRING_('m', "use-local-mbox", &input, "mbox",
 			       "read the thread from a local mbox or maildir (offline)"),
 		SK_OPT_STRING_(0, "name", &name, "series", "store under this series name"),
+		SK_OPT_STRING_('P', "pick", &pick, "sel",
+			       "only these patches, as b4 -P: 2, 1-3,5, 4- or _ (the message-id's), a series of their own"),
 		SK_OPT_RANGE_(0, "timeout", &timeout, "seconds", 1, SK_OPT_SECONDS_MAX,
 			      "limit for b4 (default 300)"),
 		SK_OPT_BOOL_(0, "json", &json, "machine-readable output"),
@@ -218,6 +220,10 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 
 	if (nr == -2)
 		return 0;
+	if (nr >= 0 && pick && (round || update)) {
+		fprintf(stderr, "error: -P takes neither --round nor --update\n");
+		return SK_EXIT_USAGE;
+	}
 	if (nr >= 0 && round && (update || name)) {
 		fprintf(stderr, "error: --round takes neither --update nor --name (each mail names its series)\n");
 		return SK_EXIT_USAGE;
@@ -250,6 +256,7 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 	po.input = input;
 	po.msgid = nr ? argv[0] : NULL;
 	po.name = name;
+	po.pick = pick;
 	po.timeout_ms = (unsigned int)timeout * 1000u;
 	if (round) {
 		ret = pull_round(&po, json, verbose);

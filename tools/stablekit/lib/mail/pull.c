@@ -52,6 +52,7 @@ struct pull {
 	char *subject, *author, *change_id;
 	const char *kind;		/* sk_mail_kind_name of the thread */
 	char *failed_on;		/* a FAILED mail's tree, "6.1-stable" */
+	char *picked;			/* -P: "3/5 of <message-id>" */
 };
 
 char *sk_slugify(const char *title)
@@ -957,10 +958,144 @@ static char *sender_of(const struct pull *pl, const char *msgid,
 	return same ? NULL : sk_xstrdup(pl->raw.mails[at].from);
 }
 
+/* -P "a", "a-b" or "a-" (to max), comma-separated: keep[n] for each n. */
+static int parse_pick(const char *sel, unsigned char *keep, int max)
+{
+	const char *p = sel;
+	char *end;
+	long a, b;
+
+	while (*p) {
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = b = strtol(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (!*p || *p == ',') {
+				b = max;
+				end = (char *)p;
+			} else if (isdigit((unsigned char)*p)) {
+				b = strtol(p, &end, 10);
+			} else {
+				goto bad;
+			}
+		}
+		if (a < 1 || b < a || b > max)
+			return sk_error_set(SK_EINVALID, "-P %s: the revision has "
+					    "patches 1-%d", sel, max);
+		while (a <= b)
+			keep[a++] = 1;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	return sk_error_set(SK_EINVALID, "-P %s: not a selection (\"2\", "
+			    "\"1-3,5\", \"4-\" or \"_\", the patch of the "
+			    "message-id)", sel);
+}
+
+/* Keep the picked patches (and their fixlets), numbered 1..n. */
+static void keep_picked(struct pull *pl, const unsigned char *keep, int max)
+{
+	int *renum = sk_xcalloc((size_t)max + 1, sizeof(*renum));
+	struct sk_strbuf from = SK_STRBUF_INIT;
+	size_t i, j;
+	int n = 0, total = pl->patches[0].subj.total;
+
+	for (i = j = 0; i < pl->nr_patches; i++) {
+		struct sk_patch *p = &pl->patches[i];
+
+		if (!keep[p->subj.nr]) {
+			note(pl, "skipped patch %d/%d '%s': not picked (-P %s)",
+			     p->subj.nr, total, p->subj.title, pl->o->pick);
+			sk_patch_release(p);
+			continue;
+		}
+		sk_strbuf_addf(&from, "%s%d", from.len ? "," : "", p->subj.nr);
+		renum[p->subj.nr] = ++n;
+		pl->patches[j++] = *p;
+	}
+	pl->nr_patches = j;
+	for (i = 0; i < j; i++) {
+		pl->patches[i].subj.nr = renum[pl->patches[i].subj.nr];
+		pl->patches[i].subj.total = n;
+	}
+	for (i = j = 0; i < pl->nr_fixlets; i++) {
+		int t = pl->fixlet_target[i];
+
+		if (t < 1 || t > max || !renum[t]) {
+			sk_patch_release(&pl->fixlets[i]);
+			free(pl->fixlet_irt[i]);
+			continue;
+		}
+		pl->fixlets[j] = pl->fixlets[i];
+		pl->fixlet_irt[j] = pl->fixlet_irt[i];
+		pl->fixlet_target[j++] = renum[t];
+	}
+	pl->nr_fixlets = j;
+	pl->picked = sk_xstrfmt("%s/%d of <%s>", from.buf, total, pl->want ?
+				pl->want : pl->patches[0].message_id);
+	sk_strbuf_release(&from);
+	free(renum);
+}
+
+/*
+ * -P: the revision was validated whole; keep the patches picked.  The
+ * cover goes (it describes the whole); the series is named after the
+ * first patch picked, like a patch sent alone.
+ */
+static int pick_patches(struct pull *pl)
+{
+	unsigned char *keep;
+	int max = 0, nr;
+	size_t i;
+	int ret = 0;
+
+	if (!pl->o->pick)
+		return 0;
+	for (i = 0; i < pl->nr_patches; i++)
+		if (pl->patches[i].subj.nr > max)
+			max = pl->patches[i].subj.nr;
+	keep = sk_xcalloc((size_t)max + 1, 1);
+	if (!strcmp(pl->o->pick, "_")) {
+		nr = pl->want ? patch_by_msgid(pl, pl->want) : 0;
+		if (nr)
+			keep[nr] = 1;
+		else
+			ret = sk_error_set(SK_EINVALID, "-P _: %s%s%s is not a "
+					   "patch of the revision", pl->want ?
+					   "<" : "no message-id given", pl->want ?
+					   pl->want : "", pl->want ? ">" : "");
+	} else {
+		ret = parse_pick(pl->o->pick, keep, max);
+	}
+	if (!ret) {
+		keep_picked(pl, keep, max);
+		sk_mbox_release(&pl->cover);
+	}
+	free(keep);
+	return ret;
+}
+
+/* The mail that heads the revision: its cover, else its first patch. */
+static const struct sk_mail *head_mail(const struct pull *pl)
+{
+	long at;
+
+	if (pl->cover.nr)
+		return &pl->cover.mails[0];
+	at = pl->picked ? sk_listmail_find(&pl->am, pl->patches[0].message_id) : -1;
+	return at >= 0 ? &pl->am.mails[at] : &pl->am.mails[0];
+}
+
 static void build_revision(struct pull *pl)
 {
 	struct sk_revision *r = &pl->rev;
-	const struct sk_mail *head = pl->cover.nr ? &pl->cover.mails[0] : &pl->am.mails[0];
+	const struct sk_mail *head = head_mail(pl);
 	struct sk_subject s, label;
 	size_t i, j;
 
@@ -1047,8 +1182,7 @@ static int names_msgid(const char *text, const char *id)
  */
 static int links_revision(const struct pull *pl, const struct sk_series *s)
 {
-	const struct sk_mail *head = pl->cover.nr ? &pl->cover.mails[0] :
-				     &pl->am.mails[0];
+	const struct sk_mail *head = head_mail(pl);
 	size_t i;
 
 	for (i = 0; i < s->nr_revs; i++)
@@ -1081,7 +1215,9 @@ static int find_series(struct sk_series **out, const struct pull *pl)
 		if (ret)
 			break;
 		smail = sk_mail_address(s->author ? s->author : "");
-		if (pl->o->name)
+		if (!s->picked != !pl->picked)
+			same = 0;	/* a pick is never merged with a whole series */
+		else if (pl->o->name)
 			same = 1;
 		else if (pl->change_id && s->change_id)
 			same = !strcmp(pl->change_id, s->change_id);
@@ -1314,6 +1450,8 @@ static int store_new_series(struct pull *pl)
 	s->kind = sk_xstrdup(pl->kind ? pl->kind : "series");
 	if (pl->failed_on)
 		s->failed_on = sk_xstrdup(pl->failed_on);
+	if (pl->picked)
+		s->picked = sk_xstrdup(pl->picked);
 	final = sk_path_join(root, s->slug);
 	pl->res->series = s;
 	ret = sk_name_check("series", s->slug);
@@ -1689,6 +1827,8 @@ int sk_pull(struct sk_pull_result *res, const struct sk_pull_opts *o)
 		ret = read_b4_output(&pl, &b4);
 	if (!ret)
 		ret = find_fixlets(&pl);
+	if (!ret)
+		ret = pick_patches(&pl);
 	if (ret)
 		goto out;
 	build_revision(&pl);
@@ -1731,6 +1871,7 @@ out:
 	free(pl.use);
 	free(pl.kinds);
 	free(pl.failed_on);
+	free(pl.picked);
 	free(pl.want);
 	sk_revision_release(&pl.rev);
 	free(pl.subject);

@@ -24,6 +24,12 @@ struct sk_pull_opts {
 	const char *msgid;	/* a message of the thread */
 	const char *name;	/* series name to use instead of the derived slug */
 	const char *lore;	/* public-inbox URL b4 reads (lore.h); NULL: lore's */
+	/*
+	 * b4's -P: only these patches of the revision ("2", "1-3,5", "4-";
+	 * "_": the patch msgid names), stored as a series of their own,
+	 * numbered 1..n; the revision is still validated whole.
+	 */
+	const char *pick;
 	unsigned int timeout_ms;
 };
 

@@ -282,6 +282,8 @@ static int load_series_key(struct sk_series *s, const char *key,
 		set_str(&s->kind, value);
 	else if (!strcmp(key, "failed-on"))
 		set_str(&s->failed_on, value);
+	else if (!strcmp(key, "picked"))
+		set_str(&s->picked, value);
 	else
 		return -1;
 	return 0;
@@ -712,6 +714,7 @@ void sk_series_free(struct sk_series *s)
 	free(s->change_id);
 	free(s->kind);
 	free(s->failed_on);
+	free(s->picked);
 	free(s);
 }
 
@@ -805,6 +808,8 @@ int sk_series_save(const struct sk_series *s)
 		sk_confwriter_add(&w, "series", NULL, "kind", s->kind);
 	if (s->failed_on)
 		sk_confwriter_add(&w, "series", NULL, "failed-on", s->failed_on);
+	if (s->picked)
+		sk_confwriter_add(&w, "series", NULL, "picked", s->picked);
 	for (i = 0; !ret && i < s->nr_revs; i++)
 		ret = save_revision(&w, &s->revs[i]);
 	if (!ret)

@@ -80,6 +80,8 @@ struct sk_series {
 	char *change_id;
 	char *kind;		/* series, stable-review, autosel, failed */
 	char *failed_on;	/* failed: the tree it failed on, "6.1-stable" */
+	/* pull -P: the patches taken, "3/5 of <message-id>"; NULL: whole */
+	char *picked;
 	struct sk_revision *revs;	/* oldest first: sk_revision_cmp */
 	size_t nr_revs;
 };

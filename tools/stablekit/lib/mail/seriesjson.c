@@ -77,6 +77,8 @@ json_t *sk_seriesjson_series(const struct sk_series *s)
 	json_object_set_new(o, "kind", json_string(s->kind ? s->kind : "series"));
 	if (s->failed_on)
 		json_object_set_new(o, "failed_on", json_string(s->failed_on));
+	if (s->picked)
+		json_object_set_new(o, "picked", json_string(s->picked));
 	for (i = 0; i < s->nr_revs; i++)
 		json_array_append_new(revs, sk_seriesjson_revision(&s->revs[i]));
 	json_object_set_new(o, "revisions", revs);
