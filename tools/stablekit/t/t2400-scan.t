@@ -230,6 +230,30 @@ test_expect_success 'a branch that merged mainline has those commits by ancestry
 	test "$(jq -r ".commits[] | select(.commit == \"$FIXFIX\") | .state" down.json)" = new
 '
 
+test_expect_success 'a base that mainline lacks (a stable tag): since the merge-base, as --since it' '
+	test "$(jq -r .since_how scan.json)" = "base v6.1" &&
+	g checkout -q -b rel v6.1 &&
+	g commit -q --allow-empty -m "Linux 6.1.1" &&
+	g tag v6.1.1 &&
+	g cherry-pick --allow-empty v6.1..linux-6.1.y >/dev/null &&
+	g checkout -q master &&
+	test_must_fail g merge-base --is-ancestor v6.1.1 master &&
+	cat >>p/stable/branches.conf <<-EOF &&
+	[branch "rel"]
+		ref = rel
+		base = v6.1.1
+		version = 6.1
+	EOF
+	(cd p && stablekit scan --branch rel --json) >rel.json &&
+	test "$(jq -r .since_how rel.json)" = merge-base &&
+	test "$(jq -r .since rel.json)" = "$(g rev-parse v6.1)" &&
+	(cd p && stablekit scan --branch rel --since v6.1 --json) >rel-since.json &&
+	jq -r ".commits[] | \"\(.commit) \(.state)\"" rel.json >actual &&
+	jq -r ".commits[] | \"\(.commit) \(.state)\"" rel-since.json >expect &&
+	test $(wc -l <actual) -gt 10 &&
+	test_cmp expect actual
+'
+
 test_expect_success '--since: only what mainline has after it, as git rev-list says' '
 	(cd p && stablekit scan --branch linux-6.1.y --since $UPREF --json) >since.json &&
 	g rev-list --reverse $UPREF..master >after &&

@@ -170,6 +170,10 @@ struct scanrun {
 	struct sk_index *idx;
 	long long range;
 	git_tree *branch_tree;
+	git_tree *dir_tree;	/* the branch's directory branch_has read last */
+	char *dir_path;
+	git_oid base;		/* the mainline walk hides it: is it an ancestor? */
+	int base_unverified, base_seen;
 	struct mrec *m;
 	size_t nr_m, alloc_m;
 	size_t *by_oid;		/* indexes of m sorted by oid */
@@ -266,6 +270,7 @@ static int walk_mainline(struct scanrun *r, const git_oid *tip,
 {
 	git_revwalk *w = NULL;
 	git_oid id;
+	unsigned int k;
 	int ret = 0, err;
 
 	if (git_revwalk_new(&w, r->repo) ||
@@ -290,6 +295,9 @@ static int walk_mainline(struct scanrun *r, const git_oid *tip,
 					 git_commit_summary(c) : "");
 		mr->author = author_of(c);
 		mr->merge = git_commit_parentcount(c) > 1;
+		for (k = 0; r->base_unverified && k < git_commit_parentcount(c); k++)
+			r->base_seen |= git_oid_equal(git_commit_parent_id(c, k),
+						      &r->base);
 		mr->reverted_by = mr->reverts = mr->item = -1;
 		msg = git_commit_message(c);
 		ret = sk_scan_msg_parse(&mr->msg, msg ? msg : "");
@@ -1044,13 +1052,33 @@ static int read_files(struct scanrun *r, struct mrec *mr)
 	return read_diff(r, mr, 0);
 }
 
+/*
+ * Does the branch have path?  The files of one commit share directories:
+ * the last directory is kept, not looked up (and inflated) again.
+ */
 static int branch_has(struct scanrun *r, const char *path)
 {
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) : 0;
 	git_tree_entry *e = NULL;
-	int yes = !git_tree_entry_bypath(&e, r->branch_tree, path);
+	int yes;
 
-	git_tree_entry_free(e);
-	sk_error_clear();
+	if (!slash)
+		return git_tree_entry_byname(r->branch_tree, path) != NULL;
+	if (!r->dir_path || strlen(r->dir_path) != dlen ||
+	    strncmp(r->dir_path, path, dlen)) {
+		git_tree_free(r->dir_tree);
+		free(r->dir_path);
+		r->dir_tree = NULL;
+		r->dir_path = sk_xstrndup(path, dlen);
+		if (!git_tree_entry_bypath(&e, r->branch_tree, r->dir_path) &&
+		    git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+		    git_tree_lookup(&r->dir_tree, r->repo, git_tree_entry_id(e)))
+			r->dir_tree = NULL;
+		git_tree_entry_free(e);
+		git_error_clear();
+	}
+	yes = r->dir_tree && git_tree_entry_byname(r->dir_tree, slash + 1);
 	return yes;
 }
 
@@ -1270,13 +1298,40 @@ static int resolve(git_oid *out, struct scanrun *r, const char *spec,
 			    "repository", what, spec);
 }
 
+/* The base is not in mainline: since is where the branch left it. */
+static int since_from_merge_base(struct scanrun *r, const git_oid *tip,
+				 git_oid *since)
+{
+	git_oid btip;
+	size_t i;
+
+	for (i = 0; i < r->nr_m; i++) {
+		free(r->m[i].subject);
+		free(r->m[i].author);
+		sk_scan_msg_release(&r->m[i].msg);
+	}
+	r->nr_m = 0;
+	free(r->by_oid);
+	r->by_oid = NULL;
+	r->base_unverified = 0;
+	if (git_oid_fromstr(&btip, r->s->branch_tip) ||
+	    git_merge_base(since, r->repo, tip, &btip))
+		return sk_error_set(SK_EINVALID, "branch '%s' and mainline "
+				    "'%s' share no history: pass --since",
+				    r->br->name, r->s->mainline_ref);
+	free(r->s->since_how);
+	r->s->since_how = sk_xstrdup("merge-base");
+	git_oid_tostr(r->s->since, 41, since);
+	return 0;
+}
+
 static int setup(struct scanrun *r, git_oid *tip, git_oid *since)
 {
 	const struct sk_scan_opts *o = r->o;
 	struct sk_repo_choice choice = { 0 };
 	char *conf = sk_path_join(o->top, SK_BRANCHES_CONF), *path = NULL;
 	const char *how = NULL, *mref = o->mainline;
-	git_oid btip, base, mb;
+	git_oid btip, base;
 	git_commit *bc = NULL;
 	char *key, *ipath, hex[41];
 	struct sk_index_walk_stats st;
@@ -1335,17 +1390,16 @@ static int setup(struct scanrun *r, git_oid *tip, git_oid *since)
 		if (ret)
 			return ret;
 		r->s->since_how = sk_xstrfmt("--since %s", o->since);
-	} else if (git_oid_equal(&base, tip) ||
-		   git_graph_descendant_of(r->repo, tip, &base) == 1) {
-		git_oid_cpy(since, &base);
-		r->s->since_how = sk_xstrfmt("base %s", r->br->base);
-	} else if (!git_merge_base(&mb, r->repo, tip, &btip)) {
-		git_oid_cpy(since, &mb);
-		r->s->since_how = sk_xstrdup("merge-base");
 	} else {
-		return sk_error_set(SK_EINVALID, "branch '%s' and mainline "
-				    "'%s' share no history: pass --since",
-				    r->br->name, mref);
+		/*
+		 * The base, when it is in mainline: the walk that hides it
+		 * tells (a walked commit has it as a parent), not a walk of
+		 * its own first (since_from_merge_base otherwise).
+		 */
+		git_oid_cpy(since, &base);
+		git_oid_cpy(&r->base, &base);
+		r->base_unverified = !git_oid_equal(&base, tip);
+		r->s->since_how = sk_xstrfmt("base %s", r->br->base);
 	}
 	sk_error_clear();
 	git_oid_tostr(r->s->since, 41, since);
@@ -1390,9 +1444,20 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	r.o = o;
 	r.s = sk_xcalloc(1, sizeof(*r.s));
 	sk_strbuf_init(&r.sb);
+	/*
+	 * As git log reads: no SHA-1 check of every object inflated, and the
+	 * directories the diffs and the branch lookups read again kept in
+	 * the object cache (libgit2 keeps trees of 4 KiB at most).
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	ret = setup(&r, &tip, &since);
 	if (!ret)
 		ret = walk_mainline(&r, &tip, &since);
+	if (!ret && r.base_unverified && !r.base_seen) {
+		ret = since_from_merge_base(&r, &tip, &since);
+		if (!ret)
+			ret = walk_mainline(&r, &tip, &since);
+	}
 	if (!ret)
 		ret = branch_reverts(&r);
 	if (!ret) {
@@ -1426,9 +1491,12 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	free(r.brevs);
 	sk_strbuf_release(&r.sb);
 	git_tree_free(r.branch_tree);
+	git_tree_free(r.dir_tree);
+	free(r.dir_path);
 	sk_index_close(r.idx);
 	git_repository_free(r.repo);
 	sk_branches_release(&r.branches);
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	if (ret) {
 		sk_scan_free(r.s);
 		return ret;
