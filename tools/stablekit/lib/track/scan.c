@@ -1444,11 +1444,7 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	r.o = o;
 	r.s = sk_xcalloc(1, sizeof(*r.s));
 	sk_strbuf_init(&r.sb);
-	/*
-	 * As git log reads: no SHA-1 check of every object inflated, and the
-	 * directories the diffs and the branch lookups read again kept in
-	 * the object cache (libgit2 keeps trees of 4 KiB at most).
-	 */
+	/* as git log reads: no SHA-1 check of every object inflated */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	ret = setup(&r, &tip, &since);
 	if (!ret)
