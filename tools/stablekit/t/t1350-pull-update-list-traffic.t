@@ -113,6 +113,22 @@ test_expect_success 'stored before the ack came: update gives the cover ack to e
 	test_cmp expect out
 '
 
+test_expect_success 'a pick (pull -P 3) stored before the ack: update gives it the ack, still one patch' '
+	project p6 &&
+	stablekit -C p6 pull -P 3 -m "$PWD/no-ack.mbox" >out &&
+	S=$(ls p6/series) &&
+	test "$(conf p6 $S revision.2.patches)" = 1 &&
+	test_must_fail conf p6 $S patch.2.1.acked-by &&
+	(cd p6 && stablekit pull --update) >out &&
+	grep "^$S: v2 updated: 1 new trailer, 0 new fixlets$" out &&
+	test "$(conf p6 $S patch.2.1.acked-by)" = "Johannes Weiner <hannes@cmpxchg.org>" &&
+	test "$(conf p6 $S revision.2.patches)" = 1 &&
+	test "$(conf p6 $S series.picked)" = "3/4 of <20260630012909.144372-1-jiayuan.chen@linux.dev>" &&
+	(cd p6 && stablekit pull --update) >out &&
+	echo "$S: up to date (v2)" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'v2 stored whole from its RESEND: the incomplete first posting is noted and skipped' '
 	project p5 &&
 	stablekit -C p5 pull -m "$T/kmem-v2-resend.mbox" >out &&

@@ -442,12 +442,13 @@ static const struct sk_revision *stored_version(const struct sk_series *s,
 
 static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 		    const char *url, const char *msgid, const struct sk_series *s,
-		    int version, double start)
+		    int version, const char *picked, double start)
 {
 	const struct sk_revision *have;
 	struct sk_pull_opts po = { 0 };
 	struct sk_update_pull *p;
 	unsigned int left = time_left(o, start, o->timeout_ms);
+	char *pick;
 
 	us->pulls = sk_xrealloc(us->pulls, (us->nr_pulls + 1) * sizeof(*us->pulls));
 	p = &us->pulls[us->nr_pulls++];
@@ -467,7 +468,11 @@ static void do_pull(struct sk_update_series *us, const struct sk_update_opts *o,
 	po.name = us->slug;
 	po.lore = url;
 	po.timeout_ms = left;
+	/* a pick ("2/3 of <id>") takes the same patches of what it finds */
+	pick = picked ? sk_xstrndup(picked, strcspn(picked, "/")) : NULL;
+	po.pick = pick;
 	p->ret = sk_pull(&p->res, &po);
+	free(pick);
 	have = p->ret && p->res.missing && s ? stored_version(s, version) : NULL;
 	if (have) {
 		/* the list keeps the broken first try forever: say it, go on */
@@ -509,13 +514,14 @@ static void update_one(struct sk_update_series *us, const struct plan *pl,
 	/* one revision that fails (incomplete on the list) does not hide the next */
 	for (i = 0; i < pl->nr_cands; i++) {
 		do_pull(us, o, url, pl->cands[i].message_id, pl->s,
-			pl->cands[i].version, start);
+			pl->cands[i].version, pl->s->picked, start);
 		new_rev |= !us->pulls[us->nr_pulls - 1].ret &&
 			   us->pulls[us->nr_pulls - 1].res.outcome == SK_PULL_NEW_REVISION;
 	}
 	/* replies to the revision we have: trailers and fixlets since */
 	if (!new_rev && latest && latest->message_id)
-		do_pull(us, o, url, latest->message_id, NULL, 0, start);
+		do_pull(us, o, url, latest->message_id, NULL, 0,
+			pl->s->picked, start);
 }
 
 static int load_plans(struct plan **out, size_t *nr, const struct sk_update_opts *o)

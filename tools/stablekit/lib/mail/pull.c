@@ -1005,6 +1005,7 @@ static void keep_picked(struct pull *pl, const unsigned char *keep, int max)
 	struct sk_strbuf from = SK_STRBUF_INIT;
 	size_t i, j;
 	int n = 0, total = pl->patches[0].subj.total;
+	char *head;
 
 	for (i = j = 0; i < pl->nr_patches; i++) {
 		struct sk_patch *p = &pl->patches[i];
@@ -1037,8 +1038,12 @@ static void keep_picked(struct pull *pl, const unsigned char *keep, int max)
 		pl->fixlet_target[j++] = renum[t];
 	}
 	pl->nr_fixlets = j;
-	pl->picked = sk_xstrfmt("%s/%d of <%s>", from.buf, total, pl->want ?
-				pl->want : pl->patches[0].message_id);
+	/* of the message-id given, else of the revision's head as posted */
+	head = pl->want ? sk_xstrdup(pl->want) :
+	       sk_msgid_strip(pl->cover.nr ? pl->cover.mails[0].message_id :
+			      pl->am.mails[0].message_id);
+	pl->picked = sk_xstrfmt("%s/%d of <%s>", from.buf, total, head);
+	free(head);
 	sk_strbuf_release(&from);
 	free(renum);
 }
