@@ -70,6 +70,32 @@ static int regex_tame(const char *re)
 	return 1;
 }
 
+/*
+ * The entry of line p (len bytes, "X:\tvalue") into section cur.  One
+ * with nothing after its tag ("M:") names no one: it is no entry.
+ */
+static int add_entry(struct sk_maint_section *cur, const char *p, size_t len,
+		     const char *name, size_t line)
+{
+	const char *v = p + 2, *end = p + len;
+	struct sk_maint_entry *e;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	while (end > v && isspace((unsigned char)end[-1]))
+		end--;
+	if (end == v)
+		return 0;
+	e = SK_ARRAY_PUSH(cur->entries, cur->nr, cur->alloc);
+	e->tag = p[0];
+	e->value = sk_xstrndup(v, (size_t)(end - v));
+	if (e->tag == 'N' && !regex_tame(e->value))
+		return sk_error_set(SK_EINVALID, "%s:%zu: N: pattern with "
+				    "repeated or nested quantifiers, or too "
+				    "long, to match in bounded time", name, line);
+	return 0;
+}
+
 int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 			 const char *text)
 {
@@ -79,13 +105,12 @@ int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 
 	memset(out, 0, sizeof(*out));
 	while (*p) {
-		const char *nl = strchr(p, '\n'), *end;
+		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
 		line++;
 		if (is_entry(p, len)) {
-			const char *v = p + 2;
-			struct sk_maint_entry *e;
+			int ret;
 
 			if (!cur) {
 				if (!prev || !prev_len)
@@ -97,29 +122,14 @@ int sk_maintainers_parse(struct sk_maintainers *out, const char *name,
 				cur->title = sk_xstrndup(prev, prev_len);
 				cur->line = line - 1;
 			}
-			while (*v == ' ' || *v == '\t')
-				v++;
-			end = p + len;
-			while (end > v && isspace((unsigned char)end[-1]))
-				end--;
-			/* "M:" with nothing after it names no one: no recipient "" */
-			if (end == v)
-				goto next;
-			e = SK_ARRAY_PUSH(cur->entries, cur->nr, cur->alloc);
-			e->tag = p[0];
-			e->value = sk_xstrndup(v, (size_t)(end - v));
-			if (e->tag == 'N' && !regex_tame(e->value))
-				return sk_error_set(SK_EINVALID, "%s:%zu: N: pattern "
-						    "with repeated or nested "
-						    "quantifiers, or too long, "
-						    "to match in bounded time",
-						    name, line);
+			ret = add_entry(cur, p, len, name, line);
+			if (ret)
+				return ret;
 		} else {
 			cur = NULL;
 			prev = p;
 			prev_len = len;
 		}
-next:
 		p = nl ? nl + 1 : p + len;
 	}
 	return 0;

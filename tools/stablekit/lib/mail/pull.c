@@ -1066,18 +1066,16 @@ static int pick_patches(struct pull *pl)
 		if (pl->patches[i].subj.nr > max)
 			max = pl->patches[i].subj.nr;
 	keep = sk_xcalloc((size_t)max + 1, 1);
-	if (!strcmp(pl->o->pick, "_")) {
-		nr = pl->want ? patch_by_msgid(pl, pl->want) : 0;
-		if (nr)
-			keep[nr] = 1;
-		else
-			ret = sk_error_set(SK_EINVALID, "-P _: %s%s%s is not a "
-					   "patch of the revision", pl->want ?
-					   "<" : "no message-id given", pl->want ?
-					   pl->want : "", pl->want ? ">" : "");
-	} else {
+	if (strcmp(pl->o->pick, "_"))
 		ret = parse_pick(pl->o->pick, keep, max);
-	}
+	else if (!pl->want)
+		ret = sk_error_set(SK_EINVALID, "-P _: no message-id given is "
+				   "not a patch of the revision");
+	else if ((nr = patch_by_msgid(pl, pl->want)))
+		keep[nr] = 1;
+	else
+		ret = sk_error_set(SK_EINVALID, "-P _: <%s> is not a patch of "
+				   "the revision", pl->want);
 	if (!ret) {
 		keep_picked(pl, keep, max);
 		sk_mbox_release(&pl->cover);

@@ -1298,21 +1298,30 @@ static int resolve(git_oid *out, struct scanrun *r, const char *spec,
 			    "repository", what, spec);
 }
 
-/* The base is not in mainline: since is where the branch left it. */
-static int since_from_merge_base(struct scanrun *r, const git_oid *tip,
-				 git_oid *since)
+/* The mainline commits walked, dropped (the array itself kept). */
+static void mrecs_release(struct scanrun *r)
 {
-	git_oid btip;
 	size_t i;
 
 	for (i = 0; i < r->nr_m; i++) {
 		free(r->m[i].subject);
 		free(r->m[i].author);
 		sk_scan_msg_release(&r->m[i].msg);
+		free(r->m[i].fixed_by);
+		files_release(r->m[i].files, r->m[i].nr_files);
 	}
 	r->nr_m = 0;
 	free(r->by_oid);
 	r->by_oid = NULL;
+}
+
+/* The base is not in mainline: since is where the branch left it. */
+static int since_from_merge_base(struct scanrun *r, const git_oid *tip,
+				 git_oid *since)
+{
+	git_oid btip;
+
+	mrecs_release(r);
 	r->base_unverified = 0;
 	if (git_oid_fromstr(&btip, r->s->branch_tip) ||
 	    git_merge_base(since, r->repo, tip, &btip))
@@ -1474,15 +1483,8 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 			r.s->nr_reverted++;
 		}
 	}
-	for (i = 0; i < r.nr_m; i++) {
-		free(r.m[i].subject);
-		free(r.m[i].author);
-		sk_scan_msg_release(&r.m[i].msg);
-		free(r.m[i].fixed_by);
-		files_release(r.m[i].files, r.m[i].nr_files);
-	}
+	mrecs_release(&r);
 	free(r.m);
-	free(r.by_oid);
 	free(r.pids);
 	free(r.brevs);
 	sk_strbuf_release(&r.sb);
