@@ -771,6 +771,7 @@ static void test_bench_not_gated(void **state)
 static void test_kselftest_not_built_is_no_pass(void **state)
 {
 	json_t *none = json_array(), *both, *queue_only;
+	json_t *bad = json_string("cgroup/test_kmem");
 	const char *hdr = "cgroup/test_kmem: test_kmem.c:18:10: fatal error: "
 			  "cgroup_util.h: No such file or directory";
 	char *why;
@@ -807,6 +808,13 @@ static void test_kselftest_not_built_is_no_pass(void **state)
 			    "not run");
 	free(why);
 
+	/* not a list: unreadable, never a pass */
+	why = sk_xstrdup("0 regressions");
+	assert_string_equal(sk_kselftest_not_built(none, bad, "pass", &why),
+			    "not run");
+	assert_string_equal(why, "not run: kselftest.not_built is not a list");
+	free(why);
+
 	/* a regression stays the verdict */
 	why = sk_xstrdup("1 regressions");
 	assert_string_equal(sk_kselftest_not_built(both, both, "fail", &why), "fail");
@@ -815,6 +823,7 @@ static void test_kselftest_not_built_is_no_pass(void **state)
 	json_decref(none);
 	json_decref(both);
 	json_decref(queue_only);
+	json_decref(bad);
 }
 
 /* A stored baseline that did not build every binary is run again. */

@@ -617,7 +617,16 @@ const char *sk_kselftest_not_built(json_t *base_nb, json_t *patched_nb,
 	size_t i;
 	json_t *o;
 
-	if (!strcmp(st, "fail") || (!nb && !np))
+	if (!strcmp(st, "fail"))
+		return st;
+	/* a list that is no list says nothing of what was built */
+	if ((base_nb && !json_is_array(base_nb)) ||
+	    (patched_nb && !json_is_array(patched_nb))) {
+		free(*why);
+		*why = sk_xstrdup("not run: kselftest.not_built is not a list");
+		return "not run";
+	}
+	if (!nb && !np)
 		return st;
 	json_array_foreach(patched_nb, i, o) {
 		first = json_string_value(o);
