@@ -224,6 +224,10 @@ int cmd_pull(int argc, const char **argv, struct sk_context *ctx)
 		fprintf(stderr, "error: -P takes neither --round nor --update\n");
 		return SK_EXIT_USAGE;
 	}
+	if (nr >= 0 && pick && sk_pull_pick_check(pick)) {
+		fprintf(stderr, "error: %s\n", sk_error_last());
+		return SK_EXIT_USAGE;
+	}
 	if (nr >= 0 && round && (update || name)) {
 		fprintf(stderr, "error: --round takes neither --update nor --name (each mail names its series)\n");
 		return SK_EXIT_USAGE;

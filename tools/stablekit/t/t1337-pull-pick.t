@@ -92,11 +92,11 @@ test_expect_success 'a patch the revision lacks: error naming the range, nothing
 	test_cmp before after
 '
 
-test_expect_success 'a selection that is not one: error, nothing stored' '
-	test_expect_code 128 stablekit -C p pull -P "2;3" -m "$B" --name nope $COVER 2>err &&
+test_expect_success 'a selection that is not one: usage error before any mail is read, nothing stored' '
+	test_expect_code 129 stablekit -C p pull -P "2;3" -m /nonexistent --name nope $COVER 2>err &&
 	grep "^error: -P 2;3: not a selection" err &&
-	test_expect_code 128 stablekit -C p pull -P 3-1 -m "$B" --name nope $COVER 2>err &&
-	grep "^error: -P 3-1: the revision has patches 1-3$" err &&
+	test_expect_code 129 stablekit -C p pull -P 3-1 -m /nonexistent --name nope $COVER 2>err &&
+	grep "^error: -P 3-1: not a selection" err &&
 	test_expect_code 128 stablekit -C p pull -P _ -m "$B" --name nope $COVER 2>err &&
 	grep "^error: -P _: <$COVER> is not a patch of the revision$" err &&
 	! test -e p/series/nope

@@ -958,7 +958,10 @@ static char *sender_of(const struct pull *pl, const char *msgid,
 	return same ? NULL : sk_xstrdup(pl->raw.mails[at].from);
 }
 
-/* -P "a", "a-b" or "a-" (to max), comma-separated: keep[n] for each n. */
+/*
+ * -P "a", "a-b" or "a-" (to max), comma-separated: keep[n] for each n.
+ * Without keep, the selection's syntax alone (max unknown yet).
+ */
 static int parse_pick(const char *sel, unsigned char *keep, int max)
 {
 	const char *p = sel;
@@ -980,10 +983,12 @@ static int parse_pick(const char *sel, unsigned char *keep, int max)
 				goto bad;
 			}
 		}
+		if (!keep && (a < 1 || b < a))
+			goto bad;
 		if (a < 1 || b < a || b > max)
 			return sk_error_set(SK_EINVALID, "-P %s: the revision has "
 					    "patches 1-%d", sel, max);
-		while (a <= b)
+		while (keep && a <= b)
 			keep[a++] = 1;
 		p = end;
 		if (*p == ',' && p[1])
@@ -996,6 +1001,11 @@ bad:
 	return sk_error_set(SK_EINVALID, "-P %s: not a selection (\"2\", "
 			    "\"1-3,5\", \"4-\" or \"_\", the patch of the "
 			    "message-id)", sel);
+}
+
+int sk_pull_pick_check(const char *sel)
+{
+	return strcmp(sel, "_") ? parse_pick(sel, NULL, INT_MAX) : 0;
 }
 
 /* Keep the picked patches (and their fixlets), numbered 1..n. */

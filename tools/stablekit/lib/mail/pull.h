@@ -80,6 +80,8 @@ struct sk_pull_round {
 int sk_pull_round(struct sk_pull_round *out, const struct sk_pull_opts *o);
 void sk_pull_round_release(struct sk_pull_round *r);
 void sk_pull_result_release(struct sk_pull_result *r);
+/* A -P selection's syntax, before any mail is read; SK_EINVALID if bad. */
+int sk_pull_pick_check(const char *sel);
 
 /* "mm/vmscan: reduce ..." -> "mm-vmscan-reduce-...", at most 52 bytes. */
 char *sk_slugify(const char *title);
