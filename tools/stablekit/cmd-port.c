@@ -6,6 +6,7 @@
 #include "core/progress.h"
 #include "port/port.h"
 #include "port/port-commits.h"
+#include "port/port-results.h"
 #include "project/repo.h"
 #include "track/scan.h"
 #include "core/results.h"
@@ -70,134 +71,49 @@ static void print_result(const char *slug, const char *branch,
 		printf("  spatch: %.1f s\n", r->spatch_seconds);
 }
 
-/* The patch's largest |offset| and fuzz over its hunks. */
-static long max_offset(const struct sk_port_item *it)
+/* The revision port took, for status and report (stale queues); 0: none. */
+static long long port_revision(const struct sk_context *ctx, const char *slug)
 {
-	long m = 0;
-	size_t i;
+	struct sk_series *ser = NULL;
+	long long v = 0;
 
-	for (i = 0; i < it->nr_hunks; i++)
-		if (labs(it->hunks[i].offset) > labs(m))
-			m = it->hunks[i].offset;
-	return m;
+	if (!sk_series_load(&ser, ctx->top, slug) && sk_series_latest(ser))
+		v = sk_series_latest(ser)->version;
+	else
+		sk_error_clear();
+	sk_series_free(ser);
+	return v;
 }
 
-static int max_fuzz(const struct sk_port_item *it)
+/* What --json prints of one series ported to one branch. */
+static json_t *result_json(const struct sk_context *ctx, const char *slug,
+			   const char *branch, const struct sk_port_result *r,
+			   const char *error)
 {
-	int m = 0;
-	size_t i;
+	struct sk_port_results pr;
+	json_t *o;
 
-	for (i = 0; i < it->nr_hunks; i++)
-		if (it->hunks[i].fuzz > m)
-			m = it->hunks[i].fuzz;
-	return m;
-}
-
-static json_t *hunks_json(const struct sk_port_item *it)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < it->nr_hunks; i++) {
-		const struct sk_port_hunk *h = &it->hunks[i];
-
-		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s, s:I, s:i, s:o, s:o, s:o, s:o, s:o}",
-			"patch", h->patch, "path", h->path, "nr", h->nr,
-			"method", h->method, "offset", (json_int_t)h->offset,
-			"fuzz", h->fuzz,
-			"rule", h->rule ? json_string(h->rule) : json_null(),
-			"function", h->function ? json_string(h->function) : json_null(),
-			"reason", h->reason ? json_string(h->reason) : json_null(),
-			"placement", h->placed ? json_string(h->placed) : json_null(),
-			"landed_in", h->scope ? json_string(h->scope) : json_null()));
-	}
-	return a;
-}
-
-static json_t *result_json(const char *slug, const char *branch,
-			   const struct sk_port_result *r)
-{
-	json_t *o = json_object(), *items = json_array();
-	size_t i;
-
-	json_object_set_new(o, "series", json_string(slug));
-	json_object_set_new(o, "branch", json_string(branch));
-	json_object_set_new(o, "target", r->target ? json_string(r->target) : json_null());
-	json_object_set_new(o, "no_rules", r->no_rules ? json_string(r->no_rules) : json_null());
-	json_object_set_new(o, "compile", r->compile ? json_string(r->compile) : json_null());
-	json_object_set_new(o, "compile_verdict", r->compile_verdict ?
-			    json_string(r->compile_verdict) : json_null());
-	/* ci/kconfig's fragments the compile check used: the project's or shipped */
-	json_object_set_new(o, "kconfig", r->nr_fragments ?
-			    json_pack("{s:o, s:s}", "fragments",
-				      sk_strvec_array_json(r->fragments, r->nr_fragments),
-				      "from", r->fragments_shipped ? "shipped" : "project") :
-			    json_null());
-	json_object_set_new(o, "spatch_seconds", json_real(r->spatch_seconds));
-	for (i = 0; i < r->nr; i++) {
-		const struct sk_port_item *it = &r->items[i];
-		json_t *j = json_object();
-
-		json_object_set_new(j, "nr", json_integer(it->nr));
-		json_object_set_new(j, "subject", json_string(it->subject));
-		json_object_set_new(j, "method", json_string(sk_port_method_name(it->method)));
-		json_object_set_new(j, "how", it->how ? json_string(it->how) : json_null());
-		json_object_set_new(j, "file", it->file ? json_string(it->file) : json_null());
-		json_object_set_new(j, "reason", it->reason ? json_string(it->reason) : json_null());
-		json_object_set_new(j, "upstream", *it->upstream ? json_string(it->upstream) : json_null());
-		json_object_set_new(j, "dependency_of", it->dep_of ? json_integer(it->dep_of) : json_null());
-		json_object_set_new(j, "kept", it->kept ? json_string(it->kept) : json_null());
-		json_object_set_new(j, "independent_of", it->independent_of ?
-				    json_integer(it->independent_of) : json_null());
-		json_object_set_new(j, "blocked_by", it->blocked_by ? json_integer(it->blocked_by) : json_null());
-		json_object_set_new(j, "offset", json_integer(max_offset(it)));
-		json_object_set_new(j, "fuzz", json_integer(max_fuzz(it)));
-		json_object_set_new(j, "hunks", hunks_json(it));
-		json_array_append_new(items, j);
-	}
-	json_object_set_new(o, "patches", items);
-	json_object_set_new(o, "queue", json_sprintf("stable/%s", branch));
-	json_object_set_new(o, "failed", json_integer(r->failed));
+	sk_port_results_from_port(&pr, slug, branch, r,
+				  port_revision(ctx, slug), error);
+	o = sk_port_results_to_json(&pr);
+	sk_port_results_release(&pr);
 	return o;
 }
 
-/*
- * What stablekit report reads: results/<branch>/port/<series>.json.  A
- * queue is only installed after quilt pushed it, so a result is the proof.
- */
+/* What stablekit report reads: results/<branch>/port/<series>.json. */
 static void save_result(const struct sk_context *ctx, const char *slug,
 			const char *branch, const struct sk_port_result *r,
 			const char *error)
 {
 	char *dir = sk_results_dir(ctx->top);
 	char *path = sk_xstrfmt("%s/%s/port/%s.json", dir, branch, slug);
-	json_t *o = r ? result_json(slug, branch, r) :
-		    json_pack("{s:s, s:s}", "series", slug, "branch", branch);
-	size_t i, queued = 0;
-	struct sk_series *ser = NULL;
+	struct sk_port_results pr;
 
-	/* the revision port took, for status and report (stale queues) */
-	if (!sk_series_load(&ser, ctx->top, slug) && sk_series_latest(ser))
-		json_object_set_new(o, "revision", json_integer(sk_series_latest(ser)->version));
-	sk_series_free(ser);
-	for (i = 0; r && i < r->nr; i++)
-		queued += r->items[i].file != NULL;
-	if (error)
-		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
-				    "fail", "reason", error));
-	else if (queued)
-		json_object_set_new(o, "proof", json_pack("{s:s, s:s, s:i, s:s?}",
-				    "status", "pass", "command",
-				    "quilt push -a --fuzz=0", "patches",
-				    (json_int_t)queued, "compile", r->compile));
-	else
-		json_object_set_new(o, "proof", json_pack("{s:s, s:s}", "status",
-				    "not run", "reason", r && r->failed ?
-				    "not run: the selected series did not port" :
-				    "not run: nothing queued"));
-	if (sk_results_save(path, o))
+	sk_port_results_from_port(&pr, slug, branch, r,
+				  port_revision(ctx, slug), error);
+	if (sk_port_results_write(path, &pr))
 		fprintf(stderr, "warning: %s\n", sk_error_last());
-	json_decref(o);
+	sk_port_results_release(&pr);
 	free(path);
 	free(dir);
 }
@@ -248,19 +164,17 @@ static int port_one(struct sk_session *s, const struct sk_context *ctx,
 		ret = sk_die_lib(ret);
 		/* what was done before the error, patch by patch, still told */
 		save_result(ctx, slug, name, &r, why);
-		if (out) {
-			json_t *o = result_json(slug, name, &r);
-
-			json_object_set_new(o, "error", json_string(why));
-			json_array_append_new(out, o);
-		}
+		if (out)
+			json_array_append_new(out, result_json(ctx, slug, name,
+							       &r, why));
 		free(why);
 		sk_port_result_release(&r);
 		return ret;
 	}
 	save_result(ctx, slug, s->track->branches[branch].br->name, &r, NULL);
 	if (out)
-		json_array_append_new(out, result_json(slug, s->track->branches[branch].br->name, &r));
+		json_array_append_new(out, result_json(ctx, slug,
+				      s->track->branches[branch].br->name, &r, NULL));
 	else
 		print_result(slug, s->track->branches[branch].br->name, &r);
 	ret = r.failed ? SK_EXIT_CHECK : 0;
@@ -440,8 +354,8 @@ static int port_commits(const struct sk_context *ctx, const char *repo_opt,
 	}
 	save_result(ctx, SK_PORT_COMMITS_SLUG, branch, &r, NULL);
 	if (out) {
-		json_array_append_new(out, result_json(SK_PORT_COMMITS_SLUG,
-						       branch, &r));
+		json_array_append_new(out, result_json(ctx, SK_PORT_COMMITS_SLUG,
+						       branch, &r, NULL));
 	} else {
 		print_result(SK_PORT_COMMITS_SLUG, branch, &r);
 		for (i = 0; i < r.nr; i++)

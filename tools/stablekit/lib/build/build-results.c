@@ -195,9 +195,6 @@ int sk_build_results_write(const char *path, const struct sk_build_results *r)
 
 /* --- reading --- */
 
-/* Each read is 0 or 1 (there or not) unless negative: keep the error. */
-#define READ(call) do { int r_ = (call); if (r_ < 0) return r_; } while (0)
-
 static int read_variant(struct sk_build_results_variant *v, json_t *a,
 			const char *key, const char *file, const char *at)
 {
@@ -239,16 +236,16 @@ static int read_warning(struct sk_build_results_warning *w, json_t *v,
 	}
 	if (!json_is_object(v))
 		return sk_json_type_error(file, at, "an object or a string", v);
-	READ(sk_json_read_string(&w->diag.file, v, "file", file, at));
-	READ(sk_json_read_int(&n, v, "line", file, at));
+	SK_JSON_READ(sk_json_read_string(&w->diag.file, v, "file", file, at));
+	SK_JSON_READ(sk_json_read_int(&n, v, "line", file, at));
 	w->diag.line = (unsigned int)n;
 	n = 0;
-	READ(sk_json_read_int(&n, v, "column", file, at));
+	SK_JSON_READ(sk_json_read_int(&n, v, "column", file, at));
 	w->diag.column = (unsigned int)n;
-	READ(sk_json_read_string(&w->diag.function, v, "function", file, at));
-	READ(sk_json_read_string(&w->diag.severity, v, "severity", file, at));
-	READ(sk_json_read_string(&w->diag.message, v, "message", file, at));
-	READ(sk_json_read_bool(&w->allowed, v, "allowed", file, at));
+	SK_JSON_READ(sk_json_read_string(&w->diag.function, v, "function", file, at));
+	SK_JSON_READ(sk_json_read_string(&w->diag.severity, v, "severity", file, at));
+	SK_JSON_READ(sk_json_read_string(&w->diag.message, v, "message", file, at));
+	SK_JSON_READ(sk_json_read_bool(&w->allowed, v, "allowed", file, at));
 	return 0;
 }
 
@@ -285,14 +282,14 @@ static int read_arch(struct sk_build_results_arch *a, json_t *o,
 {
 	if (!json_is_object(o))
 		return sk_json_type_error(file, at, "an object", o);
-	READ(sk_json_read_string(&a->arch, o, "arch", file, at));
-	READ(sk_json_read_string(&a->cc, o, "cc", file, at));
-	READ(sk_json_read_string(&a->toolchain, o, "toolchain", file, at));
-	READ(read_variant(&a->baseline, o, "baseline", file, at));
-	READ(read_variant(&a->patched, o, "patched", file, at));
-	READ(read_warnings(a, o, file, at));
-	READ(sk_json_read_bool(&a->gate_failed, o, "gate_failed", file, at));
-	READ(sk_json_read_string(&a->gate_why, o, "gate_why", file, at));
+	SK_JSON_READ(sk_json_read_string(&a->arch, o, "arch", file, at));
+	SK_JSON_READ(sk_json_read_string(&a->cc, o, "cc", file, at));
+	SK_JSON_READ(sk_json_read_string(&a->toolchain, o, "toolchain", file, at));
+	SK_JSON_READ(read_variant(&a->baseline, o, "baseline", file, at));
+	SK_JSON_READ(read_variant(&a->patched, o, "patched", file, at));
+	SK_JSON_READ(read_warnings(a, o, file, at));
+	SK_JSON_READ(sk_json_read_bool(&a->gate_failed, o, "gate_failed", file, at));
+	SK_JSON_READ(sk_json_read_string(&a->gate_why, o, "gate_why", file, at));
 	return 0;
 }
 
@@ -303,7 +300,7 @@ static int read_arches(struct sk_build_results *r, json_t *o, const char *file)
 	char *p;
 	int ret;
 
-	READ(sk_json_read_array(&arr, o, "arches", file, ""));
+	SK_JSON_READ(sk_json_read_array(&arr, o, "arches", file, ""));
 	if (!arr)
 		return 0;
 	r->arches = sk_xcalloc(json_array_size(arr) + 1, sizeof(*r->arches));
@@ -322,15 +319,15 @@ static int read_queue(struct sk_build_results *r, json_t *o, const char *file)
 {
 	json_t *q = NULL;
 
-	READ(sk_json_read_object(&q, o, "queue", file, ""));
+	SK_JSON_READ(sk_json_read_object(&q, o, "queue", file, ""));
 	if (!q)
 		return 0;
-	READ(sk_json_read_strings(&r->patches, &r->nr_patches, q, "patches",
+	SK_JSON_READ(sk_json_read_strings(&r->patches, &r->nr_patches, q, "patches",
 				  file, "queue"));
-	READ(sk_json_read_strings(&r->files, &r->nr_files, q, "files", file,
+	SK_JSON_READ(sk_json_read_strings(&r->files, &r->nr_files, q, "files", file,
 				  "queue"));
-	READ(sk_json_read_string(&r->queue_status, q, "status", file, "queue"));
-	READ(sk_json_read_string(&r->queue_log, q, "log", file, "queue"));
+	SK_JSON_READ(sk_json_read_string(&r->queue_status, q, "status", file, "queue"));
+	SK_JSON_READ(sk_json_read_string(&r->queue_log, q, "log", file, "queue"));
 	return 0;
 }
 
@@ -340,28 +337,28 @@ static int read_top(struct sk_build_results *r, json_t *o, const char *file)
 		return sk_error_set(SK_EINVALID, "%s: expected an object, not %s",
 				    file, json_is_array(o) ? "an array" :
 				    "a scalar");
-	READ(sk_json_read_string(&r->branch, o, "branch", file, ""));
-	READ(sk_json_read_string(&r->mode, o, "mode", file, ""));
-	READ(sk_json_read_bool(&r->buildable, o, "buildable", file, ""));
-	READ(sk_json_read_string(&r->why, o, "why", file, ""));
-	READ(sk_json_read_string(&r->not_run, o, "not_run", file, ""));
-	READ(sk_json_read_string(&r->tip, o, "tip", file, ""));
-	READ(sk_json_read_string(&r->describe, o, "describe", file, ""));
-	READ(sk_json_read_string(&r->worktree, o, "worktree", file, ""));
-	READ(sk_json_read_bool(&r->worktree_reused, o, "worktree_reused", file, ""));
-	READ(sk_json_read_real(&r->checkout_s, o, "checkout_s", file, ""));
-	READ(read_queue(r, o, file));
-	READ(sk_json_read_string(&r->kconfig, o, "kconfig", file, ""));
-	READ(sk_json_read_string(&r->kconfig_from, o, "kconfig_from", file, ""));
-	READ(sk_json_read_strings(&r->fragments, &r->nr_fragments, o,
+	SK_JSON_READ(sk_json_read_string(&r->branch, o, "branch", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->mode, o, "mode", file, ""));
+	SK_JSON_READ(sk_json_read_bool(&r->buildable, o, "buildable", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->why, o, "why", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->not_run, o, "not_run", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->tip, o, "tip", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->describe, o, "describe", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->worktree, o, "worktree", file, ""));
+	SK_JSON_READ(sk_json_read_bool(&r->worktree_reused, o, "worktree_reused", file, ""));
+	SK_JSON_READ(sk_json_read_real(&r->checkout_s, o, "checkout_s", file, ""));
+	SK_JSON_READ(read_queue(r, o, file));
+	SK_JSON_READ(sk_json_read_string(&r->kconfig, o, "kconfig", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->kconfig_from, o, "kconfig_from", file, ""));
+	SK_JSON_READ(sk_json_read_strings(&r->fragments, &r->nr_fragments, o,
 				  "fragments", file, ""));
-	READ(sk_json_read_int(&r->parallel, o, "parallel", file, ""));
-	READ(sk_json_read_int(&r->jobs_per_make, o, "jobs_per_make", file, ""));
-	READ(sk_json_read_string(&r->distcc_hosts, o, "distcc_hosts", file, ""));
-	READ(sk_json_read_real(&r->duration, o, "duration", file, ""));
-	READ(read_arches(r, o, file));
-	READ(sk_json_read_string(&r->gate, o, "gate", file, ""));
-	READ(sk_json_read_string(&r->results, o, "results", file, ""));
+	SK_JSON_READ(sk_json_read_int(&r->parallel, o, "parallel", file, ""));
+	SK_JSON_READ(sk_json_read_int(&r->jobs_per_make, o, "jobs_per_make", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->distcc_hosts, o, "distcc_hosts", file, ""));
+	SK_JSON_READ(sk_json_read_real(&r->duration, o, "duration", file, ""));
+	SK_JSON_READ(read_arches(r, o, file));
+	SK_JSON_READ(sk_json_read_string(&r->gate, o, "gate", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->results, o, "results", file, ""));
 	return 0;
 }
 
@@ -379,17 +376,12 @@ int sk_build_results_from_json(struct sk_build_results *out, json_t *o,
 
 int sk_build_results_read(struct sk_build_results *out, const char *path)
 {
-	char *why = NULL;
-	json_t *o = sk_results_load(path, &why);
-	int ret;
+	json_t *o;
+	int ret = sk_results_read_json(&o, path);
 
 	memset(out, 0, sizeof(*out));
-	if (!o) {
-		ret = sk_error_set(strncmp(why, "unreadable:", 11) ?
-				   SK_ENOTFOUND : SK_EINVALID, "%s", why);
-		free(why);
+	if (ret)
 		return ret;
-	}
 	ret = sk_build_results_from_json(out, o, path);
 	if (ret < 0)
 		sk_error_prefix(ret, "unreadable");

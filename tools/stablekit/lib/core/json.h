@@ -35,6 +35,13 @@ int sk_json_read_object(json_t **out, json_t *o, const char *key,
 			const char *file, const char *at);
 int sk_json_read_array(json_t **out, json_t *o, const char *key,
 		       const char *file, const char *at);
+/*
+ * Each read is 0 or 1 (there or not) unless negative: return the error
+ * from the calling reader.
+ */
+#define SK_JSON_READ(call) \
+	do { int r_ = (call); if (r_ < 0) return r_; } while (0)
+
 /* The path of o[key] or of o[index] (key NULL) under at; caller frees. */
 char *sk_json_path(const char *at, const char *key, size_t index);
 /* SK_EINVALID: "<file>: key '<at>': expected <what>, not <v's type>". */

@@ -41,6 +41,19 @@ json_t *sk_results_load(const char *path, char **why)
 	return o;
 }
 
+int sk_results_read_json(json_t **out, const char *path)
+{
+	char *why = NULL;
+	int ret = 0;
+
+	*out = sk_results_load(path, &why);
+	if (!*out)
+		ret = sk_error_set(strncmp(why, "unreadable:", 11) ?
+				   SK_ENOTFOUND : SK_EINVALID, "%s", why);
+	free(why);
+	return ret;
+}
+
 int sk_results_save(const char *path, json_t *o)
 {
 	char *copy = sk_xstrdup(path), *dump, *text;

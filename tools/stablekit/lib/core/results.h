@@ -11,8 +11,9 @@
  *	gate/gate.json, gate/<stage>.json	stablekit gate
  *	report/				stablekit report
  * and $SK_WORK/results/status.json from stablekit status, via the report.
- * build.json and gate.json are read and written through build/build-results
- * and gate/gate-results, their schema in one place.
+ * Each file another stage reads is read and written through its module
+ * (build/build-results, port/port-results, gate/gate-results,
+ * gate/kselftest-results, gate/bench-results), its schema in one place.
  */
 
 /* $SK_WORK, else <top>/work; caller frees. */
@@ -27,6 +28,12 @@ char *sk_results_dir(const char *top);
  * <message>").
  */
 json_t *sk_results_load(const char *path, char **why);
+
+/*
+ * The same for a typed reader: 0 and *out, or SK_ENOTFOUND ("not run: no
+ * <path>") or SK_EINVALID ("unreadable: ...") as the error.
+ */
+int sk_results_read_json(json_t **out, const char *path);
 
 /* Write o as indented JSON to path, atomically, creating its directory. */
 int sk_results_save(const char *path, json_t *o);

@@ -158,8 +158,6 @@ int sk_gate_results_write(const char *path, const struct sk_gate_results *r)
 
 /* --- reading --- */
 
-#define READ(call) do { int r_ = (call); if (r_ < 0) return r_; } while (0)
-
 static int read_stage(struct sk_gate_results_stage *s, json_t *o,
 		      const char *file, const char *at)
 {
@@ -167,12 +165,12 @@ static int read_stage(struct sk_gate_results_stage *s, json_t *o,
 
 	if (!json_is_object(o))
 		return sk_json_type_error(file, at, "an object", o);
-	READ(sk_json_read_string(&s->name, o, "name", file, at));
-	READ(sk_json_read_string(&s->status, o, "status", file, at));
-	READ(sk_json_read_string(&s->reason, o, "reason", file, at));
-	READ(ret = sk_json_read_real(&s->seconds, o, "seconds", file, at));
+	SK_JSON_READ(sk_json_read_string(&s->name, o, "name", file, at));
+	SK_JSON_READ(sk_json_read_string(&s->status, o, "status", file, at));
+	SK_JSON_READ(sk_json_read_string(&s->reason, o, "reason", file, at));
+	SK_JSON_READ(ret = sk_json_read_real(&s->seconds, o, "seconds", file, at));
 	s->has_seconds = ret;
-	READ(sk_json_read_string(&s->arch, o, "arch", file, at));
+	SK_JSON_READ(sk_json_read_string(&s->arch, o, "arch", file, at));
 	return 0;
 }
 
@@ -183,7 +181,7 @@ static int read_stages(struct sk_gate_results *r, json_t *o, const char *file)
 	char *p;
 	int ret;
 
-	READ(ret = sk_json_read_array(&arr, o, "stages", file, ""));
+	SK_JSON_READ(ret = sk_json_read_array(&arr, o, "stages", file, ""));
 	r->has_stages = ret;
 	if (!arr)
 		return 0;
@@ -205,10 +203,10 @@ static int read_step(struct sk_gate_results_step *s, json_t *o,
 {
 	if (!json_is_object(o))
 		return sk_json_type_error(file, at, "an object", o);
-	READ(sk_json_read_string(&s->step, o, "step", file, at));
-	READ(sk_json_read_strings(&s->after, &s->nr_after, o, "after", file, at));
-	READ(sk_json_read_bool(&s->done, o, "done", file, at));
-	READ(sk_json_read_real(&s->seconds, o, "seconds", file, at));
+	SK_JSON_READ(sk_json_read_string(&s->step, o, "step", file, at));
+	SK_JSON_READ(sk_json_read_strings(&s->after, &s->nr_after, o, "after", file, at));
+	SK_JSON_READ(sk_json_read_bool(&s->done, o, "done", file, at));
+	SK_JSON_READ(sk_json_read_real(&s->seconds, o, "seconds", file, at));
 	return 0;
 }
 
@@ -219,7 +217,7 @@ static int read_graph(struct sk_gate_results *r, json_t *o, const char *file)
 	char *p;
 	int ret;
 
-	READ(sk_json_read_array(&arr, o, "graph", file, ""));
+	SK_JSON_READ(sk_json_read_array(&arr, o, "graph", file, ""));
 	if (!arr)
 		return 0;
 	r->graph = sk_xcalloc(json_array_size(arr) + 1, sizeof(*r->graph));
@@ -238,14 +236,14 @@ static int read_baseline(struct sk_gate_results *r, json_t *o, const char *file)
 {
 	json_t *b = NULL;
 
-	READ(sk_json_read_object(&b, o, "baseline", file, ""));
+	SK_JSON_READ(sk_json_read_object(&b, o, "baseline", file, ""));
 	if (!b)
 		return 0;
-	READ(sk_json_read_bool(&r->baseline_reused, b, "reused", file, "baseline"));
-	READ(sk_json_read_string(&r->baseline_why_not, b, "why_not", file,
+	SK_JSON_READ(sk_json_read_bool(&r->baseline_reused, b, "reused", file, "baseline"));
+	SK_JSON_READ(sk_json_read_string(&r->baseline_why_not, b, "why_not", file,
 				 "baseline"));
-	READ(sk_json_read_string(&r->baseline_tip, b, "tip", file, "baseline"));
-	READ(sk_json_read_string(&r->baseline_store, b, "store", file,
+	SK_JSON_READ(sk_json_read_string(&r->baseline_tip, b, "tip", file, "baseline"));
+	SK_JSON_READ(sk_json_read_string(&r->baseline_store, b, "store", file,
 				 "baseline"));
 	return 0;
 }
@@ -258,22 +256,22 @@ static int read_top(struct sk_gate_results *r, json_t *o, const char *file)
 		return sk_error_set(SK_EINVALID, "%s: expected an object, not %s",
 				    file, json_is_array(o) ? "an array" :
 				    "a scalar");
-	READ(sk_json_read_string(&r->branch, o, "branch", file, ""));
-	READ(sk_json_read_string(&r->arch, o, "arch", file, ""));
-	READ(sk_json_read_string(&r->verdict, o, "verdict", file, ""));
-	READ(ret = sk_json_read_strings(&r->reasons, &r->nr_reasons, o,
+	SK_JSON_READ(sk_json_read_string(&r->branch, o, "branch", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->arch, o, "arch", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->verdict, o, "verdict", file, ""));
+	SK_JSON_READ(ret = sk_json_read_strings(&r->reasons, &r->nr_reasons, o,
 					"reasons", file, ""));
 	r->has_reasons = ret;
-	READ(read_stages(r, o, file));
-	READ(sk_json_read_string(&r->bench, o, "bench", file, ""));
-	READ(ret = sk_json_read_real(&r->seconds, o, "seconds", file, ""));
+	SK_JSON_READ(read_stages(r, o, file));
+	SK_JSON_READ(sk_json_read_string(&r->bench, o, "bench", file, ""));
+	SK_JSON_READ(ret = sk_json_read_real(&r->seconds, o, "seconds", file, ""));
 	r->has_seconds = ret;
-	READ(sk_json_read_string(&r->results, o, "results", file, ""));
-	READ(read_baseline(r, o, file));
-	READ(sk_json_read_strings(&r->arches, &r->nr_arches, o, "arches",
+	SK_JSON_READ(sk_json_read_string(&r->results, o, "results", file, ""));
+	SK_JSON_READ(read_baseline(r, o, file));
+	SK_JSON_READ(sk_json_read_strings(&r->arches, &r->nr_arches, o, "arches",
 				  file, ""));
-	READ(sk_json_read_string(&r->runner, o, "runner", file, ""));
-	READ(read_graph(r, o, file));
+	SK_JSON_READ(sk_json_read_string(&r->runner, o, "runner", file, ""));
+	SK_JSON_READ(read_graph(r, o, file));
 	/* the end writes the graph; the stages alone are a partial file */
 	r->complete = json_object_get(o, "graph") != NULL;
 	return 0;
@@ -293,17 +291,12 @@ int sk_gate_results_from_json(struct sk_gate_results *out, json_t *o,
 
 int sk_gate_results_read(struct sk_gate_results *out, const char *path)
 {
-	char *why = NULL;
-	json_t *o = sk_results_load(path, &why);
-	int ret;
+	json_t *o;
+	int ret = sk_results_read_json(&o, path);
 
 	memset(out, 0, sizeof(*out));
-	if (!o) {
-		ret = sk_error_set(strncmp(why, "unreadable:", 11) ?
-				   SK_ENOTFOUND : SK_EINVALID, "%s", why);
-		free(why);
+	if (ret)
 		return ret;
-	}
 	ret = sk_gate_results_from_json(out, o, path);
 	if (ret < 0)
 		sk_error_prefix(ret, "unreadable");

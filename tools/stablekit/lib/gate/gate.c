@@ -2,10 +2,12 @@
 #include "build/build-branch.h"
 #include "gate/batch.h"
 #include "gate/bench.h"
+#include "gate/bench-results.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "gate/kselftest.h"
+#include "gate/kselftest-results.h"
 #include "gate/lava.h"
 #include "core/options.h"
 #include "core/progress.h"
@@ -131,6 +133,17 @@ static void save(const struct gate *g, const char *file, json_t *o)
 	/* atomic: a reader (the report) never sees half a file */
 	sk_results_save(p, o);
 	free(p);
+}
+
+/* A file with a schema of its own, written only as that schema reads it. */
+static int save_typed(const struct gate *g, const char *file, json_t *o,
+		      int (*write)(const char *path, json_t *o))
+{
+	char *p = sk_path_join(g->outdir, file);
+	int ret = write(p, o);
+
+	free(p);
+	return ret;
 }
 
 struct build_log {
@@ -780,8 +793,13 @@ static void stage_kselftest_verdict(struct gate *g,
 	if (cmp)
 		st = sk_kselftest_not_built(kselftest_not_built(res[0]),
 					    kselftest_not_built(res[1]), st, &why);
-	if (cmp)
-		save(g, "kselftest-compare.json", cmp);
+	if (cmp && save_typed(g, "kselftest-compare.json", cmp,
+			      sk_kselftest_compare_write) < 0) {
+		free(why);
+		why = sk_xstrfmt("not run: %s", sk_error_last());
+		st = "not run";
+		sk_error_clear();
+	}
 	for (i = 0; !cmp && i < 2; i++) {
 		r = json_string_value(json_object_get(res[i], "reason"));
 		if (json_is_array(kselftest_results(res[i])) || !r)
@@ -931,7 +949,12 @@ static json_t *bench_result(struct gate *g, const struct sk_bench *b,
 			json_sprintf("not finished: %d of %d runs per side",
 				     done, runs));
 	}
-	save(g, file, cmp);
+	if (save_typed(g, file, cmp, sk_bench_results_write) < 0) {
+		json_object_set_new(cmp, "verdict", json_string("not run"));
+		json_array_insert_new(json_object_get(cmp, "reasons"), 0,
+			json_sprintf("not run: %s", sk_error_last()));
+		sk_error_clear();
+	}
 	free(file);
 	return cmp;
 }

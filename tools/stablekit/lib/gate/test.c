@@ -1,5 +1,6 @@
 #include "gate/test.h"
 #include "gate/kselftest.h"
+#include "gate/kselftest-results.h"
 #include "core/results.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -245,7 +246,8 @@ int sk_test_run(json_t **out, const struct sk_test_opts *o)
 done:
 	json_object_set_new(res, "status", json_string(status));
 	path = sk_path_join(g.workdir, "results.json");
-	sk_results_save(path, res);
+	if (sk_kselftest_run_write(path, res) < 0 && !err)
+		err = SK_ERROR;
 	*out = res;
 	sk_strvec_clear(&bins);
 	sk_strbuf_release(&log);

@@ -1,6 +1,9 @@
 #include "report/report.h"
 #include "build/build-results.h"
+#include "gate/bench-results.h"
 #include "gate/gate-results.h"
+#include "gate/kselftest-results.h"
+#include "port/port-results.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/json.h"
@@ -28,7 +31,7 @@ struct report {
 };
 
 /*
- * Why a results reader (build/build-results, gate/gate-results) failed,
+ * Why a results reader (build-results, gate-results, port-results, ...) failed,
  * with ret its code: a file that exists but does not parse, or holds a
  * key of the wrong type, is an input error.  Caller frees.
  */
@@ -38,16 +41,6 @@ static char *input(struct report *r, int ret)
 		json_array_append_new(r->input_errors,
 				      json_string(sk_error_last()));
 	return sk_xstrdup(sk_error_last());
-}
-
-/* A results file; one that exists but does not parse is an input error. */
-static json_t *load(struct report *r, const char *path, char **why)
-{
-	json_t *o = sk_results_load(path, why);
-
-	if (!o && !strncmp(*why, "unreadable:", 11))
-		json_array_append_new(r->input_errors, json_string(*why));
-	return o;
 }
 
 const char *sk_report_str(json_t *o, const char *key)
@@ -163,11 +156,11 @@ static char *lore_link(const char *top, const char *slug, int nr)
 	return link;
 }
 
-static json_t *port_patch(struct report *r, const char *slug, json_t *p)
+static json_t *port_patch(struct report *r, const char *slug,
+			  const struct sk_port_results_patch *p)
 {
-	json_t *o = json_deep_copy(p);
-	char *link = lore_link(r->o->top, slug, (int)json_integer_value(
-				json_object_get(p, "nr")));
+	json_t *o = sk_port_results_patch_json(p);
+	char *link = lore_link(r->o->top, slug, (int)p->nr);
 
 	json_object_set_new(o, "link", link ? json_string(link) : json_null());
 	free(link);
@@ -206,37 +199,40 @@ static char **json_files(const char *dir, size_t *nr)
 static void port_series(struct report *r, json_t *arr, const char *dir,
 			const char *file, int *queued, int *failed)
 {
-	char *path = sk_path_join(dir, file), *why;
-	json_t *in = load(r, path, &why), *s, *p;
+	char *path = sk_path_join(dir, file);
+	struct sk_port_results in;
 	const char *slug;
+	json_t *s;
 	size_t i;
+	int ret = sk_port_results_read(&in, path);
 
 	free(path);
-	if (!in) {
+	if (ret) {
+		char *why = input(r, ret);
+
 		json_array_append_new(arr, json_pack("{s:s, s:s}", "series", file,
 				      "error", why));
 		*failed = 1;
 		free(why);
+		sk_error_clear();
 		return;
 	}
-	slug = sk_report_str(in, "series");
-	s = json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:o, s:[]}", "series", slug,
-		      "queue", json_object_get(in, "queue"),
-		      "target", json_object_get(in, "target"),
-		      "proof", json_object_get(in, "proof"),
+	slug = in.series ? in.series : "";
+	s = json_pack("{s:s, s:s?, s:s?, s:o*, s:o*, s:o, s:[]}", "series", slug,
+		      "queue", in.queue, "target", in.target,
+		      "proof", sk_port_results_proof_json(&in),
 		      /* the revision the queue came from; a newer one is stale.h's */
-		      "revision", json_object_get(in, "revision"),
+		      "revision", in.revision ? json_integer(in.revision) : NULL,
 		      "latest_revision", sk_stale_latest_json(r->o->top, slug), "patches");
-	json_array_foreach(json_object_get(in, "patches"), i, p) {
+	for (i = 0; i < in.nr_patches; i++) {
 		json_array_append_new(json_object_get(s, "patches"),
-				      port_patch(r, slug, p));
-		*queued += json_is_string(json_object_get(p, "file"));
+				      port_patch(r, slug, &in.patches[i]));
+		*queued += in.patches[i].file != NULL;
 	}
-	if (is(json_object_get(in, "proof"), "status", "fail") ||
-	    json_integer_value(json_object_get(in, "failed")))
+	if ((in.proof.status && !strcmp(in.proof.status, "fail")) || in.failed)
 		*failed = 1;
 	json_array_append_new(arr, s);
-	json_decref(in);
+	sk_port_results_release(&in);
 }
 
 static json_t *backports(struct report *r)
@@ -447,14 +443,34 @@ static json_t *from_stage(const struct sk_gate_results *gate, const char *name,
 	return o;
 }
 
-static json_t *load_in(struct report *r, const char *dir, const char *file)
+/*
+ * A side's results.json and the comparison; a file there that does not
+ * read is an input error, one not there is nothing to say.
+ */
+static int load_run(struct report *r, struct sk_kselftest_run *run,
+		    const char *dir, const char *file)
 {
-	char *path = sk_path_join(dir, file), *why;
-	json_t *o = load(r, path, &why);
+	char *path = sk_path_join(dir, file);
+	int ret = sk_kselftest_run_read(run, path);
 
-	free(why);
+	if (ret)
+		free(input(r, ret));
+	sk_error_clear();
 	free(path);
-	return o;
+	return !ret;
+}
+
+static int load_compare(struct report *r, struct sk_kselftest_compare *cmp,
+			const char *dir)
+{
+	char *path = sk_path_join(dir, "kselftest-compare.json");
+	int ret = sk_kselftest_compare_read(cmp, path);
+
+	if (ret)
+		free(input(r, ret));
+	sk_error_clear();
+	free(path);
+	return !ret;
 }
 
 /*
@@ -470,20 +486,22 @@ static json_t *arch_tests(struct report *r, const struct sk_gate_results *gate,
 	char *boot = first ? sk_xstrdup("boot") : sk_xstrfmt("boot-%s", arch);
 	char *ks = first ? sk_xstrdup("kselftest") :
 		   sk_xstrfmt("kselftest-%s", arch);
-	json_t *o = json_pack("{s:s}", "arch", arch), *cmp, *res;
+	json_t *o = json_pack("{s:s}", "arch", arch), *counts;
+	struct sk_kselftest_compare cmp;
+	struct sk_kselftest_run res;
 
 	json_object_set_new(o, "boot", from_stage(gate, boot, gate_why));
 	json_object_set_new(o, "kselftest", from_stage(gate, ks, gate_why));
-	cmp = gate ? load_in(r, dir, "kselftest-compare.json") : NULL;
-	res = gate ? load_in(r, dir, "kselftest-patched/results.json") : NULL;
-	if (res)
-		json_object_set(o, "counts", json_object_get(json_object_get(
-				res, "kselftest"), "counts"));
-	if (cmp)
-		json_object_set(o, "regressions", json_object_get(cmp,
-								  "regressions"));
-	json_decref(cmp);
-	json_decref(res);
+	if (gate && load_run(r, &res, dir, "kselftest-patched/results.json")) {
+		if ((counts = sk_kselftest_counts_json(&res)))
+			json_object_set_new(o, "counts", counts);
+		sk_kselftest_run_release(&res);
+	}
+	if (gate && load_compare(r, &cmp, dir)) {
+		json_object_set_new(o, "regressions",
+				    sk_kselftest_changes_json(&cmp.regressions));
+		sk_kselftest_compare_release(&cmp);
+	}
 	free(ks);
 	free(boot);
 	free(dir);
@@ -529,92 +547,120 @@ static void account_arches(struct report *r, json_t *arches)
 	}
 }
 
+static void compare_lists(json_t *o, const struct sk_kselftest_compare *cmp)
+{
+	json_object_set_new(o, "regressions",
+			    sk_kselftest_changes_json(&cmp->regressions));
+	json_object_set_new(o, "fixed", sk_kselftest_changes_json(&cmp->fixed));
+	json_object_set_new(o, "known_failures",
+			    sk_kselftest_changes_json(&cmp->known_failures));
+	json_object_set_new(o, "flaky", sk_kselftest_changes_json(&cmp->flaky));
+	json_object_set_new(o, "new_tests", sk_kselftest_new_tests_json(cmp));
+}
+
 static json_t *tests(struct report *r, const struct sk_gate_results *gate,
 		     const char *gate_why)
 {
 	char *dir = sk_path_join(r->dir, "gate");
-	json_t *o = from_stage(gate, "kselftest", gate_why);
-	json_t *cmp = load_in(r, dir, "kselftest-compare.json");
-	json_t *res = load_in(r, dir, "kselftest-patched/results.json");
-	json_t *base = load_in(r, dir, "kselftest-baseline/results.json");
-	const char *lists[] = { "regressions", "fixed", "known_failures",
-				"flaky", "new_tests" };
-	size_t i;
+	json_t *o = from_stage(gate, "kselftest", gate_why), *v;
+	struct sk_kselftest_compare cmp;
+	struct sk_kselftest_run res;
 
-	for (i = 0; cmp && i < sizeof(lists) / sizeof(*lists); i++)
-		json_object_set(o, lists[i], json_object_get(cmp, lists[i]));
-	if (res) {
-		json_object_set(o, "counts", json_object_get(json_object_get(
-				res, "kselftest"), "counts"));
-		json_object_set(o, "results", json_object_get(json_object_get(
-				res, "kselftest"), "results"));
+	if (load_compare(r, &cmp, dir)) {
+		compare_lists(o, &cmp);
+		sk_kselftest_compare_release(&cmp);
 	}
-	if (base)
-		json_object_set(o, "baseline_counts", json_object_get(
-				json_object_get(base, "kselftest"), "counts"));
+	if (load_run(r, &res, dir, "kselftest-patched/results.json")) {
+		if ((v = sk_kselftest_counts_json(&res)))
+			json_object_set_new(o, "counts", v);
+		if ((v = sk_kselftest_entries_json(&res)))
+			json_object_set_new(o, "results", v);
+		sk_kselftest_run_release(&res);
+	}
+	if (load_run(r, &res, dir, "kselftest-baseline/results.json")) {
+		if ((v = sk_kselftest_counts_json(&res)))
+			json_object_set_new(o, "baseline_counts", v);
+		sk_kselftest_run_release(&res);
+	}
 	json_object_set_new(o, "boot", from_stage(gate, "boot", gate_why));
 	json_object_set_new(o, "arches", arches_tests(r, gate, gate_why));
-	json_decref(cmp);
-	json_decref(res);
-	json_decref(base);
 	free(dir);
 	return o;
 }
 
-/* Metrics as an array in a fixed order: the gating ones first. */
-static json_t *metric_rows(json_t *metrics)
+static const char *const gating_metrics[] = { "lru_lock_per_1000_scanned",
+	"lru_lock_acquisitions", "pgscan", "throughput_pages_per_s",
+	"lru_lock_contentions", NULL };
+
+static int is_gating_metric(const char *name)
 {
-	static const char *const first[] = { "lru_lock_per_1000_scanned",
-		"lru_lock_acquisitions", "pgscan", "throughput_pages_per_s",
-		"lru_lock_contentions", NULL };
-	json_t *rows = json_array(), *m;
-	const char *const *f;
-	const char *name;
+	const char *const *g;
 
-	for (f = first; *f; f++)
-		if ((m = json_object_get(metrics, *f))) {
-			json_t *row = json_deep_copy(m);
+	for (g = gating_metrics; *g; g++)
+		if (!strcmp(*g, name))
+			return 1;
+	return 0;
+}
 
-			json_object_set_new(row, "name", json_string(*f));
-			json_array_append_new(rows, row);
-		}
-	json_object_foreach(metrics, name, m) {
-		json_t *row;
+static void metric_row(json_t *rows, const struct sk_bench_results_metric *m)
+{
+	json_t *row = sk_bench_results_metric_json(m);
 
-		for (f = first; *f && strcmp(*f, name); f++)
-			;
-		if (*f)
-			continue;
-		row = json_deep_copy(m);
-		json_object_set_new(row, "name", json_string(name));
-		json_array_append_new(rows, row);
-	}
+	json_object_set_new(row, "name", json_string(m->name));
+	json_array_append_new(rows, row);
+}
+
+/* Metrics as an array in a fixed order: the gating ones first. */
+static json_t *metric_rows(const struct sk_bench_results *in)
+{
+	json_t *rows = json_array();
+	const char *const *g;
+	size_t i;
+
+	for (g = gating_metrics; *g; g++)
+		for (i = 0; i < in->nr_metrics; i++)
+			if (!strcmp(in->metrics[i].name, *g))
+				metric_row(rows, &in->metrics[i]);
+	for (i = 0; i < in->nr_metrics; i++)
+		if (!is_gating_metric(in->metrics[i].name))
+			metric_row(rows, &in->metrics[i]);
 	return rows;
 }
 
 static json_t *benchmark(struct report *r, const struct sk_gate_results *gate,
 			 const char *gate_why, const char *mode)
 {
-	char *dir = sk_path_join(r->dir, "gate"), *stage_name, *file;
-	json_t *o, *in;
+	char *dir = sk_path_join(r->dir, "gate"), *stage_name, *file, *path;
+	struct sk_bench_results in;
+	json_t *o, *v;
+	int ret;
 
 	stage_name = sk_xstrfmt("bench-%s", mode);
 	file = sk_xstrfmt("%s.json", stage_name);
+	path = sk_path_join(dir, file);
 	o = from_stage(gate, stage_name, gate_why);
-	in = load_in(r, dir, file);
 	json_object_set_new(o, "mode", json_string(mode));
-	if (in) {
-		json_object_set(o, "lru_gen", json_object_get(in, "lru_gen"));
-		json_object_set(o, "reasons", json_object_get(in, "reasons"));
-		json_object_set_new(o, "metrics", metric_rows(json_object_get(in,
-				    "metrics")));
-		json_object_set(o, "counters", json_object_get(in, "new_counters"));
-		json_object_set(o, "runs", json_object_get(in, "runs"));
-		json_object_set(o, "baseline_reused", json_object_get(in,
-				"baseline_reused"));
+	ret = sk_bench_results_read(&in, path);
+	if (ret) {
+		free(input(r, ret));
+		sk_error_clear();
+	} else {
+		json_object_set_new(o, "lru_gen", in.lru_gen ?
+				    json_string(in.lru_gen) : json_null());
+		if ((v = sk_bench_results_reasons_json(&in)))
+			json_object_set_new(o, "reasons", v);
+		json_object_set_new(o, "metrics", metric_rows(&in));
+		if ((v = sk_bench_results_counters_json(&in)))
+			json_object_set_new(o, "counters", v);
+		if ((v = sk_bench_results_runs_json(&in)))
+			json_object_set_new(o, "runs", v);
+		if (in.has_baseline_reused)
+			json_object_set_new(o, "baseline_reused",
+					    json_boolean(in.baseline_reused));
 		json_object_set_new(o, "results", json_string(file));
+		sk_bench_results_release(&in);
 	}
-	json_decref(in);
+	free(path);
 	free(file);
 	free(stage_name);
 	free(dir);
