@@ -175,4 +175,60 @@ test_expect_success 'a [PATCHSET v2] cover without a counter is the cover of v2'
 	same_as_b4 ps $PSET 2
 '
 
+THP=split-a-folio-to-any-lower-order-folios
+THP5=20240226205534.1603748-1-zi.yan@sent.com
+
+# fixlets PROJECT REV PATCH: the message-ids of a patch's stored fixlets
+fixlets() {
+	git config -f "$1/series/$THP/series.conf" --get-regexp \
+		"^fixlet\.$2\.$3\.[0-9]*\.message-id\$" | cut -d" " -f2
+}
+
+test_expect_success 'a fixlet sent again, corrected, replaces the earlier version; other fixlets stay' '
+	sk_new_project fx &&
+	stablekit -C fx pull -m "$T/thp-split-v5-fixlet-versions.mbox" $THP5 >out 2>err &&
+	grep "^$THP: v5, 8 patches + 4 fixlets (new series)$" out &&
+	for old in A111EB95 7E498B77 0685EC19; do
+		grep "^warning: patch 8: fixlet <$old-[-0-9A-F]*@nvidia.com> replaced by its later version" err || return 1
+	done &&
+	test $(grep -c "replaced by its later version" err) = 3 &&
+	printf "%s\n" 262E4DAA-4A78-4328-B745-1355AE356A07@nvidia.com \
+		C9E1C776-3861-40EB-A0DC-E2B849F9EF9A@nvidia.com >expect &&
+	fixlets fx 5 8 >actual &&
+	test_cmp expect actual &&
+	printf "%s\n" 494F48CD-1F0F-4CAD-884E-6D48F40AF990@nvidia.com \
+		FD2D17E1-5B18-4342-8692-FCE2FA774895@nvidia.com >expect &&
+	fixlets fx 5 7 >actual &&
+	test_cmp expect actual &&
+	test $(grep -c "^Subject: \[PATCH\] \[fixlet\]" fx/series/$THP/v5.fixlets.mbx) = 4 &&
+	b4_am "$T/thp-split-v5-fixlet-versions.mbox" $THP5 &&
+	same_as_b4 fx $THP 5
+'
+
+test_expect_success 'a stored fixlet is replaced when a later copy of the thread brings its new version' '
+	sk_new_project fx2 &&
+	perl -0777 -ne "for (split /(?=^From mboxrd\@z )/m) { print unless /^Message-I[dD]: <(7E498B77|0685EC19|262E4DAA)/mi }" \
+		"$T/thp-split-v5-fixlet-versions.mbox" >early.mbox &&
+	stablekit -C fx2 pull -m "$PWD/early.mbox" $THP5 >out &&
+	grep "^$THP: v5, 8 patches + 4 fixlets (new series)$" out &&
+	fixlets fx2 5 8 >first &&
+	grep "^A111EB95-" first &&
+	stablekit -C fx2 pull -m "$T/thp-split-v5-fixlet-versions.mbox" $THP5 >out 2>err &&
+	grep "fixlet <A111EB95-0AF5-4715-82A4-70B8AD900A93@nvidia.com> replaced by its later version" err &&
+	printf "%s\n" 262E4DAA-4A78-4328-B745-1355AE356A07@nvidia.com \
+		C9E1C776-3861-40EB-A0DC-E2B849F9EF9A@nvidia.com >expect &&
+	fixlets fx2 5 8 | sort >actual &&
+	sort expect >expect.sorted &&
+	test_cmp expect.sorted actual
+'
+
+test_expect_success 'the second of two sketches of the same change ("Actually this") is the one kept' '
+	sk_new_project fx3 &&
+	stablekit -C fx3 pull -m "$T/thp-split-v4-fixlet-versions.mbox" \
+		20240213215520.1048625-1-zi.yan@sent.com >out 2>err &&
+	grep "^$THP: v4, 7 patches + 1 fixlet (new series)$" out &&
+	grep "^warning: patch 5: fixlet <0A9F291F-E6B3-48C0-A2B5-3C893F02AE1D@nvidia.com> replaced by its later version <5CF2076E-E56F-4E79-AD95-F58111A623C7@nvidia.com>" err &&
+	test "$(fixlets fx3 4 5)" = 5CF2076E-E56F-4E79-AD95-F58111A623C7@nvidia.com
+'
+
 test_done

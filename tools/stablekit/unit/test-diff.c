@@ -85,6 +85,11 @@ static void test_git_diff(void **state)
 	assert_string_equal(d.files[0].new_path, "mm/a.c");
 	assert_int_equal(d.files[0].flags, SK_DIFF_GIT);
 	assert_int_equal(d.files[0].line, 1);
+	assert_string_equal(d.files[0].old_blob, "1111111");
+	assert_string_equal(d.files[0].new_blob, "2222222");
+	assert_string_equal(d.files[1].old_blob, "");	/* no index line */
+	assert_string_equal(d.files[2].old_blob, "0000000");
+	assert_string_equal(d.files[2].new_blob, "3333333");
 	assert_int_equal(d.files[0].nr_hunks, 2);
 	h = &d.files[0].hunks[0];
 	assert_int_equal(h->old_start, 10);

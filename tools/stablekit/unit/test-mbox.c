@@ -286,6 +286,21 @@ static void test_display_name_is_no_address(void **state)
  * (fuzz-mbox: a Latin-1 Message-Id was converted to UTF-8, written for b4 as
  * an encoded word and read back as that word).
  */
+/* Date: as mailers write it; what does not read is -1. */
+static void test_mail_time(void **state)
+{
+	(void)state;
+	assert_int_equal(sk_mail_time("Fri, 01 Mar 2024 14:37:22 -0500"), 1709321842);
+	assert_int_equal(sk_mail_time("1 Mar 2024 19:37:22 +0000"), 1709321842);
+	assert_int_equal(sk_mail_time("Fri, 1 Mar 2024 20:37 +0100"), 1709321820);
+	assert_int_equal(sk_mail_time("Fri, 01 Mar 2024 19:37:22 GMT"), 1709321842);
+	assert_int_equal(sk_mail_time("Sat, 02 mar 2024 00:07:22 +0430"), 1709321842);
+	assert_int_equal(sk_mail_time("yesterday"), -1);
+	assert_int_equal(sk_mail_time("Fri, 01 Foo 2024 14:37:22 -0500"), -1);
+	assert_int_equal(sk_mail_time(""), -1);
+	assert_int_equal(sk_mail_time(NULL), -1);
+}
+
 static void test_msgid_header_is_printable_ascii(void **state)
 {
 	static const struct {
@@ -370,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_mime_part_errors_name_the_line),
 		cmocka_unit_test(test_encoded_newline_forges_no_header),
 		cmocka_unit_test(test_msgid_header_is_printable_ascii),
+		cmocka_unit_test(test_mail_time),
 		cmocka_unit_test(test_header_sanitize),
 		cmocka_unit_test(test_display_name_is_no_address),
 	};

@@ -4,6 +4,7 @@
 #include "core/strbuf.h"
 
 #include <errno.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -300,12 +301,32 @@ static int mode_line(struct parser *ps, const struct cursor *c, size_t skip,
 	return mode_value(slot, ps, c->p + skip, c->len - skip, path);
 }
 
-/* "index 1234abc..5678def 100644": the mode, when there is one. */
+/* Copy len bytes of hex digits (at most 40) into out; else leave it "". */
+static void blob_id(char out[41], const char *p, size_t len)
+{
+	size_t i;
+
+	if (!len || len > 40)
+		return;
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return;
+	memcpy(out, p, len);
+	out[len] = '\0';
+}
+
+/* "index 1234abc..5678def 100644": the blob ids, and the mode when there is one. */
 static int index_line(struct parser *ps, const struct cursor *c)
 {
 	const char *sp = memchr(c->p + 6, ' ', c->len - 6);
+	const char *end = sp ? sp : c->p + c->len;
+	const char *dots = memmem(c->p + 6, (size_t)(end - c->p - 6), "..", 2);
 	unsigned int m;
 
+	if (dots) {
+		blob_id(ps->cur->old_blob, c->p + 6, (size_t)(dots - c->p - 6));
+		blob_id(ps->cur->new_blob, dots + 2, (size_t)(end - dots - 2));
+	}
 	if (!sp)
 		return 0;
 	return mode_value(&m, ps, sp + 1, (size_t)(c->p + c->len - sp - 1),

@@ -57,6 +57,8 @@ struct sk_diff_file {
 	char *old_path, *new_path;	/* NULL for /dev/null */
 	unsigned int old_mode, new_mode;	/* 0 when the diff gives none */
 	unsigned int flags;
+	/* the "index <old>..<new>" blob ids as written (abbreviated); "": none */
+	char old_blob[41], new_blob[41];
 	size_t line;		/* first line of its header in the source */
 	size_t begin, end;	/* byte offsets of the file's part of the text */
 	struct sk_diff_hunk *hunks;

@@ -7,8 +7,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <iconv.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 struct cursor {
@@ -281,6 +283,46 @@ char *sk_mail_address(const char *from)
 	for (char *c = e; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	return e;
+}
+
+/* "+0100" or "-0530" in seconds east of UTC; a name ("GMT", "UT") is 0. */
+static long zone_offset(const char *z)
+{
+	int sign = *z == '-' ? -1 : 1;
+
+	if ((*z != '+' && *z != '-') || strspn(z + 1, "0123456789") != 4)
+		return 0;
+	return sign * (((z[1] - '0') * 10 + (z[2] - '0')) * 3600L +
+		       ((z[3] - '0') * 10 + (z[4] - '0')) * 60L);
+}
+
+long long sk_mail_time(const char *date)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	struct tm tm = { 0 };
+	char mon[4] = "", zone[8] = "";
+	const char *p = date ? strchr(date, ',') : NULL, *m;
+	int n;
+
+	p = p ? p + 1 : date;
+	if (!p)
+		return -1;
+	n = sscanf(p, "%d %3s %d %d:%d:%d %7s", &tm.tm_mday, mon, &tm.tm_year,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, zone);
+	if (n < 6) {
+		tm.tm_sec = 0;
+		n = sscanf(p, "%d %3s %d %d:%d %7s", &tm.tm_mday, mon,
+			   &tm.tm_year, &tm.tm_hour, &tm.tm_min, zone);
+		if (n < 5)
+			return -1;
+	}
+	mon[0] = (char)toupper((unsigned char)mon[0]);
+	if (strlen(mon) != 3 || !(m = strstr(months, mon)) || (m - months) % 3 ||
+	    tm.tm_year < 1970 || tm.tm_mday < 1 || tm.tm_mday > 31)
+		return -1;
+	tm.tm_mon = (int)(m - months) / 3;
+	tm.tm_year -= 1900;
+	return (long long)timegm(&tm) - zone_offset(zone);
 }
 
 int sk_msgid_check(const char *id)

@@ -79,6 +79,12 @@ const char *sk_mail_header(const struct sk_mail *m, const char *name);
  */
 char *sk_mail_address(const char *from);
 /*
+ * Seconds since the epoch of a Date: ("Fri, 01 Mar 2024 14:37:22 -0500",
+ * the day name, the seconds and the zone optional); -1 when it does not
+ * read as one.
+ */
+long long sk_mail_time(const char *date);
+/*
  * Is a bare id Message-Id shaped, so that it may be handed to b4 (after
  * "--")?  Refused, SK_EINVALID naming it: empty, starting with '-' (an
  * option), holding a '/' (a path, or a URL to another host than the

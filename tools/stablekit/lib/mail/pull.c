@@ -7,6 +7,8 @@
 #include "core/names.h"
 #include "mail/patch.h"
 #include "mail/trailers.h"
+#include "core/diff.h"
+#include "core/strvec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,6 +50,8 @@ struct pull {
 	int *fixlet_target;		/* patch number each fixlet amends */
 	char **fixlet_irt;		/* the message it answers */
 	size_t nr_fixlets;
+	char **replaced;		/* fixlets a later version replaced */
+	size_t nr_replaced, alloc_replaced;
 	struct sk_revision rev;		/* the new revision, built here */
 	char *subject, *author, *change_id;
 	const char *kind;		/* sk_mail_kind_name of the thread */
@@ -827,6 +831,141 @@ static char *parent_of(const struct sk_mail *m)
 	return sk_xstrdup(m->references[m->nr_references - 1]);
 }
 
+/* Do the hunks of two diffs of a file change lines in common (old side)? */
+static int hunks_overlap(const struct sk_diff_file *a, const struct sk_diff_file *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nr_hunks; i++)
+		for (j = 0; j < b->nr_hunks; j++) {
+			const struct sk_diff_hunk *x = &a->hunks[i], *y = &b->hunks[j];
+			long xe = x->old_start + (x->old_count ? x->old_count : 1);
+			long ye = y->old_start + (y->old_count ? y->old_count : 1);
+
+			if (x->old_start < ye && y->old_start < xe)
+				return 1;
+		}
+	return 0;
+}
+
+/* Abbreviated blob ids of one object: the shorter a prefix of the longer. */
+static int same_blob(const char *a, const char *b)
+{
+	size_t n = strlen(a) < strlen(b) ? strlen(a) : strlen(b);
+
+	return n >= 7 && !strncasecmp(a, b, n);
+}
+
+/*
+ * Is later a corrected version of earlier, to send in its place?  It is
+ * when it is the same diff again (a resend), or when, for a file both
+ * change, it starts from the same preimage (the "index" line: written on
+ * the same tree, not on top of earlier) and changes the same lines.  A
+ * fixlet written on top of the other, or on other lines, is one of its own.
+ */
+static int fixlet_replaces(const struct sk_patch *later,
+			   const struct sk_patch *earlier)
+{
+	struct sk_diff a = { 0 }, b = { 0 };
+	size_t i, j;
+	int ret = 0;
+
+	if (!strcmp(later->patch_id, earlier->patch_id))
+		return 1;
+	if (sk_diff_parse(&a, later->diff, strlen(later->diff), "fixlet",
+			  later->diff_line, SK_DIFF_ALLOW_SYMLINK) ||
+	    sk_diff_parse(&b, earlier->diff, strlen(earlier->diff), "fixlet",
+			  earlier->diff_line, SK_DIFF_ALLOW_SYMLINK)) {
+		sk_error_clear();
+		goto out;
+	}
+	for (i = 0; !ret && i < a.nr; i++)
+		for (j = 0; !ret && j < b.nr; j++) {
+			const struct sk_diff_file *x = &a.files[i], *y = &b.files[j];
+
+			ret = x->new_path && y->new_path &&
+			      !strcmp(x->new_path, y->new_path) &&
+			      same_blob(x->old_blob, y->old_blob) &&
+			      hunks_overlap(x, y);
+		}
+out:
+	sk_diff_release(&a);
+	sk_diff_release(&b);
+	return ret;
+}
+
+static int same_sender(const struct sk_patch *a, const struct sk_patch *b)
+{
+	char *x = sk_mail_address(a->author ? a->author : "");
+	char *y = sk_mail_address(b->author ? b->author : "");
+	int same = *x && !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Is fixlet j sent after fixlet i (by Date:, else in the thread's order)? */
+static int sent_after(const struct pull *pl, size_t j, size_t i)
+{
+	long long tj = sk_mail_time(pl->fixlets[j].date);
+	long long ti = sk_mail_time(pl->fixlets[i].date);
+
+	if (tj >= 0 && ti >= 0 && tj != ti)
+		return tj > ti;
+	return j > i;
+}
+
+static int was_replaced(const struct pull *pl, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nr_replaced; i++)
+		if (!strcmp(pl->replaced[i], id))
+			return 1;
+	return 0;
+}
+
+/*
+ * An author who sends a fixlet again, corrected, means the new one instead
+ * of the old: applying both would apply the fix twice.  Keep the latest.
+ */
+static void drop_replaced_fixlets(struct pull *pl)
+{
+	unsigned char *gone = sk_xcalloc(pl->nr_fixlets + 1, 1);
+	size_t i, j, k;
+
+	for (i = 0; i < pl->nr_fixlets; i++)
+		for (j = 0; j < pl->nr_fixlets && !gone[i]; j++) {
+			if (j == i || gone[j] ||
+			    pl->fixlet_target[j] != pl->fixlet_target[i] ||
+			    !sent_after(pl, j, i) ||
+			    !same_sender(&pl->fixlets[i], &pl->fixlets[j]) ||
+			    !fixlet_replaces(&pl->fixlets[j], &pl->fixlets[i]))
+				continue;
+			gone[i] = 1;
+			warn(pl, "patch %d: fixlet <%s> replaced by its later "
+			     "version <%s> (the same lines of the same code)",
+			     pl->fixlet_target[i], pl->fixlets[i].message_id,
+			     pl->fixlets[j].message_id);
+		}
+	for (i = k = 0; i < pl->nr_fixlets; i++) {
+		if (gone[i]) {
+			*SK_ARRAY_PUSH(pl->replaced, pl->nr_replaced,
+				       pl->alloc_replaced) =
+				sk_xstrdup(pl->fixlets[i].message_id);
+			sk_patch_release(&pl->fixlets[i]);
+			free(pl->fixlet_irt[i]);
+			continue;
+		}
+		pl->fixlets[k] = pl->fixlets[i];
+		pl->fixlet_irt[k] = pl->fixlet_irt[i];
+		pl->fixlet_target[k++] = pl->fixlet_target[i];
+	}
+	pl->nr_fixlets = k;
+	free(gone);
+}
+
 static int find_fixlets(struct pull *pl)
 {
 	size_t i;
@@ -868,6 +1007,7 @@ static int find_fixlets(struct pull *pl)
 		add_fixlet(pl, &p, target, irt);
 		free(irt);
 	}
+	drop_replaced_fixlets(pl);
 	return 0;
 }
 
@@ -1648,7 +1788,8 @@ static int merge_stored(struct pull *pl, const struct sk_series *s)
 		const struct sk_series_patch *op = &old->patches[i];
 
 		for (j = 0; !ret && j < op->nr_fixlets; j++) {
-			if (have_fixlet(pl, op->fixlets[j].message_id))
+			if (have_fixlet(pl, op->fixlets[j].message_id) ||
+			    was_replaced(pl, op->fixlets[j].message_id))
 				continue;
 			if (!loaded++ && sk_path_exists(path) &&
 			    (ret = sk_mbox_parse_file(&mb, path)))
@@ -1656,8 +1797,11 @@ static int merge_stored(struct pull *pl, const struct sk_series *s)
 			ret = keep_fixlet(pl, &mb, path, &op->fixlets[j], op->nr);
 		}
 	}
-	if (!ret)
+	if (!ret) {
+		/* a stored fixlet this copy brings a new version of */
+		drop_replaced_fixlets(pl);
 		order_fixlets(pl, old);
+	}
 	sk_mbox_release(&mb);
 	free(path);
 	free(file);
@@ -1877,6 +2021,7 @@ out:
 		sk_patch_release(&pl.fixlets[i]);
 	free(pl.fixlets);
 	free(pl.fixlet_target);
+	sk_strvec_free_array(pl.replaced, pl.nr_replaced);
 	for (i = 0; i < pl.nr_fixlets; i++)
 		free(pl.fixlet_irt[i]);
 	free(pl.fixlet_irt);
