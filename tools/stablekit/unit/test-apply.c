@@ -542,6 +542,106 @@ static void test_absent_file_reports_its_hunks(void **state)
 	rmdir(dir);
 }
 
+/* The ksmbd shape: a helper renamed in a context line between the changes. */
+static const char link_tree[] =
+	"static int create_link(struct work *work)\n"
+	"{\n"
+	"\tif (rc) {\n"
+	"\t\t\trc = -EINVAL;\n"
+	"\t\t\tgoto out;\n"
+	"\t\t}\n"
+	"\t} else {\n"
+	"\t\trc = -EEXIST;\n"
+	"\t\tgoto out;\n"
+	"\t}\n"
+	"\tpath_unlock(&parent, &path);\n"
+	"\t}\n"
+	"\trc = vfs_link(work);\n"
+	"out:\n"
+	"\treturn rc;\n"
+	"}\n";
+
+static const char link_diff[] =
+	"--- a/x.h\n"
+	"+++ b/x.h\n"
+	"@@ -3,11 +3,11 @@ static int create_link(struct work *work)\n"
+	" \tif (rc) {\n"
+	" \t\t\trc = -EINVAL;\n"
+	"-\t\t\tgoto out;\n"
+	" \t\t}\n"
+	" \t} else {\n"
+	" \t\trc = -EEXIST;\n"
+	"-\t\tgoto out;\n"
+	" \t}\n"
+	" \tpath_end_removing(&path);\n"
+	"+\tif (rc)\n"
+	"+\t\tgoto out;\n"
+	" \t}\n"
+	" \trc = vfs_link(work);\n";
+
+/* One context line worded otherwise: applied, the tree's wording kept. */
+static void test_one_context_line_differs(void **state)
+{
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, link_tree, link_diff, 0), SK_ECONFLICT);
+	assert_int_equal(run(&out, &rep, link_tree, link_diff, SK_APPLY_FUZZ), 0);
+	assert_non_null(strstr(out.buf, "\t\trc = -EEXIST;\n\t}\n"
+			       "\tpath_unlock(&parent, &path);\n"
+			       "\tif (rc)\n\t\tgoto out;\n\t}\n"));
+	assert_null(strstr(out.buf, "path_end_removing"));
+	assert_null(strstr(out.buf, "\t\t\tgoto out;\n"));
+	assert_int_equal(sk_apply_max_fuzz(&rep), 1);
+	assert_non_null(strstr(rep.hunks[0].placed, "context: line 9 of the hunk reads"));
+	assert_string_equal(rep.hunks[0].scope, "create_link");
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/* A line the hunk removes is not there as upstream has it: never applied. */
+static void test_removed_line_differs_is_refused(void **state)
+{
+	struct sk_strbuf out = SK_STRBUF_INIT, tree = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+	char *p;
+
+	(void)state;
+	sk_strbuf_adds(&tree, link_tree);
+	p = strstr(tree.buf, "\t\tgoto out;\n\t}\n\tpath_unlock");
+	memcpy(p, "\t\tgoto err;", 11);
+	assert_int_equal(run(&out, &rep, tree.buf, link_diff, SK_APPLY_FUZZ3),
+			 SK_ECONFLICT);
+	/* and two context lines worded otherwise are one too many */
+	sk_strbuf_reset(&tree);
+	sk_strbuf_adds(&tree, link_tree);
+	p = strstr(tree.buf, "\t} else {");
+	memcpy(p, "\t} elze {", 9);
+	assert_int_equal(run(&out, &rep, tree.buf, link_diff, SK_APPLY_FUZZ3),
+			 SK_ECONFLICT);
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+	sk_strbuf_release(&tree);
+}
+
+/* Two places where the rest matches as well: a refusal, never a guess. */
+static void test_context_differs_twice_is_refused(void **state)
+{
+	struct sk_strbuf out = SK_STRBUF_INIT, tree = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	sk_strbuf_adds(&tree, link_tree);
+	sk_strbuf_adds(&tree, link_tree);
+	assert_int_equal(run(&out, &rep, tree.buf, link_diff, SK_APPLY_FUZZ),
+			 SK_ECONFLICT);
+	assert_int_equal(rep.hunks[0].ambiguous, 2);
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+	sk_strbuf_release(&tree);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +661,9 @@ int main(void)
 		cmocka_unit_test(test_far_hunk_is_fast),
 		cmocka_unit_test(test_insert_without_context),
 		cmocka_unit_test(test_absent_file_reports_its_hunks),
+		cmocka_unit_test(test_one_context_line_differs),
+		cmocka_unit_test(test_removed_line_differs_is_refused),
+		cmocka_unit_test(test_context_differs_twice_is_refused),
 	};
 
 	return cmocka_run_group_tests_name("apply", tests, NULL, NULL);

@@ -18,6 +18,7 @@ struct lines {
 struct hunk {
 	const struct sk_diff_hunk *h;
 	struct lines pre, post;		/* context and -, context and + */
+	unsigned char *is_context;	/* of each pre line */
 	size_t lead, trail;		/* context lines before/after the change */
 	int removes_first;		/* the first change is a '-' line */
 };
@@ -56,11 +57,14 @@ static void make_hunk(struct hunk *out, const struct sk_diff_hunk *h)
 
 	memset(out, 0, sizeof(*out));
 	out->h = h;
+	out->is_context = sk_xcalloc(h->nr_lines + 1, 1);
 	for (i = 0; i < h->nr_lines; i++) {
 		const struct sk_diff_line *l = &h->lines[i];
 
-		if (l->origin != '+')
+		if (l->origin != '+') {
+			out->is_context[out->pre.nr] = l->origin == ' ';
 			lines_push(&out->pre, l->text);
+		}
 		if (l->origin != '-')
 			lines_push(&out->post, l->text);
 		if (l->origin == ' ') {
@@ -79,6 +83,7 @@ static void make_hunk(struct hunk *out, const struct sk_diff_hunk *h)
 
 static void free_hunk(struct hunk *h)
 {
+	free(h->is_context);
 	lines_free(&h->pre);
 	lines_free(&h->post);
 }
@@ -539,6 +544,72 @@ static void record_scope(struct sk_hunk_report *r, const struct lines *old,
 }
 
 /*
+ * The one context line that differs at c, the rest of the preimage (every
+ * line the hunk removes among it) matching line for line; -1 when none or
+ * more differ.  The first and last lines of the hunk must match: they tie
+ * it to the code around it.
+ */
+static long one_context_differs(const struct lines *old, size_t c,
+				const struct hunk *h)
+{
+	size_t i;
+	long differs = -1;
+
+	if (c + h->pre.nr > old->nr || h->pre.nr < 3)
+		return -1;
+	for (i = 0; i < h->pre.nr; i++) {
+		if (!strcmp(old->v[c + i], h->pre.v[i]))
+			continue;
+		if (differs >= 0 || !h->is_context[i] || !i || i + 1 == h->pre.nr)
+			return -1;
+		differs = (long)i;
+	}
+	return differs;
+}
+
+/*
+ * A context line the tree words otherwise (a helper renamed in the line
+ * next to the fix), the lines the hunk removes all there: the only place
+ * in the file where that holds, and where upstream has the hunk.  The
+ * tree's wording of that line is kept.
+ */
+static long place_context_differs(struct sk_hunk_report *r, const struct lines *old,
+				  const struct hunk *h, size_t cursor,
+				  const struct where *w, struct sk_strbuf *how)
+{
+	size_t matching = 0, i, nr = 0;
+	long c, at = -1, line = -1, d;
+
+	for (i = 0; i < h->pre.nr; i++)
+		matching += h->is_context[i];
+	/* enough context left to tie the hunk to its place */
+	if (matching < 4)
+		return -1;
+	for (c = (long)cursor; c + (long)h->pre.nr <= (long)old->nr; c++) {
+		d = one_context_differs(old, (size_t)c, h);
+		if (d < 0 || !same_place(old, (size_t)c, h, w))
+			continue;
+		nr++;
+		at = c;
+		line = d;
+	}
+	if (nr > 1) {
+		r->ambiguous = nr;
+		return -1;
+	}
+	if (at < 0)
+		return -1;
+	r->fuzz = 1;
+	sk_strbuf_addf(how, "context: line %ld of the hunk reads \"%s\" in the tree, "
+		       "\"%s\" upstream (kept as the tree has it); every other line, "
+		       "each it removes among them, as upstream; ", line + 1,
+		       old->v[at + line], h->pre.v[line]);
+	describe_where(how, w);
+	sk_strbuf_adds(how, "; the only place that matches");
+	return at;
+}
+
+/*
  * Fuzz f: up to f context lines dropped at each end, the fewest first
  * (the lines at one end may all differ while the other end holds: a
  * neighbouring definition renamed).  Something of the context must stay.
@@ -625,12 +696,37 @@ static long place(struct sk_hunk_report *r, const struct lines *old,
 		max = 0;
 	for (f = 1; at < 0 && !r->ambiguous && f <= max && (h->lead || h->trail); f++)
 		at = place_fuzzy(r, old, h, cursor, f, &w, sl, st, &how);
+	if (at < 0 && !r->ambiguous && max)
+		at = place_context_differs(r, old, h, cursor, &w, &how);
 	if (at < 0)
 		r->met = code_met(old, want, h->pre.nr + 2);
 	else
 		record_scope(r, old, h, (size_t)at >= *sl ? (size_t)at - *sl : 0);
 	r->placed = how.len ? sk_strbuf_detach(&how) : (sk_strbuf_release(&how), NULL);
 	return at;
+}
+
+/*
+ * The hunk's postimage at at (its preimage line sl there): the lines it
+ * adds, and its context as the tree words it, fuzz's dropped lines left
+ * out (the tree's own lines stand around it).
+ */
+static void emit_hunk(struct lines *out, const struct lines *old,
+		      const struct hunk *h, size_t at, size_t sl, size_t st)
+{
+	size_t pi = 0, i;
+
+	for (i = 0; i < h->h->nr_lines; i++) {
+		const struct sk_diff_line *l = &h->h->lines[i];
+
+		if (l->origin == '+') {
+			lines_push(out, l->text);
+			continue;
+		}
+		if (l->origin == ' ' && pi >= sl && pi < h->pre.nr - st)
+			lines_push(out, old->v[at + pi - sl]);
+		pi++;
+	}
 }
 
 static int apply_lines(struct lines *out, struct sk_apply_report *rep,
@@ -645,7 +741,7 @@ static int apply_lines(struct lines *out, struct sk_apply_report *rep,
 		struct hunk h;
 		struct sk_hunk_report *r;
 		long want = header_start(&f->hunks[i]) + bias, at;
-		size_t sl, st, k;
+		size_t sl, st;
 
 		make_hunk(&h, &f->hunks[i]);
 		r = report_hunk(rep, path, i, &h, want);
@@ -665,8 +761,7 @@ static int apply_lines(struct lines *out, struct sk_apply_report *rep,
 		bias = r->got_line - 1 - header_start(h.h);
 		for (; cursor < (size_t)at; cursor++)
 			lines_push(out, old->v[cursor]);
-		for (k = sl; k < h.post.nr - st; k++)
-			lines_push(out, h.post.v[k]);
+		emit_hunk(out, old, &h, (size_t)at, sl, st);
 		cursor = (size_t)at + h.pre.nr - sl - st;
 		free_hunk(&h);
 	}

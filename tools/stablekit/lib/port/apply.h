@@ -14,7 +14,10 @@
  * upstream, read from the hunk's own lines and the target's definition
  * boundaries (git's @@ text only when the hunk shows no boundary), and a
  * fuzzy match must be the only place that matches that well.  That is
- * where `patch -F3` puts hunks into the wrong place.
+ * where `patch -F3` puts hunks into the wrong place.  With fuzz allowed,
+ * one inner context line the tree words otherwise (a helper renamed next
+ * to the fix) is kept as the tree has it, every other line of the
+ * preimage matching and no other place matching so.
  */
 enum sk_apply_flags {
 	SK_APPLY_FUZZ = 1 << 0,		/* allow fuzz 1 */
