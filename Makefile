@@ -161,7 +161,7 @@ man: $(MAN_PAGES)
 # The data directory (lib/core/datadir.h): what stablekit reads at run time.
 DATA_DIRS := ci/kconfig ci/guest Documentation helpers
 DATA_FILES := $(wildcard ci/kconfig/*.config) ci/guest/init ci/guest/bench.sh \
-	ci/guest/kernel.config ci/trees.conf MAINTAINERS
+	ci/guest/kernel.config ci/trees.conf ci/gate.conf MAINTAINERS
 
 install: all man
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) \

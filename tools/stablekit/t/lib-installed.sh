@@ -100,6 +100,29 @@ test_expect_success 'port compiles with the installed kconfig fragments; report'
 	grep "mm: swap: count anon the same" report.out
 '
 
+test_expect_success 'the gate reads the shipped gate.conf, its branch sections only from the project' '
+	git -C linux branch linux-7.2.y &&
+	cat >>proj/stable/branches.conf <<-\EOF &&
+	[branch "linux-7.2.y"]
+		ref = linux-7.2.y
+		base = v6.12
+		kind = downstream
+	EOF
+	(cd proj && test_expect_code 1 installed gate --json --branch linux-7.2.y \
+		--skip build --skip kselftest --skip bench --out "$PWD/../g1") >gate1.json &&
+	jq -e --arg f "$ROOT/usr/share/stablekit/ci/gate.conf" \
+		".config == {\"path\": \$f, \"from\": \"shipped\"}" gate1.json &&
+	grep "^\[gate \"linux-7.2.y\"\]" "$ROOT/usr/share/stablekit/ci/gate.conf" &&
+	jq -e ".bench == \"lrulock\"" gate1.json &&
+	mkdir proj/ci &&
+	printf "[gate \"linux-7.2.y\"]\n\tbench = shadow\n" >proj/ci/gate.conf &&
+	(cd proj && test_expect_code 1 installed gate --json --branch linux-7.2.y \
+		--skip build --skip kselftest --skip bench --out "$PWD/../g2") >gate2.json &&
+	jq -e --arg f "$PWD/proj/ci/gate.conf" \
+		".config == {\"path\": \$f, \"from\": \"project\"}" gate2.json &&
+	jq -e ".bench == \"shadow\"" gate2.json
+'
+
 test_expect_success 'a stable branch: the FAILED mail to the author, Cc stable@' '
 	git -C tiny checkout -q -b old v6.12 &&
 	sed -i "s/lruvec->anon_cost += cost;/lruvec->anon_cost -= cost;/" tiny/mm/swap.c &&

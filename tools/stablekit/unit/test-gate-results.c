@@ -66,6 +66,8 @@ static void finished(struct sk_gate_results *r)
 	r->baseline_store = sk_xstrdup("/r/linux-6.12.y/gate-baseline/x86_64");
 	r->arches = strings(&r->nr_arches, 2, "x86_64", "arm64");
 	r->runner = sk_xstrdup("local");
+	r->config = sk_xstrdup("/usr/share/stablekit/ci/gate.conf");
+	r->config_from = sk_xstrdup("shipped");
 	r->graph = sk_xcalloc(3, sizeof(*r->graph));
 	r->nr_graph = 2;
 	r->graph[0].step = sk_xstrdup("objects");
@@ -121,6 +123,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(out.nr_arches, 2);
 	assert_string_equal(out.arches[1], "arm64");
 	assert_string_equal(out.runner, "local");
+	assert_string_equal(out.config, "/usr/share/stablekit/ci/gate.conf");
+	assert_string_equal(out.config_from, "shipped");
 	assert_int_equal(out.nr_graph, 2);
 	assert_true(out.graph[0].done);
 	assert_false(out.graph[1].done);

@@ -47,6 +47,8 @@ void sk_gate_results_release(struct sk_gate_results *r)
 	free(r->baseline_store);
 	sk_strvec_free_array(r->arches, r->nr_arches);
 	free(r->runner);
+	free(r->config);
+	free(r->config_from);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -143,6 +145,9 @@ json_t *sk_gate_results_to_json(const struct sk_gate_results *r)
 	json_object_set_new(o, "arches", sk_strvec_array_json(r->arches,
 							      r->nr_arches));
 	json_object_set_new(o, "runner", str_or_null(r->runner));
+	json_object_set_new(o, "config", json_pack("{s:o, s:o}",
+			    "path", str_or_null(r->config),
+			    "from", str_or_null(r->config_from)));
 	json_object_set_new(o, "graph", graph_json(r));
 	return o;
 }
@@ -248,6 +253,17 @@ static int read_baseline(struct sk_gate_results *r, json_t *o, const char *file)
 	return 0;
 }
 
+static int read_config(struct sk_gate_results *r, json_t *o, const char *file)
+{
+	json_t *c = NULL;
+
+	SK_JSON_READ(sk_json_read_object(&c, o, "config", file, ""));
+	SK_JSON_READ(sk_json_read_string(&r->config, c, "path", file, "config"));
+	SK_JSON_READ(sk_json_read_string(&r->config_from, c, "from", file,
+					 "config"));
+	return 0;
+}
+
 static int read_top(struct sk_gate_results *r, json_t *o, const char *file)
 {
 	int ret;
@@ -271,6 +287,7 @@ static int read_top(struct sk_gate_results *r, json_t *o, const char *file)
 	SK_JSON_READ(sk_json_read_strings(&r->arches, &r->nr_arches, o, "arches",
 				  file, ""));
 	SK_JSON_READ(sk_json_read_string(&r->runner, o, "runner", file, ""));
+	SK_JSON_READ(read_config(r, o, file));
 	SK_JSON_READ(read_graph(r, o, file));
 	/* the end writes the graph; the stages alone are a partial file */
 	r->complete = json_object_get(o, "graph") != NULL;

@@ -58,6 +58,13 @@ struct sk_gate_results {
 	char **arches;		/* every arch; an older file has none */
 	size_t nr_arches;
 	char *runner;		/* local, lava */
+	/*
+	 * The ci/gate.conf read and where from: "option" (--config),
+	 * "project" (its own), "shipped" (the installed defaults; its
+	 * sections for a branch are the embedded default's and not read);
+	 * NULL: none, the built-in defaults.
+	 */
+	char *config, *config_from;
 	struct sk_gate_results_step *graph;
 	size_t nr_graph;
 };

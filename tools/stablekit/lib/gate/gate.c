@@ -1442,10 +1442,10 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	struct gate *g = &job.parts[0].g;
 	struct sk_gate_results res = { 0 };
 	char *conf_path = NULL, *path;
+	const char *conf_branch, *v;
 	double t0 = sk_now();
-	const char *v;
 	size_t i;
-	int err = 0;
+	int err = 0, shipped = 0;
 
 	*out = NULL;
 	job.g = g;
@@ -1463,21 +1463,28 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	g->outdir = o->outdir ? sk_xstrdup(o->outdir) :
 		    sk_xstrfmt("%s/results/%s/gate", g->work, o->branch);
 	g->res = &res;
+	/*
+	 * The project's ci/gate.conf, else the shipped defaults; the shipped
+	 * file's sections for a branch are the embedded default's branches,
+	 * not this project's.
+	 */
 	conf_path = o->config ? sk_xstrdup(o->config) :
-		    sk_path_join(o->top, "ci/gate.conf");
+		    sk_datadir_find(o->top, "ci/gate.conf", &shipped);
+	if (!sk_path_exists(conf_path)) {
+		free(conf_path);
+		conf_path = NULL;
+	}
+	conf_branch = shipped ? NULL : o->branch;
 	if (o->arch)
 		arches.v[arches.nr++] = o->arch;
 	else
-		err = sk_gate_config_arches(&arches, sk_path_exists(conf_path) ?
-				     conf_path : NULL, o->branch);
+		err = sk_gate_config_arches(&arches, conf_path, conf_branch);
 	if (!err)
 		err = sk_mkdir_p(g->outdir, 0755);
 	if (!err)
-		err = sk_gate_config(&g->t, &g->bench_env,
-				     sk_path_exists(conf_path) ? conf_path : NULL);
+		err = sk_gate_config(&g->t, &g->bench_env, conf_path);
 	if (!err)
-		err = sk_gate_config_bench(&g->t.kind, sk_path_exists(conf_path) ?
-					   conf_path : NULL, o->branch);
+		err = sk_gate_config_bench(&g->t.kind, conf_path, conf_branch);
 	if (err)
 		goto cleanup;
 	add_workload(g);
@@ -1522,6 +1529,11 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	for (i = 0; i < arches.nr; i++)
 		res.arches[res.nr_arches++] = sk_xstrdup(arches.v[i]);
 	res.runner = sk_xstrdup(o->lava ? "lava" : "local");
+	if (conf_path) {
+		res.config = sk_xstrdup(conf_path);
+		res.config_from = sk_xstrdup(o->config ? "option" :
+					     shipped ? "shipped" : "project");
+	}
 	graph_results(&res, &job);
 	path = sk_path_join(g->outdir, "gate.json");
 	/* atomic: a reader (the report) never sees half a file */
