@@ -69,6 +69,15 @@ static void test_exclusions_and_regex(void **state)
 	assert_true(sk_maintainers_score(&m.sections[0], "mm/sub/dir.c") > 0);
 	assert_int_equal(sk_maintainers_score(&m.sections[1], "mm/sub/memcontrol.c"), 0);
 	assert_true(sk_maintainers_score(&m.sections[2], "a/b/rule.cocci") > 0);
+	/* compiled once, matched again and again */
+	assert_non_null(m.sections[2].entries[1].rx);
+	assert_true(sk_maintainers_score(&m.sections[2], "rule.cocci") > 0);
+	assert_int_equal(sk_maintainers_score(&m.sections[2], "rule.cocci.c"), 0);
+	sk_maintainers_release(&m);
+	/* a pattern regcomp refuses matches nothing, as no file is named so */
+	assert_int_equal(sk_maintainers_parse(&m, "M", "BAD RE\nM:\tA <a@b>\nN:\t[\n"), 0);
+	assert_null(m.sections[0].entries[1].rx);
+	assert_int_equal(sk_maintainers_score(&m.sections[0], "["), 0);
 	sk_maintainers_release(&m);
 }
 

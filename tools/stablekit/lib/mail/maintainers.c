@@ -89,10 +89,19 @@ static int add_entry(struct sk_maint_section *cur, const char *p, size_t len,
 	e = SK_ARRAY_PUSH(cur->entries, cur->nr, cur->alloc);
 	e->tag = p[0];
 	e->value = sk_xstrndup(v, (size_t)(end - v));
-	if (e->tag == 'N' && !regex_tame(e->value))
+	e->rx = NULL;
+	if (e->tag != 'N')
+		return 0;
+	if (!regex_tame(e->value))
 		return sk_error_set(SK_EINVALID, "%s:%zu: N: pattern with "
 				    "repeated or nested quantifiers, or too "
 				    "long, to match in bounded time", name, line);
+	/* compiled once: a series' files are matched against every section */
+	e->rx = sk_xmalloc(sizeof(*e->rx));
+	if (regcomp(e->rx, e->value, REG_EXTENDED | REG_NOSUB)) {
+		free(e->rx);
+		e->rx = NULL;	/* get_maintainer.pl's perl would die; it matches nothing */
+	}
 	return 0;
 }
 
@@ -151,8 +160,15 @@ void sk_maintainers_release(struct sk_maintainers *m)
 	size_t i, j;
 
 	for (i = 0; i < m->nr; i++) {
-		for (j = 0; j < m->sections[i].nr; j++)
-			free(m->sections[i].entries[j].value);
+		for (j = 0; j < m->sections[i].nr; j++) {
+			struct sk_maint_entry *e = &m->sections[i].entries[j];
+
+			if (e->rx) {
+				regfree(e->rx);
+				free(e->rx);
+			}
+			free(e->value);
+		}
 		free(m->sections[i].entries);
 		free(m->sections[i].title);
 	}
@@ -181,17 +197,6 @@ static int pattern_matches(const char *pat, const char *path)
 	       (!strncmp(path, pat, n) && path[n] == '/');
 }
 
-static int regex_matches(const char *re, const char *path)
-{
-	regex_t rx;
-	int hit;
-
-	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
-		return 0;
-	hit = !regexec(&rx, path, 0, NULL, 0);
-	regfree(&rx);
-	return hit;
-}
 
 size_t sk_maintainers_score(const struct sk_maint_section *s, const char *path)
 {
@@ -206,7 +211,7 @@ size_t sk_maintainers_score(const struct sk_maint_section *s, const char *path)
 
 		if (e->tag == 'F' && pattern_matches(e->value, path))
 			score = catch_all(e->value) ? 1 : strlen(e->value);
-		else if (e->tag == 'N' && regex_matches(e->value, path))
+		else if (e->tag == 'N' && e->rx && !regexec(e->rx, path, 0, NULL, 0))
 			score = 1;
 		if (score > best)
 			best = score;

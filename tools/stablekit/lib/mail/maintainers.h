@@ -1,6 +1,7 @@
 #ifndef SK_MAINTAINERS_H
 #define SK_MAINTAINERS_H
 
+#include <regex.h>
 #include <stddef.h>
 
 /*
@@ -12,6 +13,7 @@
 struct sk_maint_entry {
 	char tag;
 	char *value;
+	regex_t *rx;	/* an N: pattern, compiled once; NULL: none or invalid */
 };
 
 struct sk_maint_section {
