@@ -1,4 +1,5 @@
 #include "gate/kselftest.h"
+#include "gate/kselftest-results.h"
 #include "build/kbuild.h"
 #include "core/arch.h"
 #include "core/error.h"
@@ -650,20 +651,19 @@ const char *sk_kselftest_not_built(json_t *base_nb, json_t *patched_nb,
 
 char *sk_kselftest_stored_unbuilt(const char *path)
 {
-	char *why = NULL, *err = NULL;
-	json_t *res = sk_results_load(path, &err), *nb;
-	size_t n;
+	struct sk_kselftest_run r;
+	char *why = NULL;
 
-	nb = json_object_get(json_object_get(res, "kselftest"), "not_built");
-	n = json_array_size(nb);
-	if (!res)
-		why = sk_xstrfmt("the stored baseline's kselftests: %s", err);
-	else if (n)
+	if (sk_kselftest_run_read(&r, path)) {
+		why = sk_xstrfmt("the stored baseline's kselftests: %s",
+				 sk_error_last());
+		sk_error_clear();
+	} else if (r.nr_not_built) {
 		why = sk_xstrfmt("the stored baseline did not build %zu kselftest "
-				 "binar%s (%s)", n, n == 1 ? "y" : "ies",
-				 json_string_value(json_array_get(nb, 0)));
-	json_decref(res);
-	free(err);
+				 "binar%s (%s)", r.nr_not_built,
+				 r.nr_not_built == 1 ? "y" : "ies", r.not_built[0]);
+	}
+	sk_kselftest_run_release(&r);
 	return why;
 }
 
