@@ -30,32 +30,31 @@ struct report_args {
 	int summary, check, json;
 };
 
-/* The status of every branch; NULL with *why when it cannot be had. */
-static json_t *load_status(const struct sk_context *ctx, const char *repo,
-			   char **why)
+/* The status of every branch into *out; 0 with *why when it cannot be had. */
+static int load_status(struct sk_status_results *out,
+		       const struct sk_context *ctx, const char *repo,
+		       char **why)
 {
-	json_t *o = NULL;
-
 	*why = NULL;
-	if (sk_status_load(&o, ctx->top, repo))
-		*why = sk_xstrfmt("not run: status: %s", sk_error_last());
-	return o;
+	if (!sk_status_load(out, ctx->top, repo))
+		return 1;
+	*why = sk_xstrfmt("not run: status: %s", sk_error_last());
+	sk_status_results_release(out);
+	return 0;
 }
 
 /* The MAINTAINERS of the branch tip, read from the repository by libgit2. */
-static char *branch_maintainers(json_t *status, const char *branch, char **name)
+static char *branch_maintainers(const struct sk_status_results *status,
+				const char *branch, char **name)
 {
 	git_repository *repo = NULL;
 	struct sk_strbuf text = SK_STRBUF_INIT;
-	const char *path = sk_report_str(status, "repository"), *tip = NULL;
-	json_t *b;
-	size_t i;
+	const struct sk_status_results_branch *b =
+		sk_status_results_branch(status, branch);
+	const char *path = status->repository, *tip = b ? b->tip : NULL;
 
 	*name = NULL;
-	json_array_foreach(json_object_get(status, "branches"), i, b)
-		if (!strcmp(sk_report_str(b, "name"), branch))
-			tip = json_string_value(json_object_get(b, "tip"));
-	if (!tip || !*path || sk_repo_open(&repo, path) ||
+	if (!tip || !path || !*path || sk_repo_open(&repo, path) ||
 	    sk_repo_read_at(&text, repo, tip, "MAINTAINERS")) {
 		sk_error_clear();
 		git_error_clear();
@@ -315,14 +314,19 @@ static int run(const struct report_args *a, const struct sk_context *ctx,
 {
 	char *root = a->results ? sk_xstrdup(a->results) : sk_results_dir(ctx->top);
 	char *status_why = NULL, *tester = sk_identity(ctx->top), *path;
-	json_t *status = load_status(ctx, a->repo, &status_why);
+	struct sk_status_results status_in;
+	const struct sk_status_results *status = NULL;
 	json_t **reps = sk_xcalloc(branches->nr + 1, sizeof(*reps));
 	int ret = 0, all_pass = 1, bad_input = 0;
 	size_t i;
 
-	if (status) {
+	if (load_status(&status_in, ctx, a->repo, &status_why)) {
+		json_t *o = sk_status_results_to_json(&status_in);
+
+		status = &status_in;
 		path = sk_path_join(root, "status.json");
-		ret = sk_results_save(path, status);
+		ret = sk_results_save(path, o);
+		json_decref(o);
 		free(path);
 	}
 	for (i = 0; !ret && i < branches->nr; i++) {
@@ -386,7 +390,8 @@ static int run(const struct report_args *a, const struct sk_context *ctx,
 	for (i = 0; i < branches->nr; i++)
 		json_decref(reps[i]);
 	free(reps);
-	json_decref(status);
+	if (status)
+		sk_status_results_release(&status_in);
 	free(status_why);
 	free(tester);
 	free(root);

@@ -44,18 +44,83 @@ static void put(const char *root, const char *file, const char *text)
 static json_t *report(const char *root)
 {
 	struct sk_report_opts o = { 0 };
-	json_t *status = json_pack("{s:[{s:s, s:s}], s:[]}", "branches", "name",
-				   "linux-6.12.y", "kind", "downstream", "patches");
+	struct sk_status_results status;
+	json_t *in = json_pack("{s:[{s:s, s:s}], s:[]}", "branches", "name",
+			       "linux-6.12.y", "kind", "downstream", "patches");
 	json_t *r;
 
-	o.status = status;
+	assert_int_equal(sk_status_results_from_json(&status, in, "status"), 0);
+	json_decref(in);
+	o.status = &status;
 	o.top = root;
 	o.results = root;
 	o.branch = "linux-6.12.y";
 	o.tester = "Unit Tester <unit@example.org>";
 	r = sk_report_branch(&o);
-	json_decref(status);
+	sk_status_results_release(&status);
 	return r;
+}
+
+/* The report of linux-6.12.y with the status given as JSON text. */
+static json_t *report_with_status(const char *root, const char *text)
+{
+	struct sk_report_opts o = { 0 };
+	struct sk_status_results status;
+	json_t *in = json_loads(text, 0, NULL), *r;
+
+	assert_non_null(in);
+	assert_int_equal(sk_status_results_from_json(&status, in, "status"), 0);
+	json_decref(in);
+	o.status = &status;
+	o.top = root;
+	o.results = root;
+	o.branch = "linux-6.12.y";
+	r = sk_report_branch(&o);
+	sk_status_results_release(&status);
+	return r;
+}
+
+/* The tracking column is the branch's cells; the tree and stable@ its facts. */
+static void test_tracking_is_the_branch_column(void **state)
+{
+	json_t *r = report_with_status(*state,
+		"{\"branches\": [{\"name\": \"mainline\", \"kind\": \"mainline\"},"
+		" {\"name\": \"linux-6.12.y\", \"kind\": \"stable\","
+		" \"version\": \"6.12\", \"tip\": \"abc\"}],"
+		" \"patches\": [{\"id\": \"s:1\", \"subject\": \"mm: x\","
+		" \"branches\": {\"mainline\": {\"state\": \"present\"},"
+		" \"linux-6.12.y\": {\"state\": \"needed\","
+		" \"evidence\": [\"Cc: stable\"]}}}]}");
+	json_t *t = json_object_get(r, "tracking");
+	json_t *p = json_array_get(json_object_get(t, "patches"), 0);
+	json_t *cc = json_object_get(json_object_get(r, "recipients"), "to");
+
+	assert_string_equal(sk_report_str(t, "status"), "pass");
+	assert_string_equal(sk_report_str(p, "state"), "needed");
+	assert_string_equal(json_string_value(json_array_get(
+				json_object_get(p, "evidence"), 0)), "Cc: stable");
+	assert_string_equal(sk_report_str(json_object_get(r, "tree"), "version"),
+			    "6.12");
+	assert_string_equal(sk_report_str(json_object_get(r, "tree"), "tip"), "abc");
+	/* nothing queued, so nobody in To: but stable@ */
+	assert_string_equal(json_string_value(json_array_get(cc, 0)),
+			    "stable@vger.kernel.org");
+	json_decref(r);
+}
+
+/* A branch status could not track is "not run" with the reason, never a pass. */
+static void test_untracked_branch_not_run(void **state)
+{
+	json_t *r = report_with_status(*state,
+		"{\"branches\": [{\"name\": \"linux-6.12.y\","
+		" \"problem\": \"ref refs/heads/linux-6.12.y: not found\"}],"
+		" \"patches\": []}");
+	json_t *t = json_object_get(r, "tracking");
+
+	assert_string_equal(sk_report_str(t, "status"), "not run");
+	assert_string_equal(sk_report_str(t, "reason"),
+			    "ref refs/heads/linux-6.12.y: not found");
+	json_decref(r);
 }
 
 static void put_passing(const char *root)
@@ -190,6 +255,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_input_is_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_type_is_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tracking_is_the_branch_column, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_untracked_branch_not_run, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

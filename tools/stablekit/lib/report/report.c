@@ -11,6 +11,7 @@
 #include "core/results.h"
 #include "mail/series.h"
 #include "track/stale.h"
+#include "track/status-results.h"
 #include "core/strbuf.h"
 #include "core/strvec.h"
 
@@ -88,46 +89,34 @@ static json_t *not_run(const char *why)
 
 /* ---- tracking: this branch's column of the status matrix ---- */
 
-/* The object of array o[key] whose "name" is name, or NULL. */
-static json_t *named(json_t *o, const char *key, const char *name)
-{
-	json_t *b;
-	size_t i;
-
-	json_array_foreach(json_object_get(o, key), i, b)
-		if (is(b, "name", name))
-			return b;
-	return NULL;
-}
-
-static json_t *status_branch(json_t *status, const char *name)
-{
-	return named(status, "branches", name);
-}
-
 static json_t *tracking(struct report *r)
 {
-	json_t *st = r->o->status, *br, *p, *patches, *o;
+	const struct sk_status_results *st = r->o->status;
+	const struct sk_status_results_branch *br;
+	json_t *patches, *o;
+	long bi;
 	size_t i;
 
 	if (!st)
 		return not_run(r->o->status_why ? r->o->status_why :
 			       "not run: no status");
-	br = status_branch(st, r->o->branch);
-	if (!br)
+	bi = sk_status_results_branch_index(st, r->o->branch);
+	if (bi < 0)
 		return not_run("not run: the branch is not in stable/branches.conf");
-	if (json_object_get(br, "problem"))
-		return not_run(sk_report_str(br, "problem"));
+	br = &st->branches[bi];
+	if (br->problem)
+		return not_run(br->problem);
 	patches = json_array();
-	json_array_foreach(json_object_get(st, "patches"), i, p) {
-		json_t *c = json_object_get(json_object_get(p, "branches"),
-					    r->o->branch);
+	for (i = 0; i < st->nr_patches; i++) {
+		const struct sk_status_results_patch *p = &st->patches[i];
+		const struct sk_status_results_cell *c = &p->cells[bi];
 
-		json_array_append_new(patches, json_pack("{s:O?, s:O?, s:O?, s:O?}",
-			"id", json_object_get(p, "id"),
-			"subject", json_object_get(p, "subject"),
-			"state", json_object_get(c, "state"),
-			"evidence", json_object_get(c, "evidence")));
+		json_array_append_new(patches, json_pack("{s:o, s:o, s:o, s:o}",
+			"id", sk_json_string(p->id),
+			"subject", sk_json_string(p->subject),
+			"state", sk_json_string(c->state),
+			"evidence", c->state ? sk_strvec_array_json(c->evidence,
+					c->nr_evidence) : json_null()));
 	}
 	o = section("pass", NULL);
 	json_object_set_new(o, "patches", patches);
@@ -754,7 +743,9 @@ static json_t *recipients(struct report *r, json_t *ports)
 {
 	struct sk_maintainers m;
 	struct sk_recipients rc = { 0 };
-	json_t *st = status_branch(r->o->status, r->o->branch), *s, *o;
+	const struct sk_status_results_branch *st =
+		sk_status_results_branch(r->o->status, r->o->branch);
+	json_t *s, *o;
 	int have_m = 0;
 	size_t i;
 
@@ -767,7 +758,7 @@ static json_t *recipients(struct report *r, json_t *ports)
 	}
 	json_array_foreach(json_object_get(ports, "series"), i, s)
 		series_recipients(r, &rc, have_m ? &m : NULL, s);
-	if (is(st, "kind", "stable"))
+	if (st && st->kind && !strcmp(st->kind, "stable"))
 		sk_recipients_add(&rc, 0, "stable@vger.kernel.org");
 	o = json_pack("{s:o, s:o, s:s?}",
 		      "to", json_array(), "cc", json_array(), "maintainers",
@@ -789,18 +780,20 @@ static json_t *recipients(struct report *r, json_t *ports)
 
 static json_t *tree(struct report *r, json_t *builds)
 {
-	json_t *st = status_branch(r->o->status, r->o->branch), *b;
+	const struct sk_status_results_branch *st =
+		sk_status_results_branch(r->o->status, r->o->branch);
+	json_t *b;
 	size_t i;
 	const char *describe = NULL;
 
 	json_array_foreach(builds, i, b)
 		if (!describe && json_is_string(json_object_get(b, "describe")))
 			describe = sk_report_str(b, "describe");
-	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:s?}",
-			 "kind", json_object_get(st, "kind"),
-			 "version", json_object_get(st, "version"),
-			 "base", json_object_get(st, "base"),
-			 "tip", json_object_get(st, "tip"),
+	return json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?}",
+			 "kind", st ? st->kind : NULL,
+			 "version", st ? st->version : NULL,
+			 "base", st ? st->base : NULL,
+			 "tip", st ? st->tip : NULL,
 			 "describe", describe);
 }
 
@@ -882,8 +875,9 @@ json_t *sk_report_branch(const struct sk_report_opts *o)
 	return r.out;
 }
 
-json_t *sk_report_summary(json_t *status, const char *status_why,
-			  json_t *const *branches, size_t nr)
+json_t *sk_report_summary(const struct sk_status_results *status,
+			  const char *status_why, json_t *const *branches,
+			  size_t nr)
 {
 	json_t *rows = json_array();
 	size_t i;
@@ -911,8 +905,9 @@ json_t *sk_report_summary(json_t *status, const char *status_why,
 					"status"),
 			"tested_by", json_object_get(b, "tested_by")));
 	}
-	return json_pack("{s:s, s:O?, s:s?, s:o}", "schema",
-			 SK_REPORT_SUMMARY_SCHEMA, "status", status,
+	return json_pack("{s:s, s:o?, s:s?, s:o}", "schema",
+			 SK_REPORT_SUMMARY_SCHEMA, "status",
+			 status ? sk_status_results_to_json(status) : NULL,
 			 "status_reason", status ? NULL : status_why,
 			 "branches", rows);
 }

@@ -2,10 +2,11 @@
 #define SK_REPORT_H
 
 #include <jansson.h>
+#include "track/status-results.h"
 
 /*
  * A per-branch report assembled from the results files of port, build and
- * gate (see results.h) and the output of status; the schema is
+ * gate (see results.h) and the tracking run (track/status-results.h); the schema is
  * Documentation/report-schema.json ("stablekit.report/1").  Nothing is
  * measured or recomputed here: a number in the report is a number from a
  * results file, and a section without one is "not run" with the reason.
@@ -17,7 +18,7 @@ struct sk_report_opts {
 	const char *top;	/* the project: series/, stable/ */
 	const char *results;	/* the results root */
 	const char *branch;
-	json_t *status;		/* `stablekit status --json`, or NULL */
+	const struct sk_status_results *status;	/* or NULL */
 	const char *status_why;	/* why status is NULL */
 	const char *tester;	/* "Name <address>" for Tested-by: */
 	const char *maintainers;	/* the branch's MAINTAINERS text, or NULL */
@@ -28,8 +29,9 @@ struct sk_report_opts {
 json_t *sk_report_branch(const struct sk_report_opts *o);
 
 /* All branches at once: the status matrix and each branch's verdict. */
-json_t *sk_report_summary(json_t *status, const char *status_why,
-			  json_t *const *branches, size_t nr);
+json_t *sk_report_summary(const struct sk_status_results *status,
+			  const char *status_why, json_t *const *branches,
+			  size_t nr);
 
 /* The mail text (LKFT's sections, and the backports) of a branch report. */
 char *sk_report_text(json_t *report);

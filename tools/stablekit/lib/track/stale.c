@@ -2,6 +2,7 @@
 #include "project/branches.h"
 #include "core/error.h"
 #include "core/fsutil.h"
+#include "core/json.h"
 #include "core/results.h"
 #include "mail/series.h"
 #include "core/shquote.h"
@@ -137,7 +138,7 @@ json_t *sk_stale_json(const struct sk_stale_list *l)
 	size_t i;
 
 	for (i = 0; i < l->nr; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}",
+		json_array_append_new(arr, json_pack("{s:s?, s:s?, s:i, s:i, s:s?, s:s?}",
 				      "branch", l->items[i].branch,
 				      "series", l->items[i].slug,
 				      "ported", l->items[i].ported,
@@ -145,6 +146,52 @@ json_t *sk_stale_json(const struct sk_stale_list *l)
 				      "ported_label", l->items[i].ported_label,
 				      "latest_label", l->items[i].latest_label));
 	return arr;
+}
+
+static int read_one(struct sk_stale *st, json_t *o, const char *file,
+		    const char *at)
+{
+	long long n = 0;
+
+	if (!json_is_object(o))
+		return sk_json_type_error(file, at, "an object", o);
+	SK_JSON_READ(sk_json_read_string(&st->branch, o, "branch", file, at));
+	SK_JSON_READ(sk_json_read_string(&st->slug, o, "series", file, at));
+	SK_JSON_READ(sk_json_read_int(&n, o, "ported", file, at));
+	st->ported = (int)n;
+	n = 0;
+	SK_JSON_READ(sk_json_read_int(&n, o, "latest", file, at));
+	st->latest = (int)n;
+	SK_JSON_READ(sk_json_read_string(&st->ported_label, o, "ported_label",
+					 file, at));
+	SK_JSON_READ(sk_json_read_string(&st->latest_label, o, "latest_label",
+					 file, at));
+	return 0;
+}
+
+int sk_stale_from_json(struct sk_stale_list *out, json_t *arr,
+		       const char *file, const char *at)
+{
+	json_t *v;
+	size_t i;
+	char *path;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_array(arr))
+		return sk_json_type_error(file, at, "an array", arr);
+	json_array_foreach(arr, i, v) {
+		struct sk_stale *st = SK_ARRAY_PUSH(out->items, out->nr,
+						    out->alloc);
+
+		memset(st, 0, sizeof(*st));
+		path = sk_json_path(at, NULL, i);
+		ret = read_one(st, v, file, path);
+		free(path);
+		if (ret < 0)
+			break;
+	}
+	return ret;
 }
 
 char *sk_stale_status_text(const char *top)

@@ -37,6 +37,12 @@ void sk_stale_release(struct sk_stale_list *l);
 void sk_stale_describe(struct sk_strbuf *out, const struct sk_stale_list *l);
 /* [{"branch", "series", "ported", "latest", "ported_label", "latest_label"}] */
 json_t *sk_stale_json(const struct sk_stale_list *l);
+/*
+ * That array (at, under file, named in errors) into *out, which the caller
+ * releases also on error; SK_EINVALID naming the key of another type.
+ */
+int sk_stale_from_json(struct sk_stale_list *out, json_t *arr,
+		       const char *file, const char *at);
 
 /* The latest revision stored of a series, 0 when none; as JSON, or null. */
 int sk_stale_latest_revision(const char *top, const char *slug);
