@@ -8,6 +8,7 @@
 #include "core/shquote.h"
 #include "core/diff.h"
 #include "core/utf8.h"
+#include "port/preimage.h"
 
 #include <ctype.h>
 #include <git2.h>
@@ -88,19 +89,12 @@ struct text_lines {
 	size_t nr;
 };
 
-/* SK_ENOTFOUND when the file is absent. */
-static int read_lines(struct text_lines *l, const char *dir, const char *path)
+/* Cut l->text into l->v. */
+static void split_text(struct text_lines *l)
 {
-	char *full = sk_path_join(dir, path), *s;
-	int ret;
+	char *s;
 
-	memset(l, 0, sizeof(*l));
-	sk_strbuf_init(&l->text);
-	ret = sk_read_file(&l->text, full);
-	free(full);
-	if (ret)
-		return ret;
-	for (s = l->text.buf; *s;) {
+	for (s = l->text.buf; s && *s;) {
 		char *nl = strchr(s, '\n');
 
 		l->v = sk_xrealloc(l->v, (l->nr + 1) * sizeof(char *));
@@ -110,6 +104,37 @@ static int read_lines(struct text_lines *l, const char *dir, const char *path)
 		*nl = '\0';
 		s = nl + 1;
 	}
+}
+
+/* SK_ENOTFOUND when the file is absent. */
+static int read_lines(struct text_lines *l, const char *dir, const char *path)
+{
+	char *full = sk_path_join(dir, path);
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	sk_strbuf_init(&l->text);
+	ret = sk_read_file(&l->text, full);
+	free(full);
+	if (ret)
+		return ret;
+	split_text(l);
+	return 0;
+}
+
+/* path as the branch's tip has it (the sandbox holds only the queue's files). */
+static int read_tree_lines(struct text_lines *l, struct port *p, const char *path)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	sk_strbuf_init(&l->text);
+	ret = sk_defs_read(&l->text, p->repo, &p->tip_tree, path);
+	if (ret) {
+		sk_strbuf_release(&l->text);
+		return ret;
+	}
+	split_text(l);
 	return 0;
 }
 
@@ -247,38 +272,62 @@ static int show_elsewhere(struct sk_strbuf *out, struct port *p, const char *pat
 {
 	const struct sk_defs *d = defs_of(p, path);
 	size_t first, nr = sk_defs_find(d, name, n, &first), k;
-	struct sk_strbuf text = SK_STRBUF_INIT;
+	struct text_lines l;
 
 	if (!nr)
 		return 0;
 	for (k = 0; k < nr; k++)
 		sk_strbuf_addf(out, "  %.*s is defined in %s:%ld\n", (int)n, name,
 			       d->v[first + k].path, d->v[first + k].line);
-	if (!sk_defs_read(&text, p->repo, &p->tip_tree, d->v[first].path)) {
-		struct text_lines l = { 0 };
-		char *s;
-
-		l.text = text;
-		for (s = l.text.buf; s && *s;) {
-			char *nl = strchr(s, '\n');
-
-			l.v = sk_xrealloc(l.v, (l.nr + 1) * sizeof(char *));
-			l.v[l.nr++] = s;
-			if (nl)
-				*nl = '\0';
-			s = nl ? nl + 1 : NULL;
-		}
+	if (!read_tree_lines(&l, p, d->v[first].path)) {
 		if (d->v[first].line - 1 < (long)l.nr) {
 			sk_strbuf_addf(out, "  the tree's %.*s, %s:%ld:\n", (int)n, name,
 				       d->v[first].path, d->v[first].line);
 			show_def(out, &l, d->v[first].line - 1, dh);
 		}
-		free(l.v);
-		text = l.text;
+		text_lines_release(&l);
 	}
 	sk_error_clear();
-	sk_strbuf_release(&text);
 	return 1;
+}
+
+/*
+ * Where the hunk's preimage lines are now, when the definition it changes
+ * is gone: in its file, else (the file is gone too) in its folder of the
+ * branch's tree; with that definition shown.
+ */
+static void gone_lines(struct sk_strbuf *out, struct port *p, const char *path,
+		       const struct sk_diff_hunk *dh, int have_file)
+{
+	struct sk_preimage_place pl;
+	struct text_lines l;
+	int found;
+
+	if (!dh)
+		return;
+	found = have_file ? sk_preimage_find(&pl, p->sb.dir, path, dh) :
+		sk_preimage_find_tree(&pl, p->repo, &p->tip_tree, path, dh);
+	if (found <= 0) {
+		sk_error_clear();
+		return;
+	}
+	sk_strbuf_addf(out, "  the hunk's lines are in %s now: %zu of its %zu distinctive preimage lines at %s:%ld\n",
+		       pl.def ? pl.def : "no definition (the top level)", pl.matched,
+		       pl.distinctive, pl.path, pl.line);
+	if (have_file ? !read_lines(&l, p->sb.dir, pl.path) :
+	    !read_tree_lines(&l, p, pl.path)) {
+		long at = pl.def ? pl.def_line - 1 : pl.line - 1;
+
+		sk_strbuf_addf(out, "  the tree's %s, %s:%ld:\n", pl.def ? pl.def : "lines",
+			       pl.path, at + 1);
+		if (pl.def)
+			show_def(out, &l, at, dh);
+		else
+			show_lines(out, &l, (size_t)at, (size_t)at + 7);
+		text_lines_release(&l);
+	}
+	sk_error_clear();
+	sk_preimage_place_release(&pl);
 }
 
 /* The hunk of the diff text the report is about (file path, nr-th). */
@@ -326,9 +375,13 @@ static void failed_hunk(struct sk_strbuf *out, struct port *p, const char *key,
 	if (!have_file) {
 		sk_error_clear();
 		sk_strbuf_addf(out, "  %s is absent in this tree\n", h->path);
-		if (n && !show_elsewhere(out, p, h->path, name, n, dh)) {
-			sk_strbuf_addf(out, "  %.*s is absent in this tree too\n", (int)n, name);
-			nearest(out, p, h->path, name, n);
+		if (!n || !show_elsewhere(out, p, h->path, name, n, dh)) {
+			if (n)
+				sk_strbuf_addf(out, "  %.*s is absent in this tree too\n",
+					       (int)n, name);
+			gone_lines(out, p, h->path, dh, 0);
+			if (n)
+				nearest(out, p, h->path, name, n);
 		}
 		sk_diff_release(&d);
 		return;
@@ -345,6 +398,7 @@ static void failed_hunk(struct sk_strbuf *out, struct port *p, const char *key,
 	} else if (!show_elsewhere(out, p, h->path, name, n, dh)) {
 		sk_strbuf_addf(out, "  %.*s is absent in this tree (%zu files searched)\n", (int)n,
 			       name, defs_of(p, h->path)->files);
+		gone_lines(out, p, h->path, dh, 1);
 		nearest(out, p, h->path, name, n);
 	}
 	text_lines_release(&l);
