@@ -91,8 +91,8 @@ DEPS_TEST := libcmocka-dev sharness jq python3 procps debhelper dpkg-dev \
 	clang-14 libclang-rt-14-dev llvm-14 \
 	lava-server lava-dispatcher lavacli postgresql iproute2
 
-.PHONY: all deps deps-test check layers unit-test fuzz-replay cli-test bench run clean fuzz \
-	man install uninstall deb FORCE
+.PHONY: all deps deps-test check check-build layers unit-test fuzz-replay cli-test bench run \
+	clean fuzz fuzz-build man install uninstall deb FORCE
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/stablekit $(HELPER_BIN)
@@ -203,6 +203,10 @@ deb:
 
 check: layers unit-test fuzz-replay cli-test
 
+# What make check runs, built alone: make -j2 check-build uses both cores
+# for the compiles, where make check itself runs the tests in order.
+check-build: all $(UNIT_BIN) $(REPLAY_BIN)
+
 # The library's folders keep their promise: stages include only those
 # below them, no include cycle, no function under another module's prefix.
 layers:
@@ -277,19 +281,30 @@ $(FUZZ_BUILD)/fuzz-%: $(SK)/fuzz/fuzz-%.c $(FUZZ_BUILD)/libstablekit.a
 	$(FUZZ_CC) -O1 -g $(BASE_CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< \
 		$(FUZZ_BUILD)/libstablekit.a $(BASE_LDLIBS)
 
-fuzz: $(FUZZ_BIN)
-	@set -e; for n in $(FUZZ_NAMES); do \
-		mkdir -p $(FUZZ_BUILD)/corpus/$$n; \
-		seeds=; for d in corpus regress; do \
-			if [ -d $(SK)/fuzz/$$d/$$n ]; then \
-				seeds="$$seeds $(SK)/fuzz/$$d/$$n"; fi; \
-		done; \
-		echo "== fuzz-$$n: $(FUZZ_TIME) s"; \
-		$(FUZZ_BUILD)/fuzz-$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
-			-rss_limit_mb=2048 -print_final_stats=1 -reload=0 \
-			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- $(FUZZ_ARGS) \
-			$(FUZZ_BUILD)/corpus/$$n $$seeds; \
-	done
+fuzz-build: $(FUZZ_BIN)
+
+# One target a harness, so that make -j2 fuzz runs two at a time (each
+# libFuzzer process is single threaded); each writes build/fuzz/fuzz-<name>.log
+# (tail -f it on a long run), and its last lines, or all of it when the
+# harness failed, are printed when it ends.
+FUZZ_RUN := $(FUZZ_NAMES:%=fuzz-run-%)
+.PHONY: $(FUZZ_RUN)
+fuzz: $(FUZZ_RUN)
+
+$(FUZZ_RUN): fuzz-run-%: $(FUZZ_BUILD)/fuzz-%
+	@mkdir -p $(FUZZ_BUILD)/corpus/$*
+	@seeds=; for d in corpus regress; do \
+		if [ -d $(SK)/fuzz/$$d/$* ]; then \
+			seeds="$$seeds $(SK)/fuzz/$$d/$*"; fi; \
+	done; \
+	echo "== fuzz-$*: $(FUZZ_TIME) s"; \
+	$(FUZZ_BUILD)/fuzz-$* -max_total_time=$(FUZZ_TIME) -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -reload=0 \
+		-artifact_prefix=$(FUZZ_BUILD)/crash-$*- $(FUZZ_ARGS) \
+		$(FUZZ_BUILD)/corpus/$* $$seeds >$(FUZZ_BUILD)/fuzz-$*.log 2>&1; \
+	rc=$$?; tail -n 12 $(FUZZ_BUILD)/fuzz-$*.log; \
+	if [ $$rc -ne 0 ]; then echo "fuzz-$*: exit $$rc, log $(FUZZ_BUILD)/fuzz-$*.log"; \
+		cat $(FUZZ_BUILD)/fuzz-$*.log; exit $$rc; fi
 
 # The replay driver is plain C: gcc builds it, and SANITIZE=1 runs it
 # under ASan+UBSan like the unit tests.
