@@ -37,7 +37,7 @@ struct sk_kbuild_target {
 struct sk_build_variant {
 	const char *name;	/* "baseline" or "patched" */
 	char *status;		/* pass, fail, toolchain-missing, skipped */
-	char *note;		/* why skipped or failed early, or NULL */
+	char *note;		/* why skipped or failed early, how it was built, or NULL */
 	double duration;
 	struct sk_kbuild_target *targets;
 	size_t nr_targets, alloc_targets;

@@ -1,0 +1,6 @@
+#include "mm.h"
+
+int mm_a(void)
+{
+	return 1;
+}

@@ -1,0 +1,6 @@
+#include "mm.h"
+
+int mm_b(void)
+{
+	return 2;
+}
