@@ -5,6 +5,7 @@
 #include "build/kbuild.h"
 #include "build/build.h"
 #include "build/build-branch.h"
+#include "port/port-results.h"
 #include "core/options.h"
 #include "core/progress.h"
 #include "core/results.h"
@@ -134,6 +135,8 @@ static int build_branch(struct sk_build *job, struct sk_build_results **out,
 {
 	struct sk_build_branch_opts bo = { 0 };
 	struct sk_build_opts *o = &bo.build;
+	char *not_ported;
+	int ret;
 
 	o->repo = repo;
 	o->top = ctx->top;
@@ -159,7 +162,10 @@ static int build_branch(struct sk_build *job, struct sk_build_results **out,
 	}
 	bo.work = a->work;
 	bo.results = a->results;
-	return sk_build_branch(job, out, results, &bo);
+	o->not_ported = not_ported = sk_port_results_not_ported(ctx->top, br->name);
+	ret = sk_build_branch(job, out, results, &bo);
+	free(not_ported);
+	return ret;
 }
 
 static int run_all(struct build_args *a, enum sk_build_mode mode,

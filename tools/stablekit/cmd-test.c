@@ -1,5 +1,6 @@
 #include "builtin.h"
 #include "build/build-branch.h"
+#include "port/port-results.h"
 #include "gate/bench.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -71,7 +72,7 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 	struct sk_build_branch_opts bo = { 0 };
 	struct sk_build job = { 0 };
 	char *arches[] = { (char *)arch };
-	char *results = NULL, *image, *cmd;
+	char *results = NULL, *image, *cmd, *not_ported;
 	const char *reason, *img;
 	struct sk_build_results *o = NULL;
 
@@ -83,7 +84,9 @@ static char *built_kernel(const struct sk_context *ctx, const char *branch,
 		bo.build.progress = sk_build_progress;
 		bo.build.progress_data = (void *)branch;
 	}
+	bo.build.not_ported = not_ported = sk_port_results_not_ported(ctx->top, branch);
 	sk_build_branch_named(&job, &o, &results, branch, &bo);
+	free(not_ported);
 	img = sk_build_results_image(o, arch, "patched");
 	if (!img)
 		img = sk_build_results_image(o, arch, "baseline");

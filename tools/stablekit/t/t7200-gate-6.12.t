@@ -50,6 +50,20 @@ test_expect_success 'the gate runs every stage asked for, and says incomplete' '
 	jq -e ".verdict == \"incomplete\"" gate.json
 '
 
+# Built in one run, the patched kernel starts from the baseline's objects
+# (series A changes mmzone.h: most of the tree is compiled again, from
+# ccache since t7000); the boot, the kselftests and the counters below are
+# that kernel's.  A baseline stored by an earlier run is not built again.
+test_expect_success 'the patched kernel is built on the baseline'"'"'s objects of the same run' '
+	if jq -e ".baseline.reused == true" gate.json; then
+		jq -e ".branches[0].arches[0].baseline.note == \"--no-baseline\"" \
+			"$G"/g/build-kernel.json
+	else
+		jq -e ".branches[0].arches[0].patched.note |
+			startswith(\"built on the baseline\")" "$G"/g/build-kernel.json
+	fi
+'
+
 test_expect_success 'one run a side is too few to gate on, never a pass' '
 	jq -e ".verdict == \"not run\"" "$G"/g/bench-classic.json &&
 	jq -r ".reasons[]" "$G"/g/bench-classic.json >reasons &&

@@ -70,84 +70,6 @@ static void progress(struct job_ctx *c, const char *arch, const char *variant,
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* One port result: "<slug>: patch 1 FAILED, patch 2 blocked by 1", or NULL. */
-static void port_failures(struct sk_strbuf *out, const char *slug, json_t *o)
-{
-	json_t *p;
-	size_t i, n = 0;
-	const char *proof = json_string_value(json_object_get(
-		json_object_get(o, "proof"), "status"));
-
-	if (json_integer_value(json_object_get(o, "failed")) <= 0 &&
-	    !(proof && !strcmp(proof, "fail")))
-		return;
-	sk_strbuf_addf(out, "%s%s", out->len ? "; " : "", slug);
-	json_array_foreach(json_object_get(o, "patches"), i, p) {
-		const char *m = json_string_value(json_object_get(p, "method"));
-		json_int_t nr = json_integer_value(json_object_get(p, "nr"));
-
-		if (!m || (strcmp(m, "FAILED") && strcmp(m, "blocked")))
-			continue;
-		sk_strbuf_addf(out, "%s patch %lld ", n++ ? "," : ":", (long long)nr);
-		if (!strcmp(m, "FAILED"))
-			sk_strbuf_adds(out, "FAILED");
-		else
-			sk_strbuf_addf(out, "blocked by %lld", (long long)json_integer_value(
-					       json_object_get(p, "blocked_by")));
-	}
-	if (!n) {
-		const char *r = json_string_value(json_object_get(
-			json_object_get(o, "proof"), "reason"));
-
-		sk_strbuf_addf(out, ": %s", r ? r : "the port failed");
-	}
-}
-
-/*
- * Did every series the branch takes port?  stablekit port writes
- * results/<branch>/port/<series>.json; a downstream branch takes the
- * series it selects, a stable branch every series ported to it.
- */
-static void check_ported(struct sk_build *job, const struct sk_build_opts *o)
-{
-	char *res = sk_results_dir(o->top);
-	char *dir = sk_xstrfmt("%s/%s/port", res, o->branch->name);
-	struct sk_strbuf why = SK_STRBUF_INIT;
-	struct dirent *e;
-	DIR *d = opendir(dir);
-
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		char *slug, *path, *err = NULL;
-		json_t *j;
-
-		if (n <= 5 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json"))
-			continue;
-		slug = sk_xstrndup(e->d_name, n - 5);
-		if (o->branch->kind == SK_BRANCH_DOWNSTREAM &&
-		    !sk_branch_selects(o->branch, slug)) {
-			free(slug);
-			continue;
-		}
-		path = sk_path_join(dir, e->d_name);
-		j = sk_results_load(path, &err);
-		if (j)
-			port_failures(&why, slug, j);
-		json_decref(j);
-		free(err);
-		free(path);
-		free(slug);
-	}
-	if (d)
-		closedir(d);
-	if (why.len)
-		job->not_run = sk_xstrfmt("not run: the selected series did not port (%s)",
-					  why.buf);
-	sk_strbuf_release(&why);
-	free(dir);
-	free(res);
-}
-
 int sk_build_kernel_tree(git_tree *tree, const char **missing)
 {
 	static const char *const needed[] = {
@@ -1444,8 +1366,9 @@ int sk_build_run(struct sk_build *job, const struct sk_build_opts *o)
 	 * that is no kernel.
 	 */
 	ret = resolve_tip(&c, &commit, &tree);
-	if (!ret && !o->queue_dir)
-		check_ported(job, o);
+	if (!ret && !o->queue_dir && o->not_ported)
+		job->not_run = sk_xstrfmt("not run: the selected series did not port (%s)",
+					  o->not_ported);
 	if (!ret && job->not_run) {
 		job->why = sk_xstrdup(job->not_run);
 		goto out;

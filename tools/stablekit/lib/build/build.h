@@ -90,8 +90,8 @@ struct sk_build_opts {
 	unsigned int timeout_s;		/* per make run (0: 2 hours) */
 	/*
 	 * The queue to build instead of <top>/stable/<branch> (stablekit
-	 * port's compile check, before the queue is installed); with it the
-	 * port results are not consulted (see not_run).
+	 * port's compile check, before the queue is installed); with it
+	 * not_ported is not consulted.
 	 */
 	const char *queue_dir;
 	/*
@@ -100,6 +100,13 @@ struct sk_build_opts {
 	 * neither what is built nor what the results say was built.
 	 */
 	const char *queue_copy;
+	/*
+	 * The series of the branch that did not port (the caller reads the
+	 * port results: port/port-results.h, sk_port_results_not_ported), or
+	 * NULL: the build is then not run, as what the branch should have is
+	 * not known.
+	 */
+	const char *not_ported;
 	sk_kbuild_progress_cb progress;
 	void *progress_data;
 };

@@ -1,5 +1,6 @@
 #include "gate/gate.h"
 #include "build/build-branch.h"
+#include "port/port-results.h"
 #include "gate/batch.h"
 #include "gate/bench.h"
 #include "gate/bench-results.h"
@@ -185,6 +186,7 @@ static struct sk_build_results *run_build(struct gate *g,
 {
 	struct sk_build_branch_opts bo = { 0 };
 	char *logpath = sk_path_join(g->outdir, log_name), *results = NULL;
+	char *not_ported;
 	struct build_log l = { fopen(logpath, "we"), g->branch };
 	struct sk_build_results *o = NULL;
 	struct sk_build job;
@@ -199,7 +201,9 @@ static struct sk_build_results *run_build(struct gate *g,
 	if (g->progress)
 		sk_progressf("gate: build %s ... (its progress in %s)",
 			     sk_build_mode_name(opts->mode), logpath);
+	bo.build.not_ported = not_ported = sk_port_results_not_ported(g->top, g->branch);
 	ret = sk_build_branch_named(&job, &o, &results, g->branch, &bo);
+	free(not_ported);
 	if (ret < 0 && !o)
 		*why = sk_xstrfmt("not run: build: %s", sk_error_last());
 	else if (ret < 0)

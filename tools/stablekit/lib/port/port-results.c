@@ -4,7 +4,10 @@
 #include "core/results.h"
 #include "core/strbuf.h"
 #include "core/strvec.h"
+#include "core/fsutil.h"
+#include "project/branches.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -481,4 +484,74 @@ int sk_port_results_read(struct sk_port_results *out, const char *path)
 		sk_error_prefix(ret, "unreadable");
 	json_decref(o);
 	return ret;
+}
+
+/* One series: "<slug>: patch 1 FAILED, patch 2 blocked by 1", appended. */
+static void series_failures(struct sk_strbuf *out, const char *slug,
+			    const struct sk_port_results *r)
+{
+	size_t i, n = 0;
+	int proof_failed = r->has_proof && r->proof.status &&
+			   !strcmp(r->proof.status, "fail");
+
+	if (r->failed <= 0 && !proof_failed)
+		return;
+	sk_strbuf_addf(out, "%s%s", out->len ? "; " : "", slug);
+	for (i = 0; i < r->nr_patches; i++) {
+		const struct sk_port_results_patch *p = &r->patches[i];
+
+		if (!p->method || (strcmp(p->method, "FAILED") &&
+				   strcmp(p->method, "blocked")))
+			continue;
+		sk_strbuf_addf(out, "%s patch %lld ", n++ ? "," : ":", p->nr);
+		if (!strcmp(p->method, "FAILED"))
+			sk_strbuf_adds(out, "FAILED");
+		else
+			sk_strbuf_addf(out, "blocked by %lld", p->blocked_by);
+	}
+	if (!n)
+		sk_strbuf_addf(out, ": %s", r->proof.reason ? r->proof.reason :
+			       "the port failed");
+}
+
+char *sk_port_results_not_ported(const char *top, const char *branch)
+{
+	struct sk_branches b = { 0 };
+	const struct sk_branch *br = NULL;
+	char *conf = sk_path_join(top, SK_BRANCHES_CONF);
+	char *res = sk_results_dir(top);
+	char *dir = sk_xstrfmt("%s/%s/port", res, branch);
+	struct sk_strbuf why = SK_STRBUF_INIT;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!sk_branches_load(&b, conf))
+		br = sk_branches_find(&b, branch);
+	sk_error_clear();
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		struct sk_port_results r;
+		char *slug, *path;
+
+		if (n <= 5 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		slug = sk_xstrndup(e->d_name, n - 5);
+		path = sk_path_join(dir, e->d_name);
+		/* a downstream branch takes the series it selects */
+		if ((!br || br->kind != SK_BRANCH_DOWNSTREAM ||
+		     sk_branch_selects(br, slug)) &&
+		    !sk_port_results_read(&r, path))
+			series_failures(&why, slug, &r);
+		sk_error_clear();
+		sk_port_results_release(&r);
+		free(path);
+		free(slug);
+	}
+	if (d)
+		closedir(d);
+	sk_branches_release(&b);
+	free(dir);
+	free(res);
+	free(conf);
+	return why.len ? sk_strbuf_detach(&why) : (sk_strbuf_release(&why), NULL);
 }

@@ -94,4 +94,13 @@ int sk_port_results_write(const char *path, const struct sk_port_results *r);
  */
 int sk_port_results_read(struct sk_port_results *out, const char *path);
 
+/*
+ * Did every series the branch takes port?  "<slug>: patch 1 FAILED, patch
+ * 2 blocked by 1; <slug>: ..." over results/<branch>/port/<series>.json (a
+ * downstream branch takes the series it selects, a stable branch every
+ * series ported to it), or NULL.  The build of the branch is then not run
+ * (sk_build_opts.not_ported): what the branch should have is not known.
+ */
+char *sk_port_results_not_ported(const char *top, const char *branch);
+
 #endif
