@@ -7,7 +7,7 @@
 #include "mail/lore.h"
 #include "mail/pull-update.h"
 #include "mail/seriesjson.h"
-#include "track/stale.h"
+#include "port/port-stale.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -253,7 +253,7 @@ static void print_stale(const struct sk_context *ctx,
 	struct sk_stale_list all, mine;
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 
-	if (sk_stale_find(&all, ctx->top))
+	if (sk_port_stale_find(&all, ctx->top))
 		sk_error_clear();
 	stale_of(&mine, &all, res);
 	if (json) {

@@ -1,5 +1,6 @@
 #include "builtin.h"
 #include "track/status.h"
+#include "port/port-stale.h"
 #include "project/branches.h"
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -36,8 +37,13 @@ static int load_status(struct sk_status_results *out,
 		       char **why)
 {
 	*why = NULL;
-	if (!sk_status_load(out, ctx->top, repo))
+	if (!sk_status_load(out, ctx->top, repo)) {
+		/* a project whose queues cannot be listed has none stale */
+		if (sk_port_stale_find(&out->stale, ctx->top))
+			sk_stale_release(&out->stale);
+		sk_error_clear();
 		return 1;
+	}
 	*why = sk_xstrfmt("not run: status: %s", sk_error_last());
 	sk_status_results_release(out);
 	return 0;

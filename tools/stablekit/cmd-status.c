@@ -7,7 +7,7 @@
 #include "mail/seriesjson.h"
 #include "project/repo.h"
 #include "track/session.h"
-#include "track/stale.h"
+#include "port/port-stale.h"
 #include "track/status.h"
 #include "core/strbuf.h"
 #include "core/utf8.h"
@@ -289,14 +289,22 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 	if (why) {
 		ret = print_why(s.track, argv[0], argv[1], json);
 	} else if (json) {
-		json_t *o = sk_status_json(s.track, s.repo_path, ctx->top);
+		struct sk_status_results r;
+		json_t *o;
 
+		sk_status_results_from_track(&r, s.track, s.repo_path);
+		/* a project whose queues cannot be listed has none stale */
+		if (sk_port_stale_find(&r.stale, ctx->top))
+			sk_stale_release(&r.stale);
+		sk_error_clear();
+		o = sk_status_results_to_json(&r);
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');
 		json_decref(o);
+		sk_status_results_release(&r);
 		ret = branches_ok(s.track);
 	} else {
-		char *stale = sk_stale_status_text(ctx->top);
+		char *stale = sk_port_stale_text(ctx->top);
 
 		print_table(s.track, !no_colour && isatty(1));
 		print_problems(s.track);

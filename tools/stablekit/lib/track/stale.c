@@ -1,46 +1,12 @@
 #include "track/stale.h"
-#include "project/branches.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/json.h"
-#include "core/results.h"
 #include "mail/series.h"
 #include "core/shquote.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The revision a port result names; 0 when none (older results, no file). */
-static int ported_revision(const char *results, const char *branch,
-			   const char *slug)
-{
-	char *path = sk_xstrfmt("%s/%s/port/%s.json", results, branch, slug);
-	char *why = NULL;
-	json_t *o = sk_results_load(path, &why);
-	json_t *rev = o ? json_object_get(o, "revision") : NULL;
-	int v = json_is_integer(rev) ? (int)json_integer_value(rev) : 0;
-
-	json_decref(o);
-	free(why);
-	free(path);
-	return v;
-}
-
-/* A revision's label, "v<n>" for one the series no longer has. */
-static char *label_of(const char *top, const char *slug, int version)
-{
-	struct sk_series *s = NULL;
-	const struct sk_revision *r = NULL;
-	char *label;
-
-	if (!sk_series_load(&s, top, slug))
-		r = sk_series_revision(s, version);
-	sk_error_clear();
-	label = r && r->label ? sk_xstrdup(r->label) :
-		sk_xstrfmt("v%d", version);
-	sk_series_free(s);
-	return label;
-}
 
 int sk_stale_latest_revision(const char *top, const char *slug)
 {
@@ -53,53 +19,6 @@ int sk_stale_latest_revision(const char *top, const char *slug)
 	sk_error_clear();
 	sk_series_free(s);
 	return v;
-}
-
-int sk_stale_find(struct sk_stale_list *out, const char *top)
-{
-	struct sk_branches b = { 0 };
-	char *conf = sk_path_join(top, SK_BRANCHES_CONF);
-	char *results = sk_results_dir(top);
-	char **names = NULL;
-	int *latest = NULL;
-	size_t nr = 0, i, j;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = sk_branches_load(&b, conf);
-	if (ret == SK_ENOTFOUND) {
-		sk_error_clear();
-		ret = 0;
-	}
-	if (!ret)
-		ret = sk_series_names(&names, &nr, top);
-	if (!ret) {
-		latest = sk_xcalloc(nr + 1, sizeof(*latest));
-		for (j = 0; j < nr; j++)
-			latest[j] = sk_stale_latest_revision(top, names[j]);
-	}
-	for (i = 0; !ret && i < b.nr; i++) {
-		for (j = 0; j < nr; j++) {
-			int v = ported_revision(results, b.items[i].name, names[j]);
-			struct sk_stale *st;
-
-			if (!v || !latest[j] || v == latest[j])
-				continue;
-			st = SK_ARRAY_PUSH(out->items, out->nr, out->alloc);
-			st->branch = sk_xstrdup(b.items[i].name);
-			st->slug = sk_xstrdup(names[j]);
-			st->ported = v;
-			st->latest = latest[j];
-			st->ported_label = label_of(top, names[j], v);
-			st->latest_label = label_of(top, names[j], latest[j]);
-		}
-	}
-	free(latest);
-	sk_series_names_free(names, nr);
-	sk_branches_release(&b);
-	free(results);
-	free(conf);
-	return ret;
 }
 
 void sk_stale_release(struct sk_stale_list *l)
@@ -192,30 +111,6 @@ int sk_stale_from_json(struct sk_stale_list *out, json_t *arr,
 			break;
 	}
 	return ret;
-}
-
-char *sk_stale_status_text(const char *top)
-{
-	struct sk_stale_list l;
-	struct sk_strbuf sb = SK_STRBUF_INIT;
-
-	if (!sk_stale_find(&l, top))
-		sk_stale_describe(&sb, &l);
-	sk_error_clear();
-	sk_stale_release(&l);
-	return sk_strbuf_detach(&sb);
-}
-
-json_t *sk_stale_status_json(const char *top)
-{
-	struct sk_stale_list l;
-	json_t *o;
-
-	sk_stale_find(&l, top);
-	sk_error_clear();
-	o = sk_stale_json(&l);
-	sk_stale_release(&l);
-	return o;
 }
 
 json_t *sk_stale_latest_json(const char *top, const char *slug)

@@ -8,10 +8,9 @@
 /*
  * Queues ported from another revision than the latest the series store now
  * holds (revisions are ordered by label and date, not by number: an RFC is
- * stored under a number from 1001 and is older than v1):
- * results/<branch>/port/<series>.json names the revision `stablekit port`
- * took ("revision"); `pull` and `pull --update` store newer ones beside it.
- * Branches in the order of stable/branches.conf, series by name.
+ * stored under a number from 1001 and is older than v1): the list, its
+ * JSON, its lines.  Which queues they are is port's to say, from its
+ * results (port/port-stale.h).
  */
 struct sk_stale {
 	char *branch;
@@ -27,7 +26,6 @@ struct sk_stale_list {
 	size_t nr, alloc;
 };
 
-int sk_stale_find(struct sk_stale_list *out, const char *top);
 void sk_stale_release(struct sk_stale_list *l);
 
 /*
@@ -47,9 +45,5 @@ int sk_stale_from_json(struct sk_stale_list *out, json_t *arr,
 /* The latest revision stored of a series, 0 when none; as JSON, or null. */
 int sk_stale_latest_revision(const char *top, const char *slug);
 json_t *sk_stale_latest_json(const char *top, const char *slug);
-
-/* For `stablekit status`: the lines (maybe "") and the array of <top>. */
-char *sk_stale_status_text(const char *top);
-json_t *sk_stale_status_json(const char *top);
 
 #endif

@@ -173,8 +173,7 @@ static void patch_from_track(struct sk_status_results_patch *p,
 }
 
 void sk_status_results_from_track(struct sk_status_results *out,
-				  const struct sk_track *t, const char *repo,
-				  const char *top)
+				  const struct sk_track *t, const char *repo)
 {
 	size_t i;
 
@@ -188,10 +187,6 @@ void sk_status_results_from_track(struct sk_status_results *out,
 	for (i = 0; i < t->nr_patches; i++)
 		patch_from_track(&out->patches[i], t, &t->patches[i]);
 	out->nr_patches = t->nr_patches;
-	/* a project whose queues cannot be listed has none stale */
-	if (sk_stale_find(&out->stale, top))
-		sk_stale_release(&out->stale);
-	sk_error_clear();
 }
 
 /* ---- the JSON ---- */

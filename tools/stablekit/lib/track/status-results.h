@@ -76,10 +76,12 @@ struct sk_status_results {
 
 void sk_status_results_release(struct sk_status_results *r);
 
-/* Fill *out from a tracking run of the project at top on repo. */
+/*
+ * Fill *out from a tracking run on repo; the stale queues are port's to
+ * find (port/port-stale.h: sk_port_stale_find into out->stale).
+ */
 void sk_status_results_from_track(struct sk_status_results *out,
-				  const struct sk_track *t, const char *repo,
-				  const char *top);
+				  const struct sk_track *t, const char *repo);
 void sk_status_results_cell_from_track(struct sk_status_results_cell *out,
 				       const struct sk_track_patch *tp,
 				       const struct sk_track_cell *c);

@@ -18,18 +18,6 @@ json_t *sk_status_cell_json(const struct sk_track_patch *tp,
 	return o;
 }
 
-json_t *sk_status_json(const struct sk_track *t, const char *repo,
-		       const char *top)
-{
-	struct sk_status_results r;
-	json_t *o;
-
-	sk_status_results_from_track(&r, t, repo, top);
-	o = sk_status_results_to_json(&r);
-	sk_status_results_release(&r);
-	return o;
-}
-
 const struct sk_track_branch *sk_status_branch_missing(const struct sk_track *t)
 {
 	size_t i;
@@ -58,7 +46,7 @@ int sk_status_load(struct sk_status_results *out, const char *top,
 				   missing->br->name, missing->problem);
 		goto out;
 	}
-	sk_status_results_from_track(out, s.track, s.repo_path, top);
+	sk_status_results_from_track(out, s.track, s.repo_path);
 out:
 	sk_session_close(&s);
 	return ret;

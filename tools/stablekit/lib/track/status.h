@@ -9,8 +9,6 @@
  * Where every patch stands on every branch, as `stablekit status --json`
  * prints it (its schema: track/status-results.h).
  */
-json_t *sk_status_json(const struct sk_track *t, const char *repo,
-		       const char *top);
 
 /* One patch on one branch: state, evidence, commits, deps. */
 json_t *sk_status_cell_json(const struct sk_track_patch *tp,
@@ -24,8 +22,8 @@ const struct sk_track_branch *sk_status_branch_missing(const struct sk_track *t)
 
 /*
  * Track every series of the project at top into *out (the caller releases
- * it, also on error); SK_ENOTFOUND naming the branch when one could not be
- * tracked.
+ * it, also on error; out->stale is left for port/port-stale.h to fill);
+ * SK_ENOTFOUND naming the branch when one could not be tracked.
  */
 int sk_status_load(struct sk_status_results *out, const char *top,
 		   const char *repo_option);
