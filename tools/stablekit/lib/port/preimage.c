@@ -227,6 +227,19 @@ int sk_preimage_find_text(struct sk_preimage_place *out, const char *path,
 	return out->path != NULL;
 }
 
+/* Keep the better of *best and p (more lines found; then the first path). */
+static void keep_better(struct sk_preimage_place *best,
+			struct sk_preimage_place *p)
+{
+	if (!best->path || p->matched > best->matched ||
+	    (p->matched == best->matched && strcmp(p->path, best->path) < 0)) {
+		sk_preimage_place_release(best);
+		*best = *p;
+	} else {
+		sk_preimage_place_release(p);
+	}
+}
+
 static int is_regular(const char *full)
 {
 	struct stat st;
@@ -260,14 +273,8 @@ static int find_beside(struct sk_preimage_place *out, const char *dir,
 		abs = sk_path_join(dir, rel);
 		files++;
 		if (is_regular(abs) && !sk_read_file(&sb, abs) &&
-		    sk_preimage_find_text(&p, rel, sb.buf, h)) {
-			if (p.matched > out->matched) {
-				sk_preimage_place_release(out);
-				*out = p;
-			} else {
-				sk_preimage_place_release(&p);
-			}
-		}
+		    sk_preimage_find_text(&p, rel, sb.buf, h))
+			keep_better(out, &p);
 		sk_error_clear();
 		sk_strbuf_release(&sb);
 		free(abs);
@@ -318,14 +325,8 @@ static int search_file(const char *path, const char *text, size_t len,
 	copy = sk_xstrndup(text, len);
 	found = sk_preimage_find_text(&p, path, copy, ts->h);
 	free(copy);
-	if (!found)
-		return 0;
-	if (p.matched > ts->best->matched) {
-		sk_preimage_place_release(ts->best);
-		*ts->best = p;
-	} else {
-		sk_preimage_place_release(&p);
-	}
+	if (found)
+		keep_better(ts->best, &p);
 	return 0;
 }
 
