@@ -46,13 +46,18 @@ test_expect_success 'its userland: Debian'"'"'s arm64 busybox, fetched, dpkg unt
 KS="$SK_WORK/t7020/ks"
 rm -rf "$SK_WORK/t7020"
 
-test_expect_success 'the cgroup kselftests, cross-built statically, run in the arm64 guest' '
+# The memcg binary alone: the whole cgroup suite under arm64 TCG (the
+# cpu and freezer tests wait seconds each, emulated) is the gate's, in
+# make run; what is proven here is a cross-built static kselftest that
+# runs and passes in the arm64 guest.
+test_expect_success 'the memcg kselftests, cross-built statically, run in the arm64 guest' '
 	kernel=$(cat image) &&
 	(cd "$SK_TOP" && stablekit test --json --arch arm64 --kernel "$kernel" \
-		--suite cgroup --src "$SK_WORK/linux" --timeout 1200 \
+		--only cgroup/test_memcontrol --src "$SK_WORK/linux" --timeout 900 \
 		--out "$KS") >ks.json;
 	jq -e ".boot.status == \"ok\"" ks.json &&
 	jq -e ".kselftest.counts.pass > 0" ks.json &&
+	! jq -r ".kselftest.results[].name" ks.json | grep -v "^cgroup/test_memcontrol" &&
 	jq -e "[.kselftest.results[] | select(.name == \"cgroup/test_memcontrol/test_memcg_max\")][0].status == \"pass\"" ks.json &&
 	find "$KS" -name test_memcontrol -type f >bins &&
 	test -s bins &&

@@ -707,8 +707,16 @@ static int setup_outdir(struct build *b, int patched)
 		reuse = !strcmp(have.buf, key);
 	if (baseline_usable(b, patched)) {
 		ret = from_baseline(b, &s);
-		add_target(b->v, "config", !ret, sk_now() - t0);
-		goto out;
+		if (!ret) {
+			add_target(b->v, "config", 1, sk_now() - t0);
+			goto out;
+		}
+		/* no copy (a full disk, say): the cold build, never a failure */
+		sk_strbuf_adds(&b->log, "stablekit: the baseline's objects could not be "
+			       "copied; the patched kernel is built afresh\n");
+		sk_strbuf_reset(&b->repro);
+		sk_error_clear();
+		ret = 0;
 	}
 	if (!reuse)
 		ret = sk_rmrf(outdir);
