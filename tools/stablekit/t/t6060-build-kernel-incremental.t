@@ -4,12 +4,14 @@ test_description='stablekit build --mode kernel: the patched kernel is built on 
 
 A cold kernel is most of a gate on a small machine, and the patched one
 differs from the baseline by what the queue reaches: series B changes two
-.c files.  The patched side starts from a copy of the baseline'"'"'s O=
-directory of the same run, timestamps kept, and make compiles again only
-what is older than its sources.  The tree is a small model whose make
-does what kbuild does for this (t6060/Makefile): one object per mm/*.c,
-recompiled when it or the header it includes is newer, each compile
-logged in $(O)/compiled.
+.c files.  The patched kernel is built in the baseline'"'"'s O= directory
+of the same run (its image already in the results), and make compiles
+again only what is older than its sources.  In that directory, not a
+copy: kbuild and objtool keep its absolute path, and on 7.2.13 a copy
+compiled 1,046 of 1,081 objects again.  The tree is a small model whose
+make does what kbuild does for this (t6060/Makefile): one object per
+mm/*.c, recompiled when it or the header it includes is newer, each
+compile logged in $(O)/compiled.
 '
 
 . ./lib-stablekit.sh
@@ -35,7 +37,7 @@ queue() {
 	echo "$1.patch" >>$Q/series
 }
 
-compiled() { # VARIANT: what make compiled for it, sorted
+compiled() { # DIR: what make compiled in x86_64-kernel-DIR, sorted
 	sort "$O/x86_64-kernel-$1/compiled"
 }
 
@@ -68,17 +70,16 @@ test_expect_success 'a queue changing one .c file: only that object is compiled 
 	sk_build >out.json &&
 	jq -e ".branches[0].arches[0].baseline.status == \"pass\"" out.json &&
 	jq -e ".branches[0].arches[0].patched.status == \"pass\"" out.json &&
-	printf "%s\n" mm/a.c mm/b.c >expect &&
-	compiled baseline >actual && test_cmp expect actual &&
 	printf "%s\n" mm/a.c mm/b.c mm/b.c >expect &&
-	compiled patched >actual && test_cmp expect actual &&
+	compiled baseline >actual && test_cmp expect actual &&
+	! test -e "$O/x86_64-kernel-patched" &&
 	jq -e ".branches[0].arches[0].patched.note | startswith(\"built on the baseline${SQ:-'"'"'}s objects\")" out.json
 '
 
-test_expect_success 'the two images differ by the queue, the baseline is untouched' '
-	! cmp -s "$O/x86_64-kernel-baseline/arch/x86/boot/bzImage" \
-		"$O/x86_64-kernel-patched/arch/x86/boot/bzImage" &&
-	test $(grep -c . "$O/x86_64-kernel-baseline/compiled") = 2
+test_expect_success 'the two images in the results differ by the queue' '
+	b=$(jq -r ".branches[0].arches[0].baseline.image" out.json) &&
+	p=$(jq -r ".branches[0].arches[0].patched.image" out.json) &&
+	test -f "$b" && test -f "$p" && ! cmp -s "$b" "$p"
 '
 
 test_expect_success 'a queue changing a header: every object that includes it is compiled again' '
@@ -86,7 +87,7 @@ test_expect_success 'a queue changing a header: every object that includes it is
 	queue mm-h-comment include/mm.h "1i /* a comment */" &&
 	sk_build >out.json &&
 	printf "%s\n" mm/a.c mm/a.c mm/b.c mm/b.c >expect &&
-	compiled patched >actual && test_cmp expect actual
+	compiled baseline >actual && test_cmp expect actual
 '
 
 test_expect_success 'a queue changing a Kconfig file: the patched kernel is built afresh' '

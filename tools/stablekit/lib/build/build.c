@@ -651,49 +651,10 @@ static int configure(struct build *b, const char *outdir, double *secs)
  * queue is undone by rewriting the files, newer than any object, so the
  * next baseline rebuilds what the queue touched.)  Kernel mode starts
  * afresh each time, so that every object is compiled and every warning
- * seen; its patched side starts from the baseline's directory of the same
- * run instead (from_baseline).
+ * seen; its patched side is built in the baseline's directory of the same
+ * run instead (on_baseline).
  */
-
-/*
- * Kernel mode, patched side: the baseline's O= directory of this run,
- * copied with its timestamps, so that kbuild compiles again only what the
- * queue's files reach (its dependency files name every header an object
- * read), as a developer's incremental build does.  A queue that changes a
- * widely included header still recompiles most of the tree; series B's
- * two .c files recompile two objects and relink.  The new warnings are
- * those of what was compiled again, as in objects mode.  Not when the
- * queue changes a Kconfig file, or the baseline did not build here.
- */
-static int baseline_usable(struct build *b, int patched)
-{
-	const struct sk_build_variant *base = &b->ar->base;
-
-	return patched && b->c->o->mode == SK_BUILD_KERNEL &&
-	       !b->c->kconfig_touched && base->status &&
-	       !strcmp(base->status, "pass") && base->outdir &&
-	       strcmp(base->outdir, b->v->outdir) && sk_is_dir(base->outdir);
-}
-
-static int from_baseline(struct build *b, double *secs)
-{
-	char *argv[] = { "cp", "-a", "--reflink=auto", b->ar->base.outdir,
-			 b->v->outdir };
-	int ret = sk_rmrf(b->v->outdir);
-
-	if (!ret) {
-		add_command(&b->repro, argv, 5);
-		ret = run_step(b, argv, 5, NULL, secs);
-	}
-	if (!ret) {
-		free(b->v->note);
-		b->v->note = sk_xstrdup("built on the baseline's objects: "
-					"what the queue reaches compiled again");
-	}
-	return ret;
-}
-
-static int setup_outdir(struct build *b, int patched)
+static int setup_outdir(struct build *b, int patched, int on_base)
 {
 	struct job_ctx *c = b->c;
 	const char *outdir = b->v->outdir;
@@ -705,18 +666,12 @@ static int setup_outdir(struct build *b, int patched)
 
 	if (c->o->mode == SK_BUILD_OBJECTS && !sk_read_file(&have, stamp))
 		reuse = !strcmp(have.buf, key);
-	if (baseline_usable(b, patched)) {
-		ret = from_baseline(b, &s);
-		if (!ret) {
-			add_target(b->v, "config", 1, sk_now() - t0);
-			goto out;
-		}
-		/* no copy (a full disk, say): the cold build, never a failure */
-		sk_strbuf_adds(&b->log, "stablekit: the baseline's objects could not be "
-			       "copied; the patched kernel is built afresh\n");
-		sk_strbuf_reset(&b->repro);
-		sk_error_clear();
-		ret = 0;
+	if (on_base) {
+		/* the baseline's steps, for the reproducer; the objects are there */
+		reuse = 1;
+		free(b->v->note);
+		b->v->note = sk_xstrdup("built on the baseline's objects: "
+					"what the queue reaches compiled again");
 	}
 	if (!reuse)
 		ret = sk_rmrf(outdir);
@@ -755,7 +710,6 @@ static int setup_outdir(struct build *b, int patched)
 		}
 	}
 	add_target(b->v, "config", !ret, sk_now() - t0);
-out:
 	if (!ret) {
 		char *cfg = sk_path_join(outdir, ".config");
 
@@ -876,20 +830,49 @@ static char *relative_path(const char *to, const char *from)
 	return sk_strbuf_detach(&sb);
 }
 
+/*
+ * Kernel mode, patched side: built in the baseline's O= directory of this
+ * run, whose image is in the results already, so that kbuild compiles
+ * again only what the queue's files reach (its dependency files name
+ * every header an object read) and relinks, as a developer's incremental
+ * build does.  The directory, not a copy: kbuild and objtool keep its
+ * absolute path in commands and dependencies, and a copy elsewhere
+ * compiles everything again.  A queue that changes a widely included
+ * header still recompiles most of the tree; series B's two .c files
+ * recompile two objects.  The new warnings are those of what was compiled
+ * again, as in objects mode.  Not when the queue changes a Kconfig file,
+ * or the baseline did not build here.
+ */
+static int on_baseline(const struct job_ctx *c, const struct sk_build_archres *ar,
+		       int patched)
+{
+	const struct sk_build_variant *base = &ar->base;
+
+	return patched && c->o->mode == SK_BUILD_KERNEL && !c->kconfig_touched &&
+	       base->status && !strcmp(base->status, "pass") && base->image &&
+	       base->outdir && sk_is_dir(base->outdir);
+}
+
 static void run_variant(struct job_ctx *c, struct sk_build_archres *ar,
 			struct sk_build_variant *v, int patched)
 {
 	struct build b = { c, ar, v, SK_STRBUF_INIT, SK_STRBUF_INIT, { NULL, 0, 0 } };
+	int on_base = on_baseline(c, ar, patched);
 	const char *strip[4];
-	char *src_rel = relative_path(c->src, v->outdir);
-	char *src_slash = sk_xstrfmt("%s/", c->src);
-	char *out_slash = sk_xstrfmt("%s/", v->outdir);
+	char *src_rel, *src_slash, *out_slash;
 	double t0 = sk_now();
 	int ret;
 
+	if (on_base) {
+		free(v->outdir);
+		v->outdir = sk_xstrdup(ar->base.outdir);
+	}
+	src_rel = relative_path(c->src, v->outdir);
+	src_slash = sk_xstrfmt("%s/", c->src);
+	out_slash = sk_xstrfmt("%s/", v->outdir);
 	env_init(&b.env, c);
 	progress(c, ar->arch->name, v->name, "config");
-	ret = setup_outdir(&b, patched);
+	ret = setup_outdir(&b, patched, on_base);
 	if (!ret && c->o->mode == SK_BUILD_OBJECTS)
 		ret = build_objects(&b);
 	else if (!ret)
