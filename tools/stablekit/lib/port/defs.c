@@ -319,7 +319,9 @@ size_t sk_defs_nearest(const struct sk_defs *d, const char *name, size_t n,
 			x->score = e * 2 + (shares ? 0 : 1);
 		}
 	}
-	qsort(c, nr, sizeof(*c), by_score);
+	/* qsort's array may not be NULL, even for no element */
+	if (nr)
+		qsort(c, nr, sizeof(*c), by_score);
 	for (k = 0; k < nr && shown < max; k++)
 		out[shown++] = c[k].idx;
 	free(c);
