@@ -530,7 +530,7 @@ char *sk_port_results_not_ported(const char *top, const char *branch)
 	sk_error_clear();
 	while (d && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		struct sk_port_results r;
+		struct sk_port_results r = { 0 };
 		char *slug, *path;
 
 		if (n <= 5 || e->d_name[0] == '.' || strcmp(e->d_name + n - 5, ".json"))
