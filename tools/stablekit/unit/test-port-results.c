@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <git2.h>
 
 #include "core/error.h"
 #include "core/fsutil.h"
@@ -192,12 +193,50 @@ static void test_wrong_type_names_key(void **state)
 	free(path);
 }
 
+/*
+ * "Did the branch's series port": a downstream branch's unselected series
+ * is not read (nor released unread); the selected one that failed is said.
+ */
+static void test_not_ported(void **state)
+{
+	const char *dir = *state;
+	char *conf = sk_xstrfmt("%s/stable/branches.conf", dir);
+	char *res = sk_xstrfmt("%s/results/vendor/port", dir);
+	char *a = sk_xstrfmt("%s/a.json", res), *b = sk_xstrfmt("%s/b.json", res);
+	char *why;
+
+	assert_int_equal(sk_mkdir_p(res, 0755), 0);
+	*strrchr(conf, '/') = '\0';
+	assert_int_equal(sk_mkdir_p(conf, 0755), 0);
+	conf[strlen(conf)] = '/';
+	put(conf, "[branch \"vendor\"]\n\tref = vendor\n\tbase = v6.12\n\tversion = 6.12\n\tkind = downstream\n"
+		  "\tselect = a\n");
+	put(a, "{\"series\": \"a\", \"failed\": 1, \"patches\": [{\"nr\": 1,"
+	       " \"method\": \"FAILED\"}, {\"nr\": 2, \"method\": \"blocked\","
+	       " \"blocked_by\": 1}]}");
+	put(b, "{\"series\": \"b\", \"failed\": 2, \"patches\": [{\"nr\": 1,"
+	       " \"method\": \"FAILED\"}]}");
+	git_libgit2_init();	/* branches.conf is read by libgit2 */
+	setenv("SK_WORK", dir, 1);
+	why = sk_port_results_not_ported(dir, "vendor");
+	unsetenv("SK_WORK");
+	git_libgit2_shutdown();
+	assert_non_null(why);
+	assert_string_equal(why, "a: patch 1 FAILED, patch 2 blocked by 1");
+	free(why);
+	free(conf);
+	free(res);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stopped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_type_names_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_ported, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
