@@ -253,8 +253,7 @@ static void print_stale(const struct sk_context *ctx,
 	struct sk_stale_list all, mine;
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 
-	if (sk_port_stale_find(&all, ctx->top))
-		sk_error_clear();
+	sk_port_stale_find(&all, ctx->top);
 	stale_of(&mine, &all, res);
 	if (json) {
 		json_object_set_new(json, "stale", sk_stale_json(&mine));

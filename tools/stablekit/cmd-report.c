@@ -38,10 +38,7 @@ static int load_status(struct sk_status_results *out,
 {
 	*why = NULL;
 	if (!sk_status_load(out, ctx->top, repo)) {
-		/* a project whose queues cannot be listed has none stale */
-		if (sk_port_stale_find(&out->stale, ctx->top))
-			sk_stale_release(&out->stale);
-		sk_error_clear();
+		sk_port_stale_find(&out->stale, ctx->top);
 		return 1;
 	}
 	*why = sk_xstrfmt("not run: status: %s", sk_error_last());

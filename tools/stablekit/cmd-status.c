@@ -293,10 +293,7 @@ int cmd_status(int argc, const char **argv, struct sk_context *ctx)
 		json_t *o;
 
 		sk_status_results_from_track(&r, s.track, s.repo_path);
-		/* a project whose queues cannot be listed has none stale */
-		if (sk_port_stale_find(&r.stale, ctx->top))
-			sk_stale_release(&r.stale);
-		sk_error_clear();
+		sk_port_stale_find(&r.stale, ctx->top);
 		o = sk_status_results_to_json(&r);
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		putchar('\n');

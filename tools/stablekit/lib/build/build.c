@@ -1,7 +1,6 @@
 #include "build/build.h"
 #include "project/distcc.h"
 #include "project/branches.h"
-#include "core/results.h"
 #include "core/sandbox.h"
 #include "mail/seriesjson.h"
 #include "core/datadir.h"

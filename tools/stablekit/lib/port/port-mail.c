@@ -147,15 +147,7 @@ static void text_lines_release(struct text_lines *l)
 /* The line where the definition of name starts, or -1. */
 static long find_def(const struct text_lines *l, const char *name, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		const char *d;
-
-		if (sk_apply_def_name(l->v[i], &d) == n && !strncmp(d, name, n))
-			return (long)i;
-	}
-	return -1;
+	return sk_preimage_def_line((const char *const *)l->v, l->nr, name, n);
 }
 
 /* The line of the closing brace of the definition at at (or at itself). */
@@ -293,19 +285,22 @@ static int show_elsewhere(struct sk_strbuf *out, struct port *p, const char *pat
 
 /*
  * Where the hunk's preimage lines are now, when the definition it changes
- * is gone: in its file, else (the file is gone too) in its folder of the
- * branch's tree; with that definition shown.
+ * is gone: in its file (file, as the sandbox has it), else (file NULL: it
+ * is gone too) in its folder of the branch's tree; with that definition
+ * shown.
  */
 static void gone_lines(struct sk_strbuf *out, struct port *p, const char *path,
-		       const struct sk_diff_hunk *dh, int have_file)
+		       const struct sk_diff_hunk *dh, const struct text_lines *file)
 {
 	struct sk_preimage_place pl;
-	struct text_lines l;
+	struct text_lines other;
+	const struct text_lines *l = file;
 	int found;
 
 	if (!dh)
 		return;
-	found = have_file ? sk_preimage_find(&pl, p->sb.dir, path, dh) :
+	found = file ? sk_preimage_find_lines(&pl, path, (const char *const *)file->v,
+					      file->nr, dh) :
 		sk_preimage_find_tree(&pl, p->repo, &p->tip_tree, path, dh);
 	if (found <= 0) {
 		sk_error_clear();
@@ -314,18 +309,20 @@ static void gone_lines(struct sk_strbuf *out, struct port *p, const char *path,
 	sk_strbuf_addf(out, "  the hunk's lines are in %s now: %zu of its %zu distinctive preimage lines at %s:%ld\n",
 		       pl.def ? pl.def : "no definition (the top level)", pl.matched,
 		       pl.distinctive, pl.path, pl.line);
-	if (have_file ? !read_lines(&l, p->sb.dir, pl.path) :
-	    !read_tree_lines(&l, p, pl.path)) {
+	if (!l && !read_tree_lines(&other, p, pl.path))
+		l = &other;
+	if (l) {
 		long at = pl.def ? pl.def_line - 1 : pl.line - 1;
 
 		sk_strbuf_addf(out, "  the tree's %s, %s:%ld:\n", pl.def ? pl.def : "lines",
 			       pl.path, at + 1);
 		if (pl.def)
-			show_def(out, &l, at, dh);
+			show_def(out, l, at, dh);
 		else
-			show_lines(out, &l, (size_t)at, (size_t)at + 7);
-		text_lines_release(&l);
+			show_lines(out, l, (size_t)at, (size_t)at + 7);
 	}
+	if (l == &other)
+		text_lines_release(&other);
 	sk_error_clear();
 	sk_preimage_place_release(&pl);
 }
@@ -379,7 +376,7 @@ static void failed_hunk(struct sk_strbuf *out, struct port *p, const char *key,
 			if (n)
 				sk_strbuf_addf(out, "  %.*s is absent in this tree too\n",
 					       (int)n, name);
-			gone_lines(out, p, h->path, dh, 0);
+			gone_lines(out, p, h->path, dh, NULL);
 			if (n)
 				nearest(out, p, h->path, name, n);
 		}
@@ -398,7 +395,7 @@ static void failed_hunk(struct sk_strbuf *out, struct port *p, const char *key,
 	} else if (!show_elsewhere(out, p, h->path, name, n, dh)) {
 		sk_strbuf_addf(out, "  %.*s is absent in this tree (%zu files searched)\n", (int)n,
 			       name, defs_of(p, h->path)->files);
-		gone_lines(out, p, h->path, dh, 1);
+		gone_lines(out, p, h->path, dh, &l);
 		nearest(out, p, h->path, name, n);
 	}
 	text_lines_release(&l);

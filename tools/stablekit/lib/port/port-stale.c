@@ -41,7 +41,7 @@ static char *label_of(const char *top, const char *slug, int version)
 	return label;
 }
 
-int sk_port_stale_find(struct sk_stale_list *out, const char *top)
+void sk_port_stale_find(struct sk_stale_list *out, const char *top)
 {
 	struct sk_branches b = { 0 };
 	char *conf = sk_path_join(top, SK_BRANCHES_CONF);
@@ -85,7 +85,10 @@ int sk_port_stale_find(struct sk_stale_list *out, const char *top)
 	sk_branches_release(&b);
 	free(results);
 	free(conf);
-	return ret;
+	if (ret) {
+		sk_stale_release(out);
+		sk_error_clear();
+	}
 }
 
 char *sk_port_stale_text(const char *top)
@@ -93,9 +96,8 @@ char *sk_port_stale_text(const char *top)
 	struct sk_stale_list l;
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 
-	if (!sk_port_stale_find(&l, top))
-		sk_stale_describe(&sb, &l);
-	sk_error_clear();
+	sk_port_stale_find(&l, top);
+	sk_stale_describe(&sb, &l);
 	sk_stale_release(&l);
 	return sk_strbuf_detach(&sb);
 }

@@ -10,7 +10,8 @@
  * holds the list and its JSON).  Branches in the order of
  * stable/branches.conf, series by name.
  */
-int sk_port_stale_find(struct sk_stale_list *out, const char *top);
+/* A project whose queues cannot be listed has none stale. */
+void sk_port_stale_find(struct sk_stale_list *out, const char *top);
 
 /* For `stablekit status`: one line per stale queue of <top>, maybe "". */
 char *sk_port_stale_text(const char *top);

@@ -87,37 +87,49 @@ static void wanted_release(struct wanted *w)
 }
 
 struct text {
-	char *buf;
-	const char **v;
-	struct span *t;
+	const char *const *v;	/* the lines, the caller's or lines */
+	struct span *t;		/* each trimmed */
 	size_t nr;
+	char *buf;		/* a copy the lines were cut from, or NULL */
+	char **lines;
 };
 
-static void text_of(struct text *x, const char *text)
+/* Trim each of the lines v (x borrows them). */
+static void text_of_lines(struct text *x, const char *const *v, size_t nr)
+{
+	size_t i;
+
+	x->nr = nr;
+	x->t = sk_xcalloc(nr + 1, sizeof(*x->t));
+	for (i = 0; i < nr; i++)
+		x->t[i] = trim(v[i]);
+}
+
+/* The lines of len bytes of text, cut in a copy of their own. */
+static void text_of(struct text *x, const char *text, size_t len)
 {
 	char *p;
-	size_t alloc = 0;
+	size_t alloc = 0, nr = 0;
 
 	memset(x, 0, sizeof(*x));
-	x->buf = sk_xstrdup(text);
+	x->buf = sk_xstrndup(text, len);
 	for (p = x->buf; *p;) {
 		char *nl = strchr(p, '\n');
 
-		*SK_ARRAY_PUSH(x->v, x->nr, alloc) = p;
+		*SK_ARRAY_PUSH(x->lines, nr, alloc) = p;
 		if (!nl)
 			break;
 		*nl = '\0';
 		p = nl + 1;
 	}
-	x->t = sk_xcalloc(x->nr + 1, sizeof(*x->t));
-	for (size_t i = 0; i < x->nr; i++)
-		x->t[i] = trim(x->v[i]);
+	text_of_lines(x, (const char *const *)x->lines, nr);
+	x->v = (const char *const *)x->lines;
 }
 
 static void text_release(struct text *x)
 {
 	free(x->buf);
-	free(x->v);
+	free(x->lines);
 	free(x->t);
 }
 
@@ -208,23 +220,53 @@ static void fill(struct sk_preimage_place *out, const struct text *x,
 	}
 }
 
-int sk_preimage_find_text(struct sk_preimage_place *out, const char *path,
-			  const char *text, const struct sk_diff_hunk *h)
+static int find_in(struct sk_preimage_place *out, const char *path,
+		   const struct text *x, const struct sk_diff_hunk *h)
 {
 	struct wanted w;
-	struct text x;
 	long start = 0;
 	size_t best;
 
 	memset(out, 0, sizeof(*out));
 	wanted_of(&w, h);
-	text_of(&x, text);
-	best = best_in(&x, &w, &start);
+	best = best_in(x, &w, &start);
 	if (found_enough(best, w.nr))
-		fill(out, &x, path, start, best, w.nr);
-	text_release(&x);
+		fill(out, x, path, start, best, w.nr);
 	wanted_release(&w);
 	return out->path != NULL;
+}
+
+int sk_preimage_find_lines(struct sk_preimage_place *out, const char *path,
+			   const char *const *v, size_t nr,
+			   const struct sk_diff_hunk *h)
+{
+	struct text x = { 0 };
+	int ret;
+
+	x.v = v;
+	text_of_lines(&x, v, nr);
+	ret = find_in(out, path, &x, h);
+	text_release(&x);
+	return ret;
+}
+
+static int find_in_text(struct sk_preimage_place *out, const char *path,
+			const char *text, size_t len,
+			const struct sk_diff_hunk *h)
+{
+	struct text x;
+	int ret;
+
+	text_of(&x, text, len);
+	ret = find_in(out, path, &x, h);
+	text_release(&x);
+	return ret;
+}
+
+int sk_preimage_find_text(struct sk_preimage_place *out, const char *path,
+			  const char *text, const struct sk_diff_hunk *h)
+{
+	return find_in_text(out, path, text, strlen(text), h);
 }
 
 /* Keep the better of *best and p (more lines found; then the first path). */
@@ -273,7 +315,7 @@ static int find_beside(struct sk_preimage_place *out, const char *dir,
 		abs = sk_path_join(dir, rel);
 		files++;
 		if (is_regular(abs) && !sk_read_file(&sb, abs) &&
-		    sk_preimage_find_text(&p, rel, sb.buf, h))
+		    find_in_text(&p, rel, sb.buf, sb.len, h))
 			keep_better(out, &p);
 		sk_error_clear();
 		sk_strbuf_release(&sb);
@@ -296,7 +338,7 @@ int sk_preimage_find(struct sk_preimage_place *out, const char *dir,
 
 	memset(out, 0, sizeof(*out));
 	if (is_regular(full) && !sk_read_file(&sb, full))
-		ret = sk_preimage_find_text(out, path, sb.buf, h);
+		ret = find_in_text(out, path, sb.buf, sb.len, h);
 	else
 		ret = find_beside(out, dir, path, h);
 	sk_error_clear();
@@ -317,15 +359,9 @@ static int search_file(const char *path, const char *text, size_t len,
 	struct tree_search *ts = data;
 	const char *dot = strrchr(path, '.');
 	struct sk_preimage_place p;
-	char *copy;
-	int found;
 
-	if (!dot || !ts->ext || strcmp(dot, ts->ext))
-		return 0;
-	copy = sk_xstrndup(text, len);
-	found = sk_preimage_find_text(&p, path, copy, ts->h);
-	free(copy);
-	if (found)
+	if (dot && ts->ext && !strcmp(dot, ts->ext) &&
+	    find_in_text(&p, path, text, len, ts->h))
 		keep_better(ts->best, &p);
 	return 0;
 }
@@ -349,22 +385,30 @@ int sk_preimage_find_tree(struct sk_preimage_place *out, git_repository *repo,
 	return out->path != NULL;
 }
 
+long sk_preimage_def_line(const char *const *v, size_t nr, const char *name,
+			  size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const char *d;
+
+		if (sk_apply_def_name(v[i], &d) == n && !strncmp(d, name, n))
+			return (long)i;
+	}
+	return -1;
+}
+
 int sk_preimage_defines(const char *dir, const char *path, const char *name)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	char *full = sk_path_join(dir, path);
-	size_t n = strlen(name);
 	struct text x;
 	int found = 0;
 
 	if (is_regular(full) && !sk_read_file(&sb, full)) {
-		text_of(&x, sb.buf);
-		for (size_t i = 0; !found && i < x.nr; i++) {
-			const char *d;
-
-			found = sk_apply_def_name(x.v[i], &d) == n &&
-				!strncmp(d, name, n);
-		}
+		text_of(&x, sb.buf, sb.len);
+		found = sk_preimage_def_line(x.v, x.nr, name, strlen(name)) >= 0;
 		text_release(&x);
 	}
 	sk_error_clear();

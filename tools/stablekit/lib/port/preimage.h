@@ -43,9 +43,16 @@ int sk_preimage_find_tree(struct sk_preimage_place *out, git_repository *repo,
 			  const git_oid *tree, const char *path,
 			  const struct sk_diff_hunk *h);
 
-/* The same in one file's text (path names it in *out). */
+/* The same in one file's text (path names it in *out), or its lines. */
 int sk_preimage_find_text(struct sk_preimage_place *out, const char *path,
 			  const char *text, const struct sk_diff_hunk *h);
+int sk_preimage_find_lines(struct sk_preimage_place *out, const char *path,
+			   const char *const *v, size_t nr,
+			   const struct sk_diff_hunk *h);
+
+/* The line (0-based) of v where the column-0 definition of name starts, or -1. */
+long sk_preimage_def_line(const char *const *v, size_t nr, const char *name,
+			  size_t n);
 
 /* 1 when dir/path defines name (a column-0 definition), else 0. */
 int sk_preimage_defines(const char *dir, const char *path, const char *name);

@@ -13,11 +13,6 @@ static char *dup_or_null(const char *s)
 	return s && *s ? sk_xstrdup(s) : NULL;
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? sk_json_string(s) : json_null();
-}
-
 static char **dup_strings(char *const *v, size_t nr)
 {
 	char **out = sk_xcalloc(nr + 1, sizeof(*out));
@@ -194,23 +189,23 @@ void sk_status_results_from_track(struct sk_status_results *out,
 json_t *sk_status_results_cell_json(const struct sk_status_results_cell *c)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o}",
-			 "state", str_or_null(c->state),
+			 "state", sk_json_string(c->state),
 			 "evidence", sk_strvec_array_json(c->evidence, c->nr_evidence),
 			 "commits", sk_strvec_array_json(c->commits, c->nr_commits),
 			 "deps", sk_strvec_array_json(c->deps, c->nr_deps),
 			 "differs_from_upstream", c->differs_from_upstream,
-			 "upstream_by_proxy", str_or_null(c->upstream_by_proxy));
+			 "upstream_by_proxy", sk_json_string(c->upstream_by_proxy));
 }
 
 static json_t *branch_json(const struct sk_status_results_branch *b)
 {
 	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			      "name", str_or_null(b->name),
-			      "ref", str_or_null(b->ref),
-			      "kind", str_or_null(b->kind),
-			      "version", str_or_null(b->version),
-			      "base", str_or_null(b->base),
-			      "tip", str_or_null(b->tip),
+			      "name", sk_json_string(b->name),
+			      "ref", sk_json_string(b->ref),
+			      "kind", sk_json_string(b->kind),
+			      "version", sk_json_string(b->version),
+			      "base", sk_json_string(b->base),
+			      "tip", sk_json_string(b->tip),
 			      "arch", sk_strvec_array_json(b->arches,
 							   b->nr_arches));
 
@@ -227,27 +222,27 @@ static json_t *patch_json(const struct sk_status_results *r,
 
 	for (j = 0; j < p->nr_upstream; j++)
 		json_array_append_new(up, json_pack("{s:o, s:o, s:o, s:o, s:o}",
-			"commit", str_or_null(p->upstream[j].commit),
-			"subject", str_or_null(p->upstream[j].subject),
-			"match", str_or_null(p->upstream[j].match),
-			"proof", str_or_null(p->upstream[j].proof),
-			"reverted_by", str_or_null(p->upstream[j].reverted_by)));
+			"commit", sk_json_string(p->upstream[j].commit),
+			"subject", sk_json_string(p->upstream[j].subject),
+			"match", sk_json_string(p->upstream[j].match),
+			"proof", sk_json_string(p->upstream[j].proof),
+			"reverted_by", sk_json_string(p->upstream[j].reverted_by)));
 	for (j = 0; j < p->nr_similar; j++)
 		json_array_append_new(similar, json_pack("{s:o, s:o, s:o, s:o}",
-			"commit", str_or_null(p->similar[j].commit),
-			"subject", str_or_null(p->similar[j].subject),
-			"difference", str_or_null(p->similar[j].difference),
-			"reverted_by", str_or_null(p->similar[j].reverted_by)));
+			"commit", sk_json_string(p->similar[j].commit),
+			"subject", sk_json_string(p->similar[j].subject),
+			"difference", sk_json_string(p->similar[j].difference),
+			"reverted_by", sk_json_string(p->similar[j].reverted_by)));
 	for (j = 0; j < r->nr_branches; j++)
 		if (p->cells[j].state)
 			json_object_set_new(cells, r->branches[j].name,
 					    sk_status_results_cell_json(&p->cells[j]));
 	return json_pack("{s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
-			 "id", str_or_null(p->id), "series", str_or_null(p->series),
+			 "id", sk_json_string(p->id), "series", sk_json_string(p->series),
 			 "version", (json_int_t)p->version,
 			 "nr", (json_int_t)p->nr,
-			 "subject", str_or_null(p->subject),
-			 "author", str_or_null(p->author), "upstream", up,
+			 "subject", sk_json_string(p->subject),
+			 "author", sk_json_string(p->author), "upstream", up,
 			 "similar", similar, "branches", cells);
 }
 
@@ -261,7 +256,7 @@ json_t *sk_status_results_to_json(const struct sk_status_results *r)
 	for (i = 0; i < r->nr_patches; i++)
 		json_array_append_new(patches, patch_json(r, &r->patches[i]));
 	return json_pack("{s:o, s:o, s:o, s:o}",
-			 "repository", str_or_null(r->repository),
+			 "repository", sk_json_string(r->repository),
 			 "branches", branches, "patches", patches,
 			 "stale", sk_stale_json(&r->stale));
 }
