@@ -357,12 +357,17 @@ static void test_commit_raw(void **state)
 			    "2222222222", 10);
 	assert_int_equal(raw.email_len, strlen("Thor@Example.ORG"));
 	assert_memory_equal(raw.email, "Thor@Example.ORG", raw.email_len);
+	/* the name as libgit2 gives it: trimmed, the signature's not read */
+	assert_int_equal(raw.name_len, strlen("A. U. Thor"));
+	assert_memory_equal(raw.name, "A. U. Thor", raw.name_len);
 	assert_int_equal(raw.time, 1700000123);
 	assert_int_equal(raw.message_len, strlen("Merge branch 'x'\n\nbody\n"));
 	assert_memory_equal(raw.message, "Merge branch 'x'", 16);
 	/* a root commit without a message */
 	assert_int_equal(sk_commit_raw_parse(&raw, root, strlen(root)), 0);
 	assert_int_equal(raw.nr_parents, 0);
+	assert_int_equal(raw.name_len, 1);
+	assert_memory_equal(raw.name, "A", 1);
 	assert_int_equal(raw.time, 2);
 	assert_int_equal(raw.message_len, 0);
 	/* not a commit */

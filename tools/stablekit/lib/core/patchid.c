@@ -557,8 +557,9 @@ static unsigned long idx_objects(const char *path)
  */
 static int git_abbrev(git_repository *repo)
 {
-	static char last_dir[4096];
-	static int last_len;
+	/* per thread: diffs are made on several at once */
+	static _Thread_local char last_dir[4096];
+	static _Thread_local int last_len;
 	const char *dir = git_repository_commondir(repo);
 	struct sk_strbuf path = SK_STRBUF_INIT;
 	unsigned long count = 0;

@@ -213,6 +213,16 @@ int sk_commit_raw_parse(struct sk_commit_raw *out, const char *data,
 			const char *gt = memrchr(p, '>', eol - p);
 
 			author = 1;
+			if (lt) {
+				const char *n = p + 7, *e = lt;
+
+				while (n < e && isspace((unsigned char)*n))
+					n++;
+				while (e > n && isspace((unsigned char)e[-1]))
+					e--;
+				out->name = n;
+				out->name_len = e - n;
+			}
 			if (lt && gt && gt > lt) {
 				lt++;
 				while (lt < gt && isspace((unsigned char)*lt))

@@ -47,14 +47,17 @@ void sk_commit_facts_release(struct sk_commit_facts *f);
  * The fields of a raw commit object (as git_odb_read returns it) that the
  * index needs, pointing into the buffer: the parents (nr_parents runs of
  * 40 hex digits, SK_COMMIT_RAW_PARENT_STRIDE bytes apart), the author's
- * address (between its last '<' and '>', blanks trimmed), the committer
- * time and the message (everything after the header).
+ * name (up to its last '<') and address (between its last '<' and '>'),
+ * blanks trimmed, as libgit2 reads a signature, the committer time and
+ * the message (everything after the header).
  */
 #define SK_COMMIT_RAW_PARENT_STRIDE 48	/* "parent " 40 hex "\n" */
 
 struct sk_commit_raw {
 	const char *parents;
 	size_t nr_parents;
+	const char *name;
+	size_t name_len;
 	const char *email;
 	size_t email_len;
 	long long time;

@@ -1,10 +1,12 @@
 #include "track/scan.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "core/fsutil.h"
 #include "core/patchid.h"
 #include "core/strbuf.h"
 #include "mail/trailers.h"
 #include "project/repo.h"
+#include "track/commitfacts.h"
 #include "track/index.h"
 #include "track/track.h"
 
@@ -134,10 +136,12 @@ int sk_scan_lines_overlap(const struct sk_scan_file *later,
 
 /* A mainline commit since the base. */
 struct mrec {
+	git_oid id;
 	char oid[41];
 	char *subject;
 	char *author;
 	int merge;
+	int base_parent;	/* the base is a parent: it is in mainline */
 	struct sk_scan_msg msg;
 	long reverted_by;	/* index of the live revert, -1 */
 	long reverts;		/* index of the commit it reverts, -1 */
@@ -173,6 +177,7 @@ struct scanrun {
 	git_tree *dir_tree;	/* the branch's directory branch_has read last */
 	char *dir_path;
 	git_oid base;		/* the mainline walk hides it: is it an ancestor? */
+	char base_hex[GIT_OID_HEXSZ + 1];
 	int base_unverified, base_seen;
 	struct mrec *m;
 	size_t nr_m, alloc_m;
@@ -257,20 +262,68 @@ static long find_mainline(struct scanrun *r, const char *hex)
 	return hit;
 }
 
-static char *author_of(const git_commit *c)
+/*
+ * Mainline commit i, read through repo (one thread's own) as its raw
+ * object: a git_commit would parse (and the repository cache) what the
+ * scan never reads.
+ */
+static int read_mainline(void *ctx, git_repository *repo, size_t i)
 {
-	const git_signature *a = git_commit_author(c);
+	struct scanrun *r = ctx;
+	struct mrec *mr = &r->m[i];
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	struct sk_commit_raw raw;
+	git_odb_object *obj = NULL;
+	git_odb *odb = NULL;
+	const char *msg;
+	char *text = NULL;
+	size_t k;
+	int ret = 0;
 
-	return sk_xstrfmt("%s <%s>", a && a->name ? a->name : "",
-			  a && a->email ? a->email : "");
+	if (git_repository_odb(&odb, repo) || git_odb_read(&obj, odb, &mr->id)) {
+		ret = sk_error_git(SK_ERROR, mr->oid);
+		goto out;
+	}
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
+	    sk_commit_raw_parse(&raw, git_odb_object_data(obj),
+				git_odb_object_size(obj))) {
+		ret = sk_error_set(SK_ERROR, "%s: not a well-formed commit",
+				   mr->oid);
+		goto out;
+	}
+	text = sk_xstrndup(raw.message, raw.message_len);
+	/* git_commit_message(): leading newlines dropped */
+	for (msg = text; *msg == '\n'; msg++)
+		;
+	sk_commit_summary(&sb, msg);
+	mr->subject = sk_strbuf_detach(&sb);
+	mr->author = sk_xstrfmt("%.*s <%.*s>", (int)raw.name_len,
+				raw.name ? raw.name : "", (int)raw.email_len,
+				raw.email ? raw.email : "");
+	mr->merge = raw.nr_parents > 1;
+	for (k = 0; r->base_unverified && k < raw.nr_parents; k++)
+		mr->base_parent |= !memcmp(raw.parents +
+					   k * SK_COMMIT_RAW_PARENT_STRIDE,
+					   r->base_hex, GIT_OID_HEXSZ);
+	ret = sk_scan_msg_parse(&mr->msg, msg);
+out:
+	free(text);
+	git_odb_object_free(obj);
+	git_odb_free(odb);
+	return ret;
 }
 
+/*
+ * The range in mainline order, then each commit's message: the walk reads
+ * the commits for their parents, the messages are read again spread over
+ * the cores (libgit2's walk keeps no message).
+ */
 static int walk_mainline(struct scanrun *r, const git_oid *tip,
 			 const git_oid *since)
 {
 	git_revwalk *w = NULL;
 	git_oid id;
-	unsigned int k;
+	size_t i;
 	int ret = 0, err;
 
 	if (git_revwalk_new(&w, r->repo) ||
@@ -280,39 +333,24 @@ static int walk_mainline(struct scanrun *r, const git_oid *tip,
 		goto out;
 	}
 	while (!(err = git_revwalk_next(&id, w))) {
-		git_commit *c = NULL;
-		struct mrec *mr;
-		const char *msg;
+		struct mrec *mr = SK_ARRAY_PUSH(r->m, r->nr_m, r->alloc_m);
 
-		if (git_commit_lookup(&c, r->repo, &id)) {
-			ret = sk_error_git(SK_ERROR, "mainline commit");
-			goto out;
-		}
-		mr = SK_ARRAY_PUSH(r->m, r->nr_m, r->alloc_m);
 		memset(mr, 0, sizeof(*mr));
+		git_oid_cpy(&mr->id, &id);
 		git_oid_tostr(mr->oid, sizeof(mr->oid), &id);
-		mr->subject = sk_xstrdup(git_commit_summary(c) ?
-					 git_commit_summary(c) : "");
-		mr->author = author_of(c);
-		mr->merge = git_commit_parentcount(c) > 1;
-		for (k = 0; r->base_unverified && k < git_commit_parentcount(c); k++)
-			r->base_seen |= git_oid_equal(git_commit_parent_id(c, k),
-						      &r->base);
 		mr->reverted_by = mr->reverts = mr->item = -1;
-		msg = git_commit_message(c);
-		ret = sk_scan_msg_parse(&mr->msg, msg ? msg : "");
-		git_commit_free(c);
-		if (ret)
-			goto out;
 	}
-	if (err != GIT_ITEROVER)
+	if (err != GIT_ITEROVER) {
 		ret = sk_error_git(SK_ERROR, "mainline walk");
+		goto out;
+	}
+	ret = sk_parallel_repo_for(r->repo, r->nr_m, 0, read_mainline, r);
+	for (i = 0; !ret && i < r->nr_m; i++)
+		r->base_seen |= r->m[i].base_parent;
 out:
 	git_revwalk_free(w);
 	r->s->walked = r->nr_m;
 	if (!ret) {
-		size_t i;
-
 		r->by_oid = sk_xcalloc(r->nr_m ? r->nr_m : 1, sizeof(size_t));
 		for (i = 0; i < r->nr_m; i++)
 			r->by_oid[i] = i;
@@ -375,7 +413,7 @@ static int commit_patchid(char out[41], struct scanrun *r, const char *hex)
 	return ret;
 }
 
-static int read_diff(struct scanrun *r, struct mrec *mr, int want_pid);
+static int read_diff(git_repository *repo, struct mrec *mr, int want_pid);
 
 /* Its patch-id, from the diff that also gives its lines when not read yet. */
 static const char *mainline_patchid(struct scanrun *r, struct mrec *mr)
@@ -385,7 +423,7 @@ static const char *mainline_patchid(struct scanrun *r, struct mrec *mr)
 	if (mr->pid_done)
 		return mr->patchid;
 	ret = mr->files_done ? commit_patchid(mr->patchid, r, mr->oid) :
-	      read_diff(r, mr, 1);
+	      read_diff(r->repo, mr, 1);
 	mr->pid_done = 1;
 	if (ret) {
 		mr->patchid[0] = '\0';
@@ -1019,21 +1057,20 @@ static void files_release(struct sk_scan_file *files, size_t nr)
 	free(files);
 }
 
-static int read_diff(struct scanrun *r, struct mrec *mr, int want_pid)
+static int read_diff(git_repository *repo, struct mrec *mr, int want_pid)
 {
 	struct files_acc a = { 0 };
 	git_commit *c = NULL;
 	git_diff *diff = NULL;
-	git_oid id;
 	int ret = 0;
 
 	if (mr->files_done)
 		return 0;
 	mr->files_done = 1;
-	if (git_oid_fromstr(&id, mr->oid) || git_commit_lookup(&c, r->repo, &id))
+	if (git_commit_lookup(&c, repo, &mr->id))
 		return sk_error_git(SK_ERROR, mr->oid);
 	/* git show's diff: its patch-id and its lines, from one diff */
-	ret = sk_patchid_commit_diff(&diff, r->repo, c);
+	ret = sk_patchid_commit_diff(&diff, repo, c);
 	if (!ret && git_diff_foreach(diff, file_cb, NULL, hunk_cb, line_cb, &a))
 		ret = sk_error_git(SK_ERROR, mr->oid);
 	if (!ret && want_pid) {
@@ -1047,9 +1084,12 @@ static int read_diff(struct scanrun *r, struct mrec *mr, int want_pid)
 	return ret;
 }
 
-static int read_files(struct scanrun *r, struct mrec *mr)
+/* The files and lines of the i-th commit in ctx (struct mrec **). */
+static int read_files(void *ctx, git_repository *repo, size_t i)
 {
-	return read_diff(r, mr, 0);
+	struct mrec **todo = ctx;
+
+	return read_diff(repo, todo[i], 0);
 }
 
 /*
@@ -1196,19 +1236,26 @@ static int prerequisites(struct scanrun *r)
 {
 	size_t *item_m = sk_xcalloc(r->s->nr + 1, sizeof(size_t));
 	struct path_entry *pe = NULL;
-	size_t nr_pe = 0, alloc_pe = 0, a, i, k;
+	struct mrec **todo = NULL;
+	size_t nr_pe = 0, alloc_pe = 0, nr_todo = 0, alloc_todo = 0, a, i, k;
 	int ret = 0;
 
 	for (i = 0; i < r->nr_m; i++)
 		if (r->m[i].item >= 0)
 			item_m[r->m[i].item] = i;
+	/* one diff per new item: each its own, so spread over the cores */
+	for (a = 0; a < r->s->nr; a++)
+		if (r->s->items[a].state == SK_SCAN_NEW)
+			*SK_ARRAY_PUSH(todo, nr_todo, alloc_todo) =
+				&r->m[item_m[a]];
+	ret = sk_parallel_repo_for(r->repo, nr_todo, 0, read_files, todo);
+	free(todo);
 	for (a = 0; !ret && a < r->s->nr; a++) {
 		struct mrec *mr = &r->m[item_m[a]];
 
 		if (r->s->items[a].state != SK_SCAN_NEW)
 			continue;
-		ret = read_files(r, mr);
-		for (i = 0; !ret && i < mr->nr_files; i++) {
+		for (i = 0; i < mr->nr_files; i++) {
 			struct path_entry *e;
 
 			if (!mr->files[i].new_path)
@@ -1407,6 +1454,7 @@ static int setup(struct scanrun *r, git_oid *tip, git_oid *since)
 		 */
 		git_oid_cpy(since, &base);
 		git_oid_cpy(&r->base, &base);
+		git_oid_tostr(r->base_hex, sizeof(r->base_hex), &base);
 		r->base_unverified = !git_oid_equal(&base, tip);
 		r->s->since_how = sk_xstrfmt("base %s", r->br->base);
 	}
