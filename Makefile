@@ -81,8 +81,9 @@ DEPS := libgit2-dev libjansson-dev libsqlite3-dev libdeflate-dev libcurl4-openss
 # (built, never booted); QEMU, busybox-static and cpio for the guests;
 # ccache and distcc for kernel builds; public-inbox for the lore tests;
 # chromium, poppler-utils and python3-jsonschema for the report's; clang for
-# the fuzzers; a single-host LAVA (t9000).
-DEPS_TEST := libcmocka-dev sharness jq python3 procps debhelper dpkg-dev \
+# the fuzzers; a single-host LAVA (t9000); debootstrap for the package's
+# fresh container (t0320).
+DEPS_TEST := libcmocka-dev sharness jq python3 procps debhelper dpkg-dev debootstrap \
 	linux-source-6.12 cpio kmod ccache distcc \
 	gcc-aarch64-linux-gnu gcc-i686-linux-gnu gcc-riscv64-linux-gnu \
 	libc6-dev-arm64-cross libc6-dev-i386-cross \
@@ -229,12 +230,13 @@ PROVE_FLAGS ?= -j2 --timer
 # out: the sanitizers watch stablekit, not those tools, and the stablekit
 # code they drive (build, port's compile check, test, gate, boot verdict,
 # LAVA job and log) runs sanitized in the small-tree tests (t5210, t5220,
-# t6050, t7010, t7100) and the unit tests.  So is t0310: dpkg-buildpackage
-# builds the package without sanitizers, and t0300 runs the same installed
-# flow sanitized.  The plain run has them all.
+# t6050, t7010, t7100) and the unit tests.  So are t0310 and t0320:
+# dpkg-buildpackage builds the package without sanitizers, and t0300 runs
+# the same installed flow sanitized.  The plain run has them all.
 CLI_TESTS := $(notdir $(sort $(wildcard $(SK)/t/t[0-9]*.t)))
 SAN_SKIP_TESTS := t4100-cocci-linux-6.12.t t6000-build.t t6100-build-distcc.t \
-	t7000-boot.t t7020-boot-arm64.t t7200-gate-6.12.t t9000-lava.t t0310-deb.t
+	t7000-boot.t t7020-boot-arm64.t t7200-gate-6.12.t t9000-lava.t t0310-deb.t \
+	t0320-container.t
 ifeq ($(SANITIZE),1)
 CLI_TESTS := $(filter-out $(SAN_SKIP_TESTS),$(CLI_TESTS))
 endif

@@ -1,7 +1,10 @@
 # The user's flow from installed files alone, shared by t0300 (make
 # install) and t0310 (the Debian package).  The including test defines
 # installed() (stablekit from the install root on PATH), ROOT (that root)
-# and SK_WORK, and has its seed in $SK_SEEDS.
+# and SK_WORK, and has its seed in $SK_SEEDS.  SEEN_ROOT is the root as
+# the installed stablekit sees it: ROOT unless set (t0320 sets it empty,
+# stablekit running chrooted there).
+: "${SEEN_ROOT=$ROOT}"
 
 test_expect_success 'setup: the inputs, copied out of the checkout' '
 	cp "$SK_SEEDS/vmstat-scan-balance-cost.v2.mbox" seed.mbox &&
@@ -93,7 +96,7 @@ test_expect_success 'port compiles with the installed kconfig fragments; report'
 	(cd proj && installed port mm-swap-count-anon-the-same --branch vendor --json) >port.json &&
 	jq -e ".[0].patches[0].method == \"clean\"" port.json &&
 	jq -e ".[0].kconfig.from == \"shipped\"" port.json &&
-	jq -e --arg f "$ROOT/usr/share/stablekit/ci/kconfig/mm-series.config" \
+	jq -e --arg f "$SEEN_ROOT/usr/share/stablekit/ci/kconfig/mm-series.config" \
 		".[0].kconfig.fragments == [\$f]" port.json &&
 	test -f proj/stable/vendor/mm-swap-count-anon-the-same.patch &&
 	(cd proj && installed report --branch vendor) >report.out &&
@@ -110,7 +113,7 @@ test_expect_success 'the gate reads the shipped gate.conf, its branch sections o
 	EOF
 	(cd proj && test_expect_code 1 installed gate --json --branch linux-7.2.y \
 		--skip build --skip kselftest --skip bench --out "$PWD/../g1") >gate1.json &&
-	jq -e --arg f "$ROOT/usr/share/stablekit/ci/gate.conf" \
+	jq -e --arg f "$SEEN_ROOT/usr/share/stablekit/ci/gate.conf" \
 		".config == {\"path\": \$f, \"from\": \"shipped\"}" gate1.json &&
 	grep "^\[gate \"linux-7.2.y\"\]" "$ROOT/usr/share/stablekit/ci/gate.conf" &&
 	jq -e ".bench == \"lrulock\"" gate1.json &&
