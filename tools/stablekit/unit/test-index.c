@@ -1,6 +1,7 @@
 /* Unit tests for the tracking index: sorted runs (records spanning chunks,
- * sorting, dropping), and the lookups of a cold fill (runs) answered as
- * those of rows added later (tables), in one repository built here. */
+ * sorting, dropping), the lookups of a cold fill (runs) answered as
+ * those of rows added later (tables), ancestry from the walked graph and
+ * the diffs computed ahead over the cores, in repositories built here. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +16,8 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "track/index-internal.h"
+#include "core/patchid.h"
+#include <git2/sys/mempack.h>
 
 /* Records per chunk in index-run.c: runs here span several. */
 #define CHUNK 250
@@ -309,6 +312,293 @@ static void test_lookups_cold_then_warm(void **state)
 	free(path);
 }
 
+/* ---- ancestry from the walked graph ---- */
+
+static void merge(git_oid *out, const char *ref, const git_oid *a,
+		  const git_oid *b)
+{
+	git_signature *sig;
+	git_tree *t;
+	git_commit *p[2];
+
+	assert_int_equal(git_signature_new(&sig, "A U Thor", "a@example.org",
+					   1800000000, 0), 0);
+	assert_int_equal(git_tree_lookup(&t, repo, &tree), 0);
+	assert_int_equal(git_commit_lookup(&p[0], repo, a), 0);
+	assert_int_equal(git_commit_lookup(&p[1], repo, b), 0);
+	assert_int_equal(git_commit_create(out, repo, ref, sig, sig, NULL,
+					   "Merge side\n", t, 2,
+					   (const git_commit **)p), 0);
+	git_commit_free(p[0]);
+	git_commit_free(p[1]);
+	git_tree_free(t);
+	git_signature_free(sig);
+}
+
+/*
+ * Where a commit of test_ancestry is: main at i, side (forked from main
+ * 30, merged at 4000) at i, other (forked from main 20) at i.
+ */
+struct at {
+	char line;
+	int i;
+};
+
+/* What git merge-base --is-ancestor says, from how the history was made. */
+static int is_ancestor(struct at a, struct at d)
+{
+	if (a.line == d.line)
+		return a.i <= d.i;
+	if (a.line == 'm')
+		return a.i <= (d.line == 's' ? 30 : 20);
+	return a.line == 's' && d.line == 'm' && d.i >= 4000;
+}
+
+/* Longer than the search after which a descendant's ancestors are marked. */
+#define LONG 5000
+
+/*
+ * main: 0 .. LONG-1, a side branch forked below the base (from 30) and
+ * merged at 4000, another branch from 20 never merged; the range is
+ * main less 50.  Every answer is git's, whether the walked graph gives it,
+ * its edges (the commits where the range's paths leave it) or the
+ * repository.
+ */
+static void test_ancestry(void **state)
+{
+	static git_oid m[LONG], side[3], other[2];
+	struct sk_index_walk_stats st;
+	struct sk_index *idx;
+	git_treebuilder *tb;
+	git_odb_backend *mempack;
+	git_reference *ref;
+	git_odb *odb;
+	const git_oid *edge;
+	size_t nr_edge, i, j;
+	long long range;
+	char *path = path_in("anc"), a[41], d[41];
+	git_oid *all[LONG + 5];
+	struct at where[LONG + 5];
+	size_t nr_all = 0;
+
+	(void)state;
+	assert_int_equal(git_repository_init(&repo, path, 1), 0);
+	/* thousands of commits in memory, not as loose files */
+	assert_int_equal(git_mempack_new(&mempack), 0);
+	assert_int_equal(git_repository_odb(&odb, repo), 0);
+	assert_int_equal(git_odb_add_backend(odb, mempack, 1000), 0);
+	git_odb_free(odb);
+	assert_int_equal(git_treebuilder_new(&tb, repo, NULL), 0);
+	assert_int_equal(git_treebuilder_write(&tree, tb), 0);
+	git_treebuilder_free(tb);
+	/* no ref moved per commit: one write each at the end */
+	commits(m, 0, 3999, NULL);
+	commit(&side[0], NULL, &m[30], "s@example.org", "s0\n");
+	commit(&side[1], NULL, &side[0], "s@example.org", "s1\n");
+	commit(&side[2], NULL, &side[1], "s@example.org", "s2\n");
+	merge(&m[4000], NULL, &m[3999], &side[2]);
+	commits(m, 4001, LONG - 1, NULL);
+	commit(&other[0], NULL, &m[20], "o@example.org", "o0\n");
+	commit(&other[1], NULL, &other[0], "o@example.org", "o1\n");
+	assert_int_equal(git_reference_create(&ref, repo, "refs/heads/main",
+					      &m[LONG - 1], 0, NULL), 0);
+	git_reference_free(ref);
+
+	idx = open_index("anc.sqlite");
+	assert_int_equal(sk_index_update_range(&range, &st, idx, repo, "main",
+					       &m[LONG - 1], &m[50]), 0);
+	assert_int_equal(sk_index_finish(idx), 0);
+
+	/* a fork point below the base is one of those */
+	assert_int_equal(sk_index__graph_is_ancestor(&idx->g, &m[30],
+						     &m[LONG - 1], &edge,
+						     &nr_edge), 1);
+	/* below the base: the graph names where the range leaves it */
+	assert_int_equal(sk_index__graph_is_ancestor(&idx->g, &m[10],
+						     &m[LONG - 1], &edge,
+						     &nr_edge), -2);
+	assert_int_equal(nr_edge, 2);
+	assert_true((git_oid_equal(&edge[0], &m[50]) &&
+		     git_oid_equal(&edge[1], &m[30])) ||
+		    (git_oid_equal(&edge[0], &m[30]) &&
+		     git_oid_equal(&edge[1], &m[50])));
+	/* in the range, far apart: the graph alone */
+	assert_int_equal(sk_index__graph_is_ancestor(&idx->g, &m[60],
+						     &m[LONG - 1], &edge,
+						     &nr_edge), 1);
+	assert_int_equal(sk_index__graph_is_ancestor(&idx->g, &m[LONG - 1],
+						     &m[60], &edge, &nr_edge),
+			 0);
+	assert_int_equal(sk_index__graph_is_ancestor(&idx->g, &side[1],
+						     &m[3999], &edge, &nr_edge),
+			 0);
+
+#define AT(oid, l, n) (where[nr_all] = (struct at){ l, n }, all[nr_all++] = oid)
+	for (i = 0; i < LONG; i += 97)
+		AT(&m[i], 'm', (int)i);
+	AT(&m[LONG - 1], 'm', LONG - 1);
+	AT(&m[4000], 'm', 4000);
+	AT(&side[0], 's', 0);
+	AT(&side[2], 's', 2);
+	AT(&other[1], 'o', 1);
+#undef AT
+	for (i = 0; i < nr_all; i++) {
+		for (j = 0; j < nr_all; j += 1 + i % 3) {
+			hex(a, all[i]);
+			hex(d, all[j]);
+			assert_int_equal(sk_index_is_ancestor(idx, repo, a, d),
+					 is_ancestor(where[i], where[j]));
+		}
+	}
+	sk_index_close(idx);
+	git_repository_free(repo);
+	free(path);
+}
+
+/* ---- diffs computed ahead ---- */
+
+/* Commit i changes file i % 5 to "i" (a rename at 10). */
+static void file_commits(git_oid *oids, int nr)
+{
+	git_signature *sig;
+	git_tree *parent_tree = NULL;
+	int i;
+
+	assert_int_equal(git_signature_new(&sig, "A U Thor", "a@example.org",
+					   1700000000, 0), 0);
+	for (i = 0; i < nr; i++) {
+		git_treebuilder *tb;
+		git_commit *p = NULL;
+		git_tree *t;
+		git_oid blob, tid;
+		char name[32], text[64], msg[64];
+
+		snprintf(name, sizeof(name), "f%d.c", i % 5);
+		snprintf(text, sizeof(text), "int v%d;\nint w;\n", i);
+		snprintf(msg, sizeof(msg), "f: change %d\n", i);
+		assert_int_equal(git_treebuilder_new(&tb, repo, parent_tree), 0);
+		assert_int_equal(git_blob_create_from_buffer(&blob, repo, text,
+							     strlen(text)), 0);
+		if (i == 10) {
+			/* the content of f0.c under a new name */
+			const git_tree_entry *e =
+				git_treebuilder_get(tb, "f0.c");
+
+			git_oid_cpy(&blob, git_tree_entry_id(e));
+			assert_int_equal(git_treebuilder_remove(tb, "f0.c"), 0);
+			snprintf(name, sizeof(name), "g0.c");
+		}
+		assert_int_equal(git_treebuilder_insert(NULL, tb, name, &blob,
+							GIT_FILEMODE_BLOB), 0);
+		assert_int_equal(git_treebuilder_write(&tid, tb), 0);
+		git_treebuilder_free(tb);
+		assert_int_equal(git_tree_lookup(&t, repo, &tid), 0);
+		if (i)
+			assert_int_equal(git_commit_lookup(&p, repo,
+							   &oids[i - 1]), 0);
+		assert_int_equal(git_commit_create_v(&oids[i], repo,
+						     "refs/heads/main", sig,
+						     sig, NULL, msg, t,
+						     p ? 1 : 0, p), 0);
+		git_commit_free(p);
+		git_tree_free(parent_tree);
+		parent_tree = t;
+	}
+	git_tree_free(parent_tree);
+	git_signature_free(sig);
+}
+
+#define FILES_NR 60
+
+static void test_prefetch(void **state)
+{
+	static git_oid oids[FILES_NR];
+	char hexes[FILES_NR][41], pid[41], want[41];
+	const char *list[FILES_NR + 1];
+	struct sk_index_walk_stats st;
+	struct sk_index *idx;
+	unsigned long diffs;
+	char *path = path_in("prefetch"), **files;
+	size_t nr, i;
+	long long range;
+
+	(void)state;
+	assert_int_equal(git_repository_init(&repo, path, 1), 0);
+	file_commits(oids, FILES_NR);
+	idx = open_index("prefetch.sqlite");
+	assert_int_equal(sk_index_update_range(&range, &st, idx, repo, "main",
+					       &oids[FILES_NR - 1], &oids[0]),
+			 0);
+	for (i = 1; i < FILES_NR; i++) {
+		hex(hexes[i], &oids[i]);
+		list[i - 1] = hexes[i];
+	}
+	/* the first diffed now, the others ahead; an unknown id skipped */
+	assert_int_equal(sk_index_patchid(pid, idx, repo, hexes[1]), 0);
+	list[FILES_NR - 1] = "0123456789012345678901234567890123456789";
+	assert_int_equal(sk_index_lacks(idx, hexes[1], SK_INDEX_PATCHID), 0);
+	assert_int_equal(sk_index_lacks(idx, hexes[2], SK_INDEX_PATCHID |
+					SK_INDEX_FILES),
+			 SK_INDEX_PATCHID | SK_INDEX_FILES);
+	diffs = sk_index_diffs(idx);
+	assert_int_equal(sk_index_prefetch(idx, repo, list, FILES_NR,
+					   SK_INDEX_PATCHID | SK_INDEX_FILES),
+			 0);
+	/* 58 patch-ids, 59 path lists */
+	assert_int_equal(sk_index_diffs(idx) - diffs, 2 * (FILES_NR - 1) - 1);
+	diffs = sk_index_diffs(idx);
+	for (i = 1; i < FILES_NR; i++) {
+		git_commit *c;
+
+		assert_int_equal(git_commit_lookup(&c, repo, &oids[i]), 0);
+		assert_int_equal(sk_patchid_commit(want, repo, c), 0);
+		git_commit_free(c);
+		assert_int_equal(sk_index_patchid(pid, idx, repo, hexes[i]), 0);
+		assert_string_equal(pid, want);
+		assert_int_equal(sk_index_files(&files, &nr, idx, repo,
+						hexes[i]), 0);
+		if (i == 10) {
+			/* the rename, both paths */
+			assert_int_equal(nr, 2);
+			assert_string_equal(files[0], "f0.c");
+			assert_string_equal(files[1], "g0.c");
+		} else {
+			assert_int_equal(nr, 1);
+		}
+		sk_index_files_free(files, nr);
+	}
+	/* everything was there */
+	assert_int_equal(sk_index_diffs(idx), diffs);
+	assert_int_equal(sk_index_lacks(idx, hexes[7], SK_INDEX_PATCHID |
+					SK_INDEX_FILES), 0);
+	sk_index_close(idx);
+
+	/* patch-ids stored from elsewhere; an empty one is not stored */
+	idx = open_index("prefetch2.sqlite");
+	assert_int_equal(sk_index_update_range(&range, &st, idx, repo, "main",
+					       &oids[FILES_NR - 1], &oids[0]),
+			 0);
+	{
+		const char *two[2] = { hexes[3], hexes[4] };
+		char pids[2][41] = { "", "" };
+
+		memset(pids[0], 'a', 40);
+		assert_int_equal(sk_index_set_patchids(idx, two,
+						       (const char (*)[41])pids,
+						       2), 0);
+	}
+	assert_int_equal(sk_index_lacks(idx, hexes[3], SK_INDEX_PATCHID), 0);
+	assert_int_equal(sk_index_lacks(idx, hexes[4], SK_INDEX_PATCHID),
+			 SK_INDEX_PATCHID);
+	diffs = sk_index_diffs(idx);
+	assert_int_equal(sk_index_patchid(pid, idx, repo, hexes[3]), 0);
+	assert_string_equal(pid, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	assert_int_equal(sk_index_diffs(idx), diffs);
+	sk_index_close(idx);
+	git_repository_free(repo);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +607,8 @@ int main(void)
 		cmocka_unit_test(test_runs_drop),
 		cmocka_unit_test(test_run_damaged),
 		cmocka_unit_test(test_lookups_cold_then_warm),
+		cmocka_unit_test(test_ancestry),
+		cmocka_unit_test(test_prefetch),
 	};
 	int ret;
 

@@ -91,10 +91,18 @@ struct node {
 	unsigned int member;	/* first walk that found it in its range */
 	unsigned int mark;	/* ancestry search that visited it */
 	unsigned int indegree;	/* children in the range being sorted */
+	unsigned int reach;	/* bit k: reachable from graph.reach_from[k] */
+	unsigned int reach_epoch;	/* the epoch reach belongs to */
 	unsigned int parsed:1;
 };
 
 struct arena_block;
+
+/*
+ * Commits whose every ancestor in the walked ranges is marked: asked
+ * about once more, and one answer costs a bit test, not a search.
+ */
+#define GRAPH_REACH_MAX 32
 
 struct slot {
 	size_t tag;		/* the first bytes of n's id */
@@ -111,6 +119,12 @@ struct graph {
 	struct node **heap;
 	size_t heap_nr, heap_alloc;
 	size_t interesting;	/* queued and not uninteresting */
+	struct node *reach_from[GRAPH_REACH_MAX];
+	git_oid *reach_edge[GRAPH_REACH_MAX];	/* the parents outside */
+	size_t nr_reach_edge[GRAPH_REACH_MAX];
+	unsigned int nr_reach;
+	unsigned int reach_epoch;	/* bumped when the marks go stale */
+	unsigned int reach_walks;	/* walks when they were made */
 };
 
 struct store;
@@ -140,6 +154,11 @@ struct sk_index {
 };
 
 /* index.c: the prepared statements; a commit's row */
+/* What sk_index_files and sk_index_patchid compute, touching no index. */
+int sk_index__files_text(struct sk_strbuf *sb, git_repository *repo,
+			 const char *oid);
+int sk_index__patchid_compute(char out[41], git_repository *repo,
+			      const char *oid);
 /* Forgets the ranges' members read, after a change to them. */
 void sk_index__members_forget(struct sk_index *idx);
 /* Its row in commits, or 0 if the index does not have it. */
@@ -217,8 +236,14 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 
 /* index-walk.c: the commit graph */
 void sk_index__graph_release(struct graph *g);
-/* 1, 0, or -1 when the graph read in this run cannot tell. */
+/*
+ * 1, 0, or -1 when the graph read in this run cannot tell.  When it can
+ * only tell that anc is an ancestor of desc if it is one of the commits
+ * outside the walked ranges that desc reaches, or one of theirs: -2, with
+ * those commits in *edge (owned by the graph), *nr_edge of them.
+ */
 int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
-				const git_oid *desc);
+				const git_oid *desc, const git_oid **edge,
+				size_t *nr_edge);
 
 #endif

@@ -33,6 +33,10 @@ enum {
 
 void sk_index__graph_release(struct graph *g)
 {
+	unsigned int k;
+
+	for (k = 0; k < g->nr_reach; k++)
+		free(g->reach_edge[k]);
 	sk_index__arena_free(&g->arena);
 	free(g->slots);
 	free(g->heap);
@@ -533,24 +537,93 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	return ret;
 }
 
-/*
- * Is anc an ancestor of desc, from the graph read in this run: 1, 0, or -1
- * when the graph cannot tell.  Both must have been found in one range
- * walk; then every commit between them is in that range (a descendant of
- * anc is not reachable from the range's base), so a search through the
- * commits of the walked ranges decides.
- */
-int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
-				const git_oid *desc)
+static void reach_forget(struct graph *g)
 {
-	struct node *a = node_get(g, anc, 0), *d = node_get(g, desc, 0);
+	unsigned int k;
+
+	for (k = 0; k < g->nr_reach; k++) {
+		free(g->reach_edge[k]);
+		g->reach_edge[k] = NULL;
+		g->nr_reach_edge[k] = 0;
+	}
+	g->nr_reach = 0;
+	g->reach_epoch++;
+}
+
+static int reach_index(struct graph *g, const struct node *d)
+{
+	unsigned int k;
+
+	if (g->reach_walks != g->walks) {
+		/* a walk since may have made new members */
+		g->reach_walks = g->walks;
+		reach_forget(g);
+	}
+	for (k = 0; k < g->nr_reach; k++)
+		if (g->reach_from[k] == d)
+			return (int)k;
+	return -1;
+}
+
+static int reached(const struct graph *g, const struct node *n,
+		   unsigned int k)
+{
+	return n->reach_epoch == g->reach_epoch && (n->reach & (1u << k));
+}
+
+static void reach_set(struct graph *g, struct node *n, unsigned int k)
+{
+	if (n->reach_epoch != g->reach_epoch) {
+		n->reach_epoch = g->reach_epoch;
+		n->reach = 0;
+	}
+	n->reach |= 1u << k;
+}
+
+/*
+ * Marks every member reachable from d through members, d included, and
+ * the parents outside the walked ranges where those paths leave them:
+ * every other ancestor of d is an ancestor of one of those.
+ */
+static int reach_fill(struct graph *g, struct node *d)
+{
 	struct node **stack = NULL;
-	size_t nr = 0, alloc = 0;
+	size_t nr = 0, alloc = 0, edge_alloc = 0;
+	unsigned int i, k = g->nr_reach++;
+
+	g->reach_from[k] = d;
+	reach_set(g, d, k);
+	*SK_ARRAY_PUSH(stack, nr, alloc) = d;
+	while (nr) {
+		struct node *x = stack[--nr];
+
+		for (i = 0; i < x->nr_parents; i++) {
+			struct node *p = x->parents[i];
+
+			if (reached(g, p, k))
+				continue;
+			reach_set(g, p, k);
+			if (p->member)
+				*SK_ARRAY_PUSH(stack, nr, alloc) = p;
+			else
+				*SK_ARRAY_PUSH(g->reach_edge[k],
+					       g->nr_reach_edge[k],
+					       edge_alloc) = p->oid;
+		}
+	}
+	free(stack);
+	return (int)k;
+}
+
+/* 1 if found, 0 if not, -1 if it gave up after limit commits. */
+static int search(struct graph *g, struct node *a, struct node *d,
+		  size_t limit)
+{
+	struct node **stack = NULL;
+	size_t nr = 0, alloc = 0, visited = 0;
 	unsigned int i;
 	int yes = 0;
 
-	if (!a || !d || !a->member || a->member != d->member)
-		return -1;
 	g->marks++;
 	d->mark = g->marks;
 	*SK_ARRAY_PUSH(stack, nr, alloc) = d;
@@ -559,6 +632,10 @@ int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
 
 		if (x == a) {
 			yes = 1;
+			break;
+		}
+		if (limit && ++visited > limit) {
+			yes = -1;
 			break;
 		}
 		for (i = 0; i < x->nr_parents; i++) {
@@ -572,6 +649,57 @@ int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
 	}
 	free(stack);
 	return yes;
+}
+
+/*
+ * A search that visits more commits than this marks, for its commit,
+ * every ancestor in the walked ranges, so that the next question about
+ * the same descendant (every Fixes: target against one branch's base) is
+ * a bit test: one long search per descendant, not one per question.
+ */
+#define REACH_AFTER 4096
+
+/*
+ * Is anc an ancestor of desc, from the graph read in this run.  When both
+ * were found in one range walk, every commit between them is in that
+ * range (a descendant of anc is not reachable from the range's base), so
+ * a search through the commits of the walked ranges decides.  Otherwise
+ * anc is an ancestor of desc if desc reaches it through the walked
+ * ranges, or if it is an ancestor of a commit where those paths leave
+ * them: that much the repository is asked, never the whole range again.
+ */
+int sk_index__graph_is_ancestor(struct graph *g, const git_oid *anc,
+				const git_oid *desc, const git_oid **edge,
+				size_t *nr_edge)
+{
+	struct node *a = node_get(g, anc, 0), *d = node_get(g, desc, 0);
+	int k, yes;
+
+	*edge = NULL;
+	*nr_edge = 0;
+	if (!d || !d->member)
+		return -1;
+	k = reach_index(g, d);
+	if (a && a->member && a->member == d->member) {
+		if (k >= 0)
+			return reached(g, a, (unsigned int)k);
+		if (g->nr_reach == GRAPH_REACH_MAX)
+			return search(g, a, d, 0);
+		yes = search(g, a, d, REACH_AFTER);
+		if (yes >= 0)
+			return yes;
+		k = reach_fill(g, d);
+		return reached(g, a, (unsigned int)k);
+	}
+	if (k < 0 && g->nr_reach == GRAPH_REACH_MAX)
+		return -1;
+	if (k < 0)
+		k = reach_fill(g, d);
+	if (a && reached(g, a, (unsigned int)k))
+		return 1;
+	*edge = g->reach_edge[k];
+	*nr_edge = g->nr_reach_edge[k];
+	return -2;
 }
 
 /*

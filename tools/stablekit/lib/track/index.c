@@ -574,11 +574,18 @@ static int cmp_pos(const void *a, const void *b)
 	return (x->ord > y->ord) - (x->ord < y->ord);
 }
 
+static int cmp_pos_desc(const void *a, const void *b)
+{
+	return -cmp_pos(a, b);
+}
+
 /*
  * Within a range (not 0), only its members, with their positions; then
  * oldest first: along the range, or by row (the order rows were added).
  */
-static int cands_order(struct cands *c, struct sk_index *idx, long long range)
+/* Only the members of range (0: any commit), each with its position. */
+static int cands_in_range(struct cands *c, struct sk_index *idx,
+			  long long range)
 {
 	size_t i, j = 0;
 	int yes;
@@ -593,9 +600,16 @@ static int cands_order(struct cands *c, struct sk_index *idx, long long range)
 	}
 	if (range)
 		c->nr = j;
-	if (c->nr > 1)
-		qsort(c->items, c->nr, sizeof(*c->items), cmp_pos);
 	return 0;
+}
+
+static int cands_order(struct cands *c, struct sk_index *idx, long long range)
+{
+	int ret = cands_in_range(c, idx, range);
+
+	if (!ret && c->nr > 1)
+		qsort(c->items, c->nr, sizeof(*c->items), cmp_pos);
+	return ret;
 }
 
 static char *column_dup(sqlite3_stmt *s, int i)
@@ -695,16 +709,12 @@ static int cands_collect(struct sk_index_list *out, struct sk_index *idx,
 }
 
 /*
- * A lookup by the hash of a text: the runs of kind and the table (its
- * statement), checked on the commit row; oldest first.
- */
-/*
  * The candidates of a lookup by the hash of a text: from the runs of kind
  * and from the table (its statement), in order (see cands_order).
  */
 static int hash_cands(struct cands *c, struct sk_index *idx,
 		      enum run_kind kind, enum stmt which, long long range,
-		      const char *text)
+		      const char *text, int sorted)
 {
 	uint64_t h = (uint64_t)sk_index__text_hash(text);
 	sqlite3_stmt *s;
@@ -717,7 +727,10 @@ static int hash_cands(struct cands *c, struct sk_index *idx,
 		sqlite3_bind_int64(s, 1, (long long)h);
 		ret = cands_sql(c, idx, s);
 	}
-	return ret ? ret : cands_order(c, idx, range);
+	if (ret)
+		return ret;
+	return sorted ? cands_order(c, idx, range) :
+			cands_in_range(c, idx, range);
 }
 
 /* A lookup by the hash of a text, checked on the commit row; oldest first. */
@@ -726,7 +739,8 @@ static int by_hash(struct sk_index_list *out, struct sk_index *idx,
 		   long long range, const char *text)
 {
 	struct cands c = { 0 };
-	int ret = hash_cands(&c, idx, kind, which, range, text ? text : "");
+	int ret = hash_cands(&c, idx, kind, which, range, text ? text : "",
+			     1);
 
 	if (!ret)
 		ret = cands_collect(out, idx, &c, check, text ? text : "", 0);
@@ -844,21 +858,67 @@ int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
  * The author's commits (any range), those of the range kept, newest
  * first; only the first cap rows are read.
  */
+/*
+ * The k newest of c first, newest first; the others after them, in no
+ * order.  An author's few hundred newest of tens of thousands of commits:
+ * a selection, not a sort of them all.
+ */
+static void cands_newest_first(struct cands *c, size_t k)
+{
+	size_t lo = 0, hi = c->nr, i, store;
+	struct cand t;
+
+	while (k < c->nr && hi - lo > 1) {
+		/* the middle as pivot: the runs give rows nearly sorted */
+		t = c->items[lo + (hi - lo) / 2];
+		c->items[lo + (hi - lo) / 2] = c->items[hi - 1];
+		c->items[hi - 1] = t;
+		for (i = store = lo; i < hi - 1; i++) {
+			if (cmp_pos_desc(&c->items[i], &c->items[hi - 1]) < 0) {
+				t = c->items[i];
+				c->items[i] = c->items[store];
+				c->items[store++] = t;
+			}
+		}
+		t = c->items[store];
+		c->items[store] = c->items[hi - 1];
+		c->items[hi - 1] = t;
+		if (store == k)
+			break;
+		if (store < k)
+			lo = store + 1;
+		else
+			hi = store;
+	}
+	if (k > c->nr)
+		k = c->nr;
+	if (k > 1)
+		qsort(c->items, k, sizeof(*c->items), cmp_pos_desc);
+}
+
 int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
 			     long long range, const char *email, size_t cap)
 {
-	struct cands c = { 0 };
-	size_t i;
-	int ret = hash_cands(&c, idx, RUN_EMAILS, ST_BY_EMAIL, range, email);
+	struct cands c = { 0 }, rest;
+	size_t k, before = out->nr;
+	int ret = hash_cands(&c, idx, RUN_EMAILS, ST_BY_EMAIL, range, email,
+			     0);
 
-	for (i = 0; !ret && i < c.nr / 2; i++) {
-		struct cand t = c.items[i];
-
-		c.items[i] = c.items[c.nr - 1 - i];
-		c.items[c.nr - 1 - i] = t;
-	}
+	/* a few more than cap: a row whose email only shares the hash */
+	k = cap ? 2 * cap + 16 : c.nr;
+	if (!ret)
+		cands_newest_first(&c, k);
+	rest = c;
+	rest.nr = k < c.nr ? k : c.nr;
 	if (!ret && cap)
-		ret = cands_collect(out, idx, &c, CHECK_EMAIL, email, cap);
+		ret = cands_collect(out, idx, &rest, CHECK_EMAIL, email, cap);
+	if (!ret && cap && out->nr - before < cap && rest.nr < c.nr) {
+		rest.items = c.items + rest.nr;
+		rest.nr = c.nr - rest.nr;
+		qsort(rest.items, rest.nr, sizeof(*rest.items), cmp_pos_desc);
+		ret = cands_collect(out, idx, &rest, CHECK_EMAIL, email,
+				    cap - (out->nr - before));
+	}
 	free(c.items);
 	return ret;
 }
@@ -889,11 +949,6 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, 0);
 	free(c.items);
 	return ret;
-}
-
-static int cmp_pos_desc(const void *a, const void *b)
-{
-	return -cmp_pos(a, b);
 }
 
 /*
@@ -999,13 +1054,32 @@ static void split_files(char ***out, size_t *nr, const char *text)
 	}
 }
 
+int sk_index__files_text(struct sk_strbuf *sb, git_repository *repo,
+			 const char *oid)
+{
+	git_diff *diff = NULL;
+	size_t i, n;
+	int ret = commit_diff(&diff, repo, oid);
+
+	if (ret)
+		return ret;
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		sk_strbuf_addf(sb, "%s\n", d->new_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			sk_strbuf_addf(sb, "%s\n", d->old_file.path);
+	}
+	git_diff_free(diff);
+	return 0;
+}
+
 int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 		   git_repository *repo, const char *oid)
 {
 	struct sk_strbuf sb = SK_STRBUF_INIT;
-	git_diff *diff = NULL;
 	sqlite3_stmt *s;
-	size_t i, n;
 	long long id;
 	int ret = sk_index_finish(idx);
 
@@ -1021,18 +1095,9 @@ int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 		return 0;
 	}
 	idx->diffs++;
-	ret = commit_diff(&diff, repo, oid);
+	ret = sk_index__files_text(&sb, repo, oid);
 	if (ret)
 		return ret;
-	n = git_diff_num_deltas(diff);
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		sk_strbuf_addf(&sb, "%s\n", d->new_file.path);
-		if (strcmp(d->old_file.path, d->new_file.path))
-			sk_strbuf_addf(&sb, "%s\n", d->old_file.path);
-	}
-	git_diff_free(diff);
 	s = sk_index__stmt(idx, ST_SET_FILES);
 	sqlite3_bind_int64(s, 1, id);
 	sk_index__bind_text(s, 2, sb.buf);
@@ -1155,12 +1220,25 @@ void sk_index_files_free(char **files, size_t nr)
 	free(files);
 }
 
+/* as git show diffs it: renames, the indent heuristic */
+int sk_index__patchid_compute(char out[41], git_repository *repo,
+			      const char *oid)
+{
+	git_commit *c = NULL;
+	git_oid goid;
+	int ret;
+
+	if (git_oid_fromstr(&goid, oid) || git_commit_lookup(&c, repo, &goid))
+		return sk_error_git(SK_ERROR, oid);
+	ret = sk_patchid_commit(out, repo, c);
+	git_commit_free(c);
+	return ret;
+}
+
 int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		     const char *oid)
 {
 	sqlite3_stmt *s;
-	git_commit *c = NULL;
-	git_oid goid;
 	long long id;
 	int ret = sk_index_finish(idx);
 
@@ -1175,12 +1253,8 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		snprintf(out, 41, "%s", sqlite3_column_text(s, 0));
 		return 0;
 	}
-	/* as git show diffs it: renames, the indent heuristic */
 	idx->diffs++;
-	if (git_oid_fromstr(&goid, oid) || git_commit_lookup(&c, repo, &goid))
-		return sk_error_git(SK_ERROR, oid);
-	ret = sk_patchid_commit(out, repo, c);
-	git_commit_free(c);
+	ret = sk_index__patchid_compute(out, repo, oid);
 	if (ret)
 		return ret;
 	s = sk_index__stmt(idx, ST_SET_PATCHID);
@@ -1193,6 +1267,8 @@ int sk_index_is_ancestor(struct sk_index *idx, git_repository *repo,
 			 const char *anc, const char *desc)
 {
 	sqlite3_stmt *s;
+	const git_oid *edge;
+	size_t nr_edge;
 	git_oid a, d;
 	int yes, ret;
 
@@ -1208,8 +1284,11 @@ int sk_index_is_ancestor(struct sk_index *idx, git_repository *repo,
 		return sqlite3_column_int(s, 0);
 	if (git_oid_fromstr(&a, anc) || git_oid_fromstr(&d, desc))
 		return sk_error_set(SK_EINVALID, "bad commit id");
-	yes = sk_index__graph_is_ancestor(&idx->g, &a, &d);
-	if (yes < 0)
+	yes = sk_index__graph_is_ancestor(&idx->g, &a, &d, &edge, &nr_edge);
+	if (yes == -2)
+		yes = nr_edge ? git_graph_reachable_from_any(repo, &a, edge,
+							     nr_edge) : 0;
+	else if (yes < 0)
 		yes = git_graph_descendant_of(repo, &d, &a);
 	if (yes < 0)
 		return sk_error_git(SK_ERROR, "ancestry");

@@ -108,6 +108,26 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 		     const char *oid);
 
 /*
+ * Computes, over the machine's cores, the patch-ids (SK_INDEX_PATCHID)
+ * and touched paths (SK_INDEX_FILES) that the index lacks for these
+ * commits, and stores them: sk_index_patchid and sk_index_files then
+ * read them without a diff.  A commit it cannot diff is left for those
+ * to report; an id the index does not know is skipped.
+ */
+enum { SK_INDEX_PATCHID = 1, SK_INDEX_FILES = 2 };
+int sk_index_prefetch(struct sk_index *idx, git_repository *repo,
+		      const char *const *oids, size_t nr,
+		      unsigned what);
+/* Which of `what` the index lacks for a commit it knows; 0 otherwise. */
+unsigned sk_index_lacks(struct sk_index *idx, const char *oid, unsigned what);
+/*
+ * Stores patch-ids computed elsewhere (pids[i] of oids[i]; an empty one
+ * is skipped), in one transaction.
+ */
+int sk_index_set_patchids(struct sk_index *idx, const char *const *oids,
+			  const char (*pids)[41], size_t nr);
+
+/*
  * What comparing a patch with a commit gave, kept so that a run that
  * saw them before reads no diff: key names the patch and the question
  * (sk_index_key of its text).  cover holds pairs (a line of the patch,

@@ -100,6 +100,15 @@ static int line_cb(const git_diff_delta *d, const git_diff_hunk *h,
 	return 0;
 }
 
+int sk_lines_from_diff(struct sk_lines *out, git_diff *diff)
+{
+	memset(out, 0, sizeof(*out));
+	if (git_diff_foreach(diff, NULL, NULL, NULL, line_cb, out))
+		return sk_error_git(SK_ERROR, "lines of a diff");
+	sort(out);
+	return 0;
+}
+
 int sk_lines_from_commit(struct sk_lines *out, git_repository *repo,
 			 const char *hex)
 {
@@ -117,11 +126,8 @@ int sk_lines_from_commit(struct sk_lines *out, git_repository *repo,
 		goto out;
 	/* a renamed file's lines are its changes, as git shows them */
 	if (sk_patchid_commit_diff(&diff, repo, c) ||
-	    git_diff_foreach(diff, NULL, NULL, NULL, line_cb, out)) {
+	    sk_lines_from_diff(out, diff))
 		ret = sk_error_git(SK_ERROR, hex);
-		goto out;
-	}
-	sort(out);
 out:
 	git_diff_free(diff);
 	git_commit_free(c);

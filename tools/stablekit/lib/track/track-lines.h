@@ -21,6 +21,8 @@ void sk_lines_from_patch(struct sk_lines *out, const char *diff);
 /* A commit against its first parent; a merge has none. */
 int sk_lines_from_commit(struct sk_lines *out, git_repository *repo,
 			 const char *hex);
+/* From a commit's diff as sk_patchid_commit_diff gives it. */
+int sk_lines_from_diff(struct sk_lines *out, git_diff *diff);
 void sk_lines_release(struct sk_lines *l);
 
 /* How many lines of a b has too (multisets). */

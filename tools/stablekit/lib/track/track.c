@@ -5,6 +5,8 @@
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/names.h"
+#include "core/parallel.h"
+#include "core/patchid.h"
 #include "core/strvec.h"
 #include "project/repo.h"
 #include "mail/series.h"
@@ -277,6 +279,7 @@ struct run {
 		} *fx;
 		size_t nr_fx, alloc_fx;
 		int fx_built;
+		int fx_ready;		/* l's paths are in the index */
 		unsigned int uses;
 	} *authors;
 	size_t nr_authors, alloc_authors;
@@ -1318,9 +1321,10 @@ static size_t same_paths(size_t **out, struct run *r, struct author_cache *ac,
 	*out = NULL;
 	/*
 	 * For a few patches, each commit's entries at the patch's paths
-	 * (cheap); for many, every commit's paths once, looked up by set.
+	 * (cheap); for many, or once prefetch_direct has read them, every
+	 * commit's paths, looked up by set.
 	 */
-	if (!ac->fx_built && ac->uses++ < FILESET_AFTER) {
+	if (!ac->fx_built && !ac->fx_ready && ac->uses++ < FILESET_AFTER) {
 		for (i = 0; i < ac->l.nr; i++)
 			if (touches_patch(r, pi, ac->l.items[i].oid))
 				*SK_ARRAY_PUSH(*out, nr, alloc) = i;
@@ -1634,6 +1638,185 @@ static void drop_similar_upstream(struct pinfo *pi)
 	tp->nr_similar = n;
 }
 
+/*
+ * The diffs map_direct asks for, computed first over the machine's
+ * cores: the patch-id of every commit with a patch's (or a fixlet's)
+ * subject, and the paths of the recent commits of each author with
+ * enough patches that same_paths reads them all.
+ */
+/*
+ * One diff per commit with a patch's subject whose patch-id the index
+ * lacks, on the machine's cores: its patch-id (same_patchid) and, from
+ * the same diff, its changed lines (add_similar).
+ */
+enum { NEED_PATCHID = 1, NEED_LINES = 2 };
+
+struct subject_diffs {
+	const char **oids;	/* sorted, each once */
+	unsigned *need;
+	char (*pid)[41];
+	struct sk_lines *lines;
+	size_t nr;
+};
+
+static int subject_diff_job(void *ctx, git_repository *repo, size_t i)
+{
+	struct subject_diffs *sd = ctx;
+	git_commit *c = NULL;
+	git_diff *diff = NULL;
+	git_oid oid;
+
+	/* a commit it cannot read is left for the lookups to report */
+	if (git_oid_fromstr(&oid, sd->oids[i]) ||
+	    git_commit_lookup(&c, repo, &oid) ||
+	    sk_patchid_commit_diff(&diff, repo, c))
+		goto out;
+	if ((sd->need[i] & NEED_PATCHID) && sk_patchid_diff(sd->pid[i], diff))
+		sd->pid[i][0] = '\0';
+	/* a merge has no lines (sk_lines_from_commit) */
+	if ((sd->need[i] & NEED_LINES) && git_commit_parentcount(c) < 2 &&
+	    sk_lines_from_diff(&sd->lines[i], diff))
+		sk_lines_release(&sd->lines[i]);
+out:
+	sk_error_clear();
+	git_diff_free(diff);
+	git_commit_free(c);
+	return 0;
+}
+
+static int oid_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Does the index keep how commit oid differs from the patch? */
+static int difference_kept(struct run *r, struct pinfo *pi, const char *oid)
+{
+	const struct sk_lines *pl = patch_lines(pi);
+	long long key = lines_key(&r->sb, "difference", pl, NULL);
+	struct sk_index_match m;
+	int kept = sk_index_match_get(&m, r->idx, key, oid) == 1 &&
+		   m.difference;
+
+	sk_index_match_release(&m);
+	sk_error_clear();
+	return kept;
+}
+
+static size_t find_oid(const struct subject_diffs *sd, const char *oid)
+{
+	const char **x = bsearch(&oid, sd->oids, sd->nr, sizeof(*sd->oids),
+				 oid_cmp);
+
+	return x ? (size_t)(x - sd->oids) : sd->nr;
+}
+
+static void subject_diffs(struct run *r, struct sk_index_list *cands,
+			  size_t *owner)
+{
+	struct subject_diffs sd = { 0 };
+	size_t i, j;
+
+	sd.oids = sk_xcalloc(cands->nr + 1, sizeof(*sd.oids));
+	for (i = 0; i < cands->nr; i++)
+		sd.oids[i] = cands->items[i].oid;
+	qsort(sd.oids, cands->nr, sizeof(*sd.oids), oid_cmp);
+	for (i = j = 0; i < cands->nr; i++)
+		if (!j || strcmp(sd.oids[j - 1], sd.oids[i]))
+			sd.oids[j++] = sd.oids[i];
+	sd.nr = j;
+	sd.need = sk_xcalloc(sd.nr + 1, sizeof(*sd.need));
+	sd.pid = sk_xcalloc(sd.nr + 1, sizeof(*sd.pid));
+	sd.lines = sk_xcalloc(sd.nr + 1, sizeof(*sd.lines));
+	for (i = 0; i < sd.nr; i++)
+		if (sk_index_lacks(r->idx, sd.oids[i], SK_INDEX_PATCHID))
+			sd.need[i] |= NEED_PATCHID;
+	/*
+	 * Lines only from a diff made for the patch-id anyway: a commit
+	 * whose difference is not kept because it is upstream (equal
+	 * patch-id, Link:) must not be diffed on every run.
+	 */
+	for (i = 0; i < cands->nr; i++) {
+		j = find_oid(&sd, cands->items[i].oid);
+		if (sd.need[j] == NEED_PATCHID &&
+		    !difference_kept(r, &r->pi[owner[i]], sd.oids[j]))
+			sd.need[j] |= NEED_LINES;
+	}
+	/* only what is missing is diffed: a warm run diffs nothing */
+	for (i = j = 0; i < sd.nr; i++)
+		if (sd.need[i]) {
+			sd.oids[j] = sd.oids[i];
+			sd.need[j++] = sd.need[i];
+		}
+	sd.nr = j;
+	if ((sd.nr &&
+	     sk_parallel_repo_for(r->repo, sd.nr, 0, subject_diff_job, &sd)) ||
+	    sk_index_set_patchids(r->idx, sd.oids, (const char (*)[41])sd.pid,
+				  sd.nr))
+		sk_error_clear();	/* each lookup diffs what is missing */
+	for (i = 0; i < sd.nr; i++) {
+		struct cached_lines *c;
+
+		if (!(sd.need[i] & NEED_LINES))
+			continue;
+		c = SK_ARRAY_PUSH(r->lines, r->nr_lines, r->alloc_lines);
+		snprintf(c->oid, sizeof(c->oid), "%s", sd.oids[i]);
+		c->l = sd.lines[i];
+	}
+	free(sd.oids);
+	free(sd.need);
+	free(sd.pid);
+	free(sd.lines);
+}
+
+static void prefetch_direct(struct run *r, long long range)
+{
+	struct sk_strvec files = { 0 };
+	struct sk_index_list l = { 0 };
+	char **email = sk_xcalloc(r->nr_pi + 1, sizeof(*email));
+	size_t *owner = NULL, nr_owner = 0, alloc_owner = 0;
+	size_t k, j, end;
+
+	for (k = 0; k < r->nr_pi; k++) {
+		const struct sk_series_patch *p = r->pi[k].p;
+
+		email[k] = r->pi[k].email;
+		sk_index_by_subject(&l, r->idx, range, r->pi[k].norm);
+		for (j = 0; j < p->nr_fixlets; j++) {
+			char *norm;
+
+			if (!p->fixlets[j].subject)
+				continue;
+			norm = norm_dup(r, p->fixlets[j].subject);
+			sk_index_by_subject(&l, r->idx, range, norm);
+			free(norm);
+		}
+		while (nr_owner < l.nr)
+			*SK_ARRAY_PUSH(owner, nr_owner, alloc_owner) = k;
+	}
+	subject_diffs(r, &l, owner);
+	sk_index_list_release(&l);
+	free(owner);
+	qsort(email, r->nr_pi, sizeof(*email), oid_cmp);
+	for (k = 0; k < r->nr_pi; k = end) {
+		struct author_cache *ac;
+
+		for (end = k; end < r->nr_pi && !strcmp(email[end], email[k]);)
+			end++;
+		if (end - k <= FILESET_AFTER)
+			continue;
+		ac = author_commits(r, email[k], range, MAINLINE_AUTHOR_CAP);
+		ac->fx_ready = 1;
+		for (j = 0; j < ac->l.nr; j++)
+			sk_strvec_push(&files, ac->l.items[j].oid);
+	}
+	free(email);
+	if (sk_index_prefetch(r->idx, r->repo, files.items, files.nr,
+			      SK_INDEX_FILES))
+		sk_error_clear();	/* each lookup diffs what is missing */
+	sk_strvec_clear(&files);
+}
+
 static void map_upstream(struct run *r)
 {
 	long long range;
@@ -1643,6 +1826,7 @@ static void map_upstream(struct run *r)
 		return;
 	range = r->mainline->range;
 	use_where(r, r->mainline);
+	prefetch_direct(r, range);
 	for (k = 0; k < r->nr_pi; k++)
 		map_direct(r, &r->pi[k], range);
 	for (k = 0; k < r->nr_pi;) {
