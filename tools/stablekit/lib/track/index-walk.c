@@ -391,12 +391,13 @@ static int walk(struct node ***out, size_t *nr_out, struct sk_index *idx,
 	return 0;
 }
 
-/* libgit2 settings for the walk: no hash check, no caching of commits. */
+/*
+ * libgit2 settings for the walk: no caching of commits.  (Objects are
+ * not hashed again on read in the whole program: stablekit.c.)
+ */
 static int walk_settings(int walking)
 {
-	if (git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION,
-			     !walking) ||
-	    git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT,
+	if (git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT,
 			     (size_t)(walking ? 0 : GIT_COMMIT_CACHE_LIMIT)))
 		return sk_error_git(SK_ERROR, "libgit2 options");
 	return 0;

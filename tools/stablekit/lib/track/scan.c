@@ -1501,8 +1501,6 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	r.o = o;
 	r.s = sk_xcalloc(1, sizeof(*r.s));
 	sk_strbuf_init(&r.sb);
-	/* as git log reads: no SHA-1 check of every object inflated */
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	ret = setup(&r, &tip, &since);
 	if (!ret)
 		ret = walk_mainline(&r, &tip, &since);
@@ -1542,7 +1540,6 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	sk_index_close(r.idx);
 	git_repository_free(r.repo);
 	sk_branches_release(&r.branches);
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
 	if (ret) {
 		sk_scan_free(r.s);
 		return ret;
