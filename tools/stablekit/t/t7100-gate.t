@@ -129,7 +129,95 @@ test_expect_success 'an unknown benchmark: exit 128 naming the key' '
 	! test -e g8/gate.json
 '
 
-test_expect_success 'gate wants --branch' '
+# skipped <out> [option...]: every stage skipped, the branch's tip from
+# the small repository "tree" (STABLEKIT_REPO)
+skipped() {
+	out=$1
+	shift
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 STABLEKIT_REPO="$SHARNESS_TRASH_DIRECTORY/tree" &&
+	 export SK_WORK STABLEKIT_REPO && stablekit gate --json \
+		--branch linux-6.12.y --skip build --skip kselftest \
+		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/$out" "$@")
+}
+
+test_expect_success 'a gate writes the key of its inputs after gate.json' '
+	git init -q tree &&
+	git -C tree commit -q --allow-empty -m "the tip" &&
+	git -C tree branch -f linux-6.12.y &&
+	test_expect_code 1 skipped r >r.json 2>r.err &&
+	jq -e ".verdict == \"incomplete\" and .reused_from == null" r.json &&
+	grep "^tip $(git -C tree rev-parse linux-6.12.y)$" r/gate.key &&
+	grep "^stablekit [0-9a-f]\{40\}$" r/gate.key &&
+	grep "^queue/series [0-9a-f]\{40\}$" r/gate.key
+'
+
+test_expect_success 'an incomplete gate is run again' '
+	test_expect_code 1 skipped r >r.json 2>r.err &&
+	! grep "gate: reused" r.err &&
+	jq -e ".reused_from == null" r.json
+'
+
+# The verdict of a passing gate comes from kernels and guests (t7000,
+# t7200); here gate.json is made to say pass, to see what follows from it.
+test_expect_success 'a gate whose inputs are those of one that passed is not run again' '
+	jq ".verdict = \"pass\" | .reasons = []" r/gate.json >pass.json &&
+	cp pass.json r/gate.json &&
+	touch -d "2026-01-02 03:04:05 UTC" r/gate.json &&
+	skipped r >r2.json 2>r2.err &&
+	grep "gate: reused: .* passed at 2026-01-02T03:04:05Z" r2.err &&
+	jq -e ".verdict == \"pass\" and
+		.reused_from == \"2026-01-02T03:04:05Z\"" r2.json &&
+	jq -e ".reused_from == \"2026-01-02T03:04:05Z\"" r/gate.json &&
+	jq -S "del(.reused_from)" r2.json >a &&
+	jq -S "del(.reused_from)" pass.json >b &&
+	test_cmp a b
+'
+
+test_expect_success 'reused again, it keeps the time of the gate that ran' '
+	skipped r >r3.json 2>r3.err &&
+	jq -e ".reused_from == \"2026-01-02T03:04:05Z\"" r3.json
+'
+
+test_expect_success 'another option, --no-reuse or a new tip runs the gate again' '
+	test_expect_code 1 skipped r --runs 3 >r4.json &&
+	jq -e ".verdict == \"incomplete\" and .reused_from == null" r4.json &&
+	grep "^runs 3$" r/gate.key &&
+	jq ".verdict = \"pass\" | .reasons = []" r/gate.json >pass.json &&
+	mv pass.json r/gate.json &&
+	skipped r --runs 3 >r5.json &&
+	jq -e ".reused_from != null" r5.json &&
+	rm r/gate.key &&
+	test_expect_code 1 skipped r --runs 3 --no-reuse >r6.json &&
+	jq -e ".reused_from == null" r6.json &&
+	grep "^runs 3$" r/gate.key &&
+	jq ".verdict = \"pass\" | .reasons = []" r/gate.json >pass.json &&
+	mv pass.json r/gate.json &&
+	git -C tree commit -q --allow-empty -m "a new tip" &&
+	git -C tree branch -f linux-6.12.y &&
+	test_expect_code 1 skipped r --runs 3 >r8.json &&
+	jq -e ".reused_from == null" r8.json
+'
+
+test_expect_success 'the report says the gate was reused, and from when' '
+	jq ".verdict = \"pass\" | .reasons = []" r/gate.json >pass.json &&
+	mv pass.json r/gate.json &&
+	touch -d "2026-01-02 03:04:05 UTC" r/gate.json &&
+	skipped r --runs 3 >r9.json &&
+	mkdir -p w/results/linux-6.12.y &&
+	rm -rf w/results/linux-6.12.y/gate &&
+	cp -r r w/results/linux-6.12.y/gate &&
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 export SK_WORK && stablekit report --branch linux-6.12.y --json \
+		>"$SHARNESS_TRASH_DIRECTORY/report.json" &&
+	 stablekit report --branch linux-6.12.y \
+		>"$SHARNESS_TRASH_DIRECTORY/report.txt") &&
+	jq -e ".gate.reused_from == \"2026-01-02T03:04:05Z\"" report.json &&
+	grep "^Gate: the results of the gate that passed at 2026-01-02T03:04:05Z" \
+		report.txt
+'
+
+test_expect_success 'gate wants --branch' 
 	(cd "$SK_TOP" && test_expect_code 129 stablekit gate)
 '
 

@@ -321,3 +321,45 @@ out:
 	free(conf);
 	return ret;
 }
+
+int sk_build_branch_tip(char out[41], const char *top, const char *name)
+{
+	struct sk_repo_choice choice = { 0 };
+	struct sk_branches b = { 0 };
+	const struct sk_branch *br;
+	git_repository *repo = NULL;
+	git_object *obj = NULL, *commit = NULL;
+	char *conf = sk_path_join(top, SK_BRANCHES_CONF), *path = NULL;
+	const char *how = NULL;
+	int ret = sk_branches_load(&b, conf);
+
+	out[0] = '\0';
+	if (ret)
+		goto out;
+	br = sk_branches_find(&b, name);
+	if (!br) {
+		ret = sk_branches_require(&b, name);
+		goto out;
+	}
+	choice.config = b.repo;
+	choice.top = top;
+	sk_repo_locate(&path, &how, &choice);
+	ret = sk_repo_open(&repo, path);
+	if (ret)
+		goto out;
+	if (git_revparse_single(&obj, repo, br->ref) ||
+	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT)) {
+		ret = sk_error_set(SK_ENOTFOUND, "ref '%s' is not in the "
+				   "repository", br->ref);
+		goto out;
+	}
+	git_oid_tostr(out, 41, git_object_id(commit));
+out:
+	git_object_free(commit);
+	git_object_free(obj);
+	git_repository_free(repo);
+	sk_branches_release(&b);
+	free(path);
+	free(conf);
+	return ret;
+}

@@ -58,4 +58,11 @@ int sk_build_branch_named(struct sk_build *job, struct sk_build_results **out,
 			  char **results, const char *name,
 			  const struct sk_build_branch_opts *o);
 
+/*
+ * The tip commit of the branch named name, from the repository and ref
+ * sk_build_branch_named would build: what a gate compares with the tip
+ * of an earlier one before building anything.
+ */
+int sk_build_branch_tip(char out[41], const char *top, const char *name);
+
 #endif

@@ -47,6 +47,7 @@ void sk_gate_results_release(struct sk_gate_results *r)
 	free(r->baseline_store);
 	sk_strvec_free_array(r->arches, r->nr_arches);
 	free(r->runner);
+	free(r->reused_from);
 	free(r->config);
 	free(r->config_from);
 	memset(r, 0, sizeof(*r));
@@ -149,6 +150,7 @@ json_t *sk_gate_results_to_json(const struct sk_gate_results *r)
 			    "path", str_or_null(r->config),
 			    "from", str_or_null(r->config_from)));
 	json_object_set_new(o, "graph", graph_json(r));
+	json_object_set_new(o, "reused_from", str_or_null(r->reused_from));
 	return o;
 }
 
@@ -289,6 +291,8 @@ static int read_top(struct sk_gate_results *r, json_t *o, const char *file)
 	SK_JSON_READ(sk_json_read_string(&r->runner, o, "runner", file, ""));
 	SK_JSON_READ(read_config(r, o, file));
 	SK_JSON_READ(read_graph(r, o, file));
+	SK_JSON_READ(sk_json_read_string(&r->reused_from, o, "reused_from",
+					 file, ""));
 	/* the end writes the graph; the stages alone are a partial file */
 	r->complete = json_object_get(o, "graph") != NULL;
 	return 0;

@@ -67,6 +67,13 @@ struct sk_gate_results {
 	char *config, *config_from;
 	struct sk_gate_results_step *graph;
 	size_t nr_graph;
+	/*
+	 * When this run found the branch's tip, queue and every input of
+	 * the gate those of an earlier gate that passed: when that gate
+	 * finished ("YYYY-MM-DDTHH:MM:SSZ"), whose stages these are.  NULL:
+	 * the stages ran in this run.
+	 */
+	char *reused_from;
 };
 
 void sk_gate_results_release(struct sk_gate_results *r);

@@ -16,6 +16,7 @@
 #include "core/results.h"
 #include "core/run.h"
 #include "core/strbuf.h"
+#include "core/strvec.h"
 #include "gate/boot.h"
 #include "gate/gate-config.h"
 #include "gate/gate-results.h"
@@ -32,6 +33,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 static const char *const variants[] = { "baseline", "patched" };
 
@@ -1429,6 +1433,110 @@ static void execute(struct graph *job)
 	}
 }
 
+/*
+ * A gate is not run again when nothing it depends on has changed since
+ * one that passed: the branch's tip, its queue, every input of the
+ * baseline's key, the arches, the gate config, the options that change
+ * what runs or how it is judged, and this stablekit.  The key is written
+ * to <outdir>/gate.key after gate.json, and removed before a gate runs.
+ */
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_queue(struct sk_strbuf *sb, const char *dir)
+{
+	struct sk_strvec names = { 0 };
+	struct dirent *d;
+	DIR *dh = opendir(dir);
+	size_t i;
+
+	while (dh && (d = readdir(dh)))
+		if (d->d_name[0] != '.')
+			sk_strvec_push(&names, d->d_name);
+	if (dh)
+		closedir(dh);
+	if (names.nr > 1)
+		qsort(names.items, names.nr, sizeof(*names.items), name_cmp);
+	for (i = 0; i < names.nr; i++) {
+		char *path = sk_path_join(dir, names.items[i]);
+		char *name = sk_xstrfmt("queue/%s", names.items[i]);
+
+		if (sk_is_dir(path))
+			sk_strbuf_addf(sb, "%s dir\n", name);
+		else
+			add_oid(sb, name, path);
+		free(path);
+		free(name);
+	}
+	sk_strvec_clear(&names);
+}
+
+static char *gate_key(const struct gate *g, const struct sk_gate_opts *o,
+		      const struct sk_gate_arches *arches,
+		      const char *conf_path, const char *tip)
+{
+	struct sk_strbuf sb = SK_STRBUF_INIT;
+	char *queue = sk_xstrfmt("%s/stable/%s", o->top, o->branch);
+	size_t i;
+
+	sk_strbuf_adds(&sb, g->inputs);
+	for (i = 0; i < arches->nr; i++)
+		sk_strbuf_addf(&sb, "gate-arch %s\n", arches->v[i]);
+	sk_strbuf_addf(&sb, "tip %s\n", tip);
+	add_queue(&sb, queue);
+	add_oid(&sb, "gate.conf", conf_path);
+	for (i = 0; g->skip && i < g->skip->nr; i++)
+		sk_strbuf_addf(&sb, "skip %s\n", g->skip->items[i]);
+	sk_strbuf_addf(&sb, "runs %d\nconfirm %d\nrunner %s\n", g->runs,
+		       !g->no_confirm, o->lava ? "lava" : "local");
+	add_oid(&sb, "stablekit", "/proc/self/exe");
+	free(queue);
+	return sk_strbuf_detach(&sb);
+}
+
+/* When the file was last written, as gate.json's reused_from says it. */
+static char *mtime_text(const char *path)
+{
+	struct stat st;
+	struct tm tm;
+	char buf[32];
+
+	if (stat(path, &st) < 0 || !gmtime_r(&st.st_mtime, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return sk_xstrdup("an unknown time");
+	return sk_xstrdup(buf);
+}
+
+/*
+ * The earlier gate of g->outdir, read into *prev, when it passed with
+ * this key: 1.  0 (and *prev empty) when it must run again.
+ */
+static int earlier_gate(struct sk_gate_results *prev, const struct gate *g,
+			const char *key)
+{
+	struct sk_strbuf old = SK_STRBUF_INIT;
+	char *kpath = sk_path_join(g->outdir, "gate.key");
+	char *jpath = sk_path_join(g->outdir, "gate.json");
+	int same = sk_read_file(&old, kpath) >= 0 && !strcmp(old.buf, key);
+
+	memset(prev, 0, sizeof(*prev));
+	if (same && !sk_gate_results_read(prev, jpath) && prev->complete &&
+	    prev->verdict && !strcmp(prev->verdict, "pass")) {
+		if (!prev->reused_from)
+			prev->reused_from = mtime_text(jpath);
+	} else {
+		sk_gate_results_release(prev);
+		same = 0;
+	}
+	sk_error_clear();
+	sk_strbuf_release(&old);
+	free(kpath);
+	free(jpath);
+	return same;
+}
+
 /* The guest's workload; in the inputs key, so a stored baseline is its. */
 static void add_workload(struct gate *g)
 {
@@ -1448,6 +1556,7 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 	char *conf_path = NULL, *path;
 	const char *conf_branch, *v;
 	double t0 = sk_now();
+	char tip[GIT_OID_HEXSZ + 1], *key = NULL, *key_path = NULL;
 	size_t i;
 	int err = 0, shipped = 0;
 
@@ -1504,6 +1613,22 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 			      o->branch, g->arch);
 	g->staging = sk_xstrfmt("%s.new", g->cache);
 	g->inputs = inputs_key(g);
+	if (!sk_build_branch_tip(tip, o->top, o->branch))
+		key = gate_key(g, o, &arches, conf_path, tip);
+	sk_error_clear();
+	if (key && !o->no_reuse && earlier_gate(&res, g, key)) {
+		if (g->progress)
+			sk_progressf("gate: reused: the tip, the queue and every "
+				     "input are those of the gate that passed "
+				     "at %s (--no-reuse runs it again)",
+				     res.reused_from);
+		goto write;
+	}
+	key_path = sk_path_join(g->outdir, "gate.key");
+	if (unlink(key_path) < 0 && errno != ENOENT) {
+		err = sk_error_errno(key_path);
+		goto cleanup;
+	}
 	reuse_check(g);
 	if (g->progress)
 		sk_progressf("gate: baseline %s", g->reuse ? "reused" : g->reuse_why);
@@ -1539,11 +1664,17 @@ int sk_gate_run(json_t **out, const struct sk_gate_opts *o)
 					     shipped ? "shipped" : "project");
 	}
 	graph_results(&res, &job);
+write:
 	path = sk_path_join(g->outdir, "gate.json");
 	/* atomic: a reader (the report) never sees half a file */
-	sk_gate_results_write(path, &res);
+	err = sk_gate_results_write(path, &res);
 	free(path);
-	*out = sk_gate_results_to_json(&res);
+	/* the key after the results it describes, never before */
+	if (!err && key && !res.reused_from &&
+	    sk_write_file_atomic(key_path, key, strlen(key)) < 0)
+		err = -1;
+	if (!err)
+		*out = sk_gate_results_to_json(&res);
 cleanup:
 	for (i = 0; i < job.nr_parts || i < 1; i++)
 		part_release(&job.parts[i], i == 0);
@@ -1556,5 +1687,7 @@ cleanup:
 	free(g->src);
 	free((char *)g->outdir);
 	free(conf_path);
+	free(key);
+	free(key_path);
 	return err;
 }

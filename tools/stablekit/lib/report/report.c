@@ -406,6 +406,9 @@ static json_t *gate_section(const struct sk_gate_results *gate,
 	if (gate->has_seconds)
 		json_object_set_new(o, "seconds", json_real(gate->seconds));
 	json_object_set_new(o, "arch", str_or_null(gate->arch));
+	if (gate->reused_from)
+		json_object_set_new(o, "reused_from",
+				    json_string(gate->reused_from));
 	return o;
 }
 

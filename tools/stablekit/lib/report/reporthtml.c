@@ -554,6 +554,13 @@ char *sk_report_html(json_t *r)
 
 	page_start(&sb, title);
 	overview(&sb, r);
+	if (*STR(json_object_get(r, "gate"), "reused_from")) {
+		sk_strbuf_adds(&sb, "<p class=\"reused\">The gate's results are "
+			       "those of the gate that passed at ");
+		esc(&sb, STR(json_object_get(r, "gate"), "reused_from"));
+		sk_strbuf_adds(&sb, ": the tip, the queue and every input are "
+			       "the same, so it was not run again.</p>\n");
+	}
 	backports(&sb, r);
 	builds(&sb, r);
 	tests(&sb, r);

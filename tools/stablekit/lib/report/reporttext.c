@@ -80,6 +80,11 @@ static void headers(struct sk_strbuf *sb, json_t *r)
 		       json_integer_value(json_object_get(json_object_get(r,
 			       "backports"), "queued")) == 1 ? "" : "s",
 		       upper(STR(r, "verdict")));
+	if (*STR(json_object_get(r, "gate"), "reused_from"))
+		sk_strbuf_addf(sb, "Gate: the results of the gate that passed at "
+			       "%s: the tip, the queue and every input are "
+			       "the same, so it was not run again.\n\n",
+			       STR(json_object_get(r, "gate"), "reused_from"));
 }
 
 static const char *section_status(json_t *o)
