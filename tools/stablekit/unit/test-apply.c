@@ -407,6 +407,49 @@ static void test_hunk_lines_over_at_text(void **state)
 }
 
 /*
+ * #29, from mm/ksm's fix (590c03ca6a3f) on 6.12: the hunk's first change
+ * rewrites the signature of ksm_vma_flags(), which 6.12 does not have;
+ * the @@ line names the function before it.  The hunk is refused, and
+ * says it changes ksm_vma_flags(), not that it is at the top level.
+ */
+static void test_refused_signature_names_its_function(void **state)
+{
+	static const char tree[] =
+		"static int __ksm_del_vma(struct vm_area_struct *vma)\n"
+		"{\n"
+		"\treturn 0;\n"
+		"}\n"
+		"\n"
+		"void ksm_add_vma(struct vm_area_struct *vma)\n"
+		"{\n"
+		"\tif (__ksm_should_add_vma(vma->vm_file, vma->vm_flags))\n"
+		"\t\t__ksm_add_vma(vma);\n"
+		"}\n";
+	static const char d[] =
+		"--- a/x.c\n"
+		"+++ b/x.c\n"
+		"@@ -8,8 +8,8 @@ static int __ksm_del_vma(struct vm_area_struct *vma)\n"
+		"  * Returns: @vm_flags possibly updated to mark mergeable.\n"
+		"  */\n"
+		"-vm_flags_t ksm_vma_flags(const struct mm_struct *mm, const struct file *file,\n"
+		"+vm_flags_t ksm_vma_flags(struct mm_struct *mm, const struct file *file,\n"
+		" \t\t\t vm_flags_t vm_flags)\n"
+		" {\n"
+		" \tif (mm_flags_test(MMF_VM_MERGE_ANY, mm) &&\n"
+		" \t    __ksm_should_add_vma(file, vm_flags))\n"
+		" \t\tvm_flags |= VM_MERGEABLE;\n";
+	struct sk_strbuf out = SK_STRBUF_INIT;
+	struct sk_apply_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&out, &rep, tree, d, SK_APPLY_FUZZ3), SK_ECONFLICT);
+	assert_false(rep.hunks[0].applied);
+	assert_string_equal(rep.hunks[0].changes, "ksm_vma_flags");
+	sk_apply_report_release(&rep);
+	sk_strbuf_release(&out);
+}
+
+/*
  * #29, from mm/userfaultfd's fix (0217c7fb4de4) on 6.12: the function
  * after the new one is renamed upstream, so all three trailing context
  * lines differ while the three leading ones hold; placed like the human
@@ -656,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_fuzz3_ambiguous_is_refused),
 		cmocka_unit_test(test_oneliner_at_line_is_top_level),
 		cmocka_unit_test(test_hunk_lines_over_at_text),
+		cmocka_unit_test(test_refused_signature_names_its_function),
 		cmocka_unit_test(test_fuzz3_one_end_renamed),
 		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_far_hunk_is_fast),

@@ -501,13 +501,33 @@ static struct sk_hunk_report *report_hunk(struct sk_apply_report *rep,
 	return r;
 }
 
+/*
+ * The definition whose own line the hunk's first change removes ("-int
+ * f(int a," rewritten as "+int f(long a,"), or 0: the change is at the
+ * top level before its body opens, but it is that definition's.
+ */
+static size_t changed_def_line(const char **name, const struct hunk *h)
+{
+	int rm;
+	size_t at = first_change(h, &rm);
+	const char *const *v = (const char *const *)h->pre.v;
+
+	if (!rm || at >= h->pre.nr || !is_funcname_line(v[at]) ||
+	    is_label_line(v[at]) || !def_open(v, at, h->pre.nr))
+		return 0;
+	return sk_apply_def_name(v[at], name);
+}
+
 /* The definition the hunk changes upstream, for the FAILED mail. */
-static void changes_of(struct sk_hunk_report *r, const struct where *w)
+static void changes_of(struct sk_hunk_report *r, const struct where *w,
+		       const struct hunk *h)
 {
 	struct scope sc;
 
 	if (w->known && w->sc.len) {
 		r->changes = sk_xstrndup(w->sc.name, w->sc.len);
+	} else if (w->known && (sc.len = changed_def_line(&sc.name, h))) {
+		r->changes = sk_xstrndup(sc.name, sc.len);
 	} else if (!w->known && w->named) {
 		sc.len = sk_apply_def_name(w->named, &sc.name);
 		if (sc.len)
@@ -672,7 +692,7 @@ static long place(struct sk_hunk_report *r, const struct lines *old,
 
 	*sl = *st = 0;
 	upstream_where(&w, h);
-	changes_of(r, &w);
+	changes_of(r, &w, h);
 	at = find_exact(old, want, cursor, h, &w);
 	if (at >= 0) {
 		if (at != want) {
@@ -858,7 +878,7 @@ static void report_absent(struct sk_apply_report *rep, const char *path,
 			struct where w;
 
 			upstream_where(&w, &h);
-			changes_of(r, &w);
+			changes_of(r, &w, &h);
 		}
 		free_hunk(&h);
 	}
