@@ -211,13 +211,19 @@ test_expect_success 'the report says the gate was reused, and from when' '
 	 export SK_WORK && stablekit report --branch linux-6.12.y --json \
 		>"$SHARNESS_TRASH_DIRECTORY/report.json" &&
 	 stablekit report --branch linux-6.12.y \
-		>"$SHARNESS_TRASH_DIRECTORY/report.txt") &&
+		>"$SHARNESS_TRASH_DIRECTORY/report.txt" &&
+	 stablekit report --summary --branch linux-6.12.y \
+		>"$SHARNESS_TRASH_DIRECTORY/summary.txt") &&
 	jq -e ".gate.reused_from == \"2026-01-02T03:04:05Z\"" report.json &&
 	grep "^Gate: the results of the gate that passed at 2026-01-02T03:04:05Z" \
-		report.txt
+		report.txt &&
+	grep "^linux-6.12.y: gate reused: the one that passed at 2026-01-02T03:04:05Z" \
+		summary.txt &&
+	jq -e ".branches[0].gate_reused_from == \"2026-01-02T03:04:05Z\"" \
+		w/results/report/summary.json
 '
 
-test_expect_success 'gate wants --branch' 
+test_expect_success 'gate wants --branch' '
 	(cd "$SK_TOP" && test_expect_code 129 stablekit gate)
 '
 

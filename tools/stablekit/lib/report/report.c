@@ -888,9 +888,9 @@ json_t *sk_report_summary(const struct sk_status_results *status,
 	for (i = 0; i < nr; i++) {
 		json_t *b = branches[i], *builds = json_object_get(b, "builds");
 
-		json_t *tree = json_object_get(b, "tree");
+		json_t *tree = json_object_get(b, "tree"), *row, *from;
 
-		json_array_append_new(rows, json_pack(
+		row = json_pack(
 			"{s:O, s:O, s:O, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
 			"branch", json_object_get(b, "branch"),
 			"kind", json_object_get(tree, "kind"),
@@ -906,7 +906,12 @@ json_t *sk_report_summary(const struct sk_status_results *status,
 					"status"),
 			"gate", json_object_get(json_object_get(b, "gate"),
 					"status"),
-			"tested_by", json_object_get(b, "tested_by")));
+			"tested_by", json_object_get(b, "tested_by"));
+		from = json_object_get(json_object_get(b, "gate"),
+				       "reused_from");
+		if (from)
+			json_object_set(row, "gate_reused_from", from);
+		json_array_append_new(rows, row);
 	}
 	return json_pack("{s:s, s:o?, s:s?, s:o}", "schema",
 			 SK_REPORT_SUMMARY_SCHEMA, "status",

@@ -564,6 +564,12 @@ static char *summary_text(json_t *s)
 			       *STR(b, "gate") ? STR(b, "gate") : "not run",
 			       json_is_string(json_object_get(b, "tested_by")) ?
 			       "Tested-by" : "-");
+	json_array_foreach(json_object_get(s, "branches"), i, b)
+		if (*STR(b, "gate_reused_from"))
+			sk_strbuf_addf(&sb, "%s: gate reused: the one that passed "
+				       "at %s (the same tip, queue and inputs)\n",
+				       branch_label(b, &label),
+				       STR(b, "gate_reused_from"));
 	/* the first reason; the branch's report has them all */
 	json_array_foreach(json_object_get(s, "branches"), i, b) {
 		size_t n = json_array_size(json_object_get(b, "reasons"));
