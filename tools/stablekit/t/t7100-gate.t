@@ -176,7 +176,13 @@ test_expect_success 'a gate whose inputs are those of one that passed is not run
 
 test_expect_success 'reused again, it keeps the time of the gate that ran' '
 	skipped r >r3.json 2>r3.err &&
-	jq -e ".reused_from == \"2026-01-02T03:04:05Z\"" r3.json
+	jq -e ".reused_from == \"2026-01-02T03:04:05Z\"" r3.json &&
+	(cd "$SK_TOP" && SK_WORK="$SHARNESS_TRASH_DIRECTORY/w" &&
+	 STABLEKIT_REPO="$SHARNESS_TRASH_DIRECTORY/tree" &&
+	 export SK_WORK STABLEKIT_REPO && stablekit gate \
+		--branch linux-6.12.y --skip build --skip kselftest \
+		--skip bench --out "$SHARNESS_TRASH_DIRECTORY/r") >r3.txt &&
+	grep "^gate linux-6.12.y: pass (reused: the gate of 2026-01-02T03:04:05Z, which took [0-9]* s)$" r3.txt
 '
 
 test_expect_success 'another option, --no-reuse or a new tip runs the gate again' '
