@@ -51,16 +51,12 @@ static void print_text(json_t *res)
 	const char *from = json_string_value(json_object_get(res,
 							     "reused_from"));
 
-	if (from)
-		printf("gate %s: %s (reused: the gate of %s, which took %.0f s)\n",
-		       json_string_value(json_object_get(res, "branch")),
-		       json_string_value(json_object_get(res, "verdict")), from,
-		       json_real_value(json_object_get(res, "seconds")));
-	else
-		printf("gate %s: %s (%.0f s)\n",
-		       json_string_value(json_object_get(res, "branch")),
-		       json_string_value(json_object_get(res, "verdict")),
-		       json_real_value(json_object_get(res, "seconds")));
+	printf("gate %s: %s (%s%s%s%.0f s)\n",
+	       json_string_value(json_object_get(res, "branch")),
+	       json_string_value(json_object_get(res, "verdict")),
+	       from ? "reused: the gate of " : "", from ? from : "",
+	       from ? ", which took " : "",
+	       json_real_value(json_object_get(res, "seconds")));
 	json_array_foreach(json_object_get(res, "reasons"), i, r)
 		printf("  %s\n", sk_term(json_string_value(r)));
 	printf("results: %s\n", json_string_value(json_object_get(res,

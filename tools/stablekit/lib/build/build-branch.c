@@ -279,72 +279,74 @@ out:
 	return ret;
 }
 
-int sk_build_branch_named(struct sk_build *job, struct sk_build_results **out,
-			  char **results, const char *name,
-			  const struct sk_build_branch_opts *o)
+/*
+ * The branch named name of <top>/stable/branches.conf (*b, caller
+ * releases) and the repository it lives in, as `stablekit build` finds
+ * it: [stablekit] repo, $STABLEKIT_REPO or the workspace.
+ */
+static int open_branch(git_repository **repo, const struct sk_branch **br,
+		       struct sk_branches *b, const char *top,
+		       const char *name)
 {
-	struct sk_build_branch_opts bo = *o;
 	struct sk_repo_choice choice = { 0 };
-	struct sk_branches b = { 0 };
-	git_repository *repo = NULL;
-	char *conf = sk_path_join(o->build.top, SK_BRANCHES_CONF), *path = NULL;
+	char *conf = sk_path_join(top, SK_BRANCHES_CONF), *path = NULL;
 	const char *how = NULL;
-	int ret;
+	int ret = sk_branches_load(b, conf);
 
-	memset(job, 0, sizeof(*job));
-	*out = NULL;
-	*results = NULL;
-	ret = sk_branches_load(&b, conf);
+	*repo = NULL;
+	*br = NULL;
 	if (ret)
 		goto out;
-	bo.build.branch = sk_branches_find(&b, name);
-	if (!bo.build.branch) {
-		ret = sk_branches_require(&b, name);
+	*br = sk_branches_find(b, name);
+	if (!*br) {
+		ret = sk_branches_require(b, name);
 		goto out;
 	}
-	choice.config = b.repo;
-	choice.top = o->build.top;
+	choice.config = b->repo;
+	choice.top = top;
 	sk_repo_locate(&path, &how, &choice);
-	ret = sk_repo_open(&repo, path);
-	if (ret) {
+	ret = sk_repo_open(repo, path);
+	if (ret)
 		ret = sk_error_set(SK_ENOTFOUND, "no kernel repository at '%s' "
 				   "(from %s)", path, how);
-		goto out;
-	}
-	bo.build.repo = repo;
-	bo.build.distcc_hosts = b.distcc_hosts;
-	ret = sk_build_branch(job, out, results, &bo);
 out:
-	git_repository_free(repo);
-	sk_branches_release(&b);
 	free(path);
 	free(conf);
 	return ret;
 }
 
+int sk_build_branch_named(struct sk_build *job, struct sk_build_results **out,
+			  char **results, const char *name,
+			  const struct sk_build_branch_opts *o)
+{
+	struct sk_build_branch_opts bo = *o;
+	struct sk_branches b = { 0 };
+	git_repository *repo = NULL;
+	int ret;
+
+	memset(job, 0, sizeof(*job));
+	*out = NULL;
+	*results = NULL;
+	ret = open_branch(&repo, &bo.build.branch, &b, o->build.top, name);
+	if (!ret) {
+		bo.build.repo = repo;
+		bo.build.distcc_hosts = b.distcc_hosts;
+		ret = sk_build_branch(job, out, results, &bo);
+	}
+	git_repository_free(repo);
+	sk_branches_release(&b);
+	return ret;
+}
+
 int sk_build_branch_tip(char out[41], const char *top, const char *name)
 {
-	struct sk_repo_choice choice = { 0 };
 	struct sk_branches b = { 0 };
 	const struct sk_branch *br;
 	git_repository *repo = NULL;
 	git_object *obj = NULL, *commit = NULL;
-	char *conf = sk_path_join(top, SK_BRANCHES_CONF), *path = NULL;
-	const char *how = NULL;
-	int ret = sk_branches_load(&b, conf);
+	int ret = open_branch(&repo, &br, &b, top, name);
 
 	out[0] = '\0';
-	if (ret)
-		goto out;
-	br = sk_branches_find(&b, name);
-	if (!br) {
-		ret = sk_branches_require(&b, name);
-		goto out;
-	}
-	choice.config = b.repo;
-	choice.top = top;
-	sk_repo_locate(&path, &how, &choice);
-	ret = sk_repo_open(&repo, path);
 	if (ret)
 		goto out;
 	if (git_revparse_single(&obj, repo, br->ref) ||
@@ -359,7 +361,5 @@ out:
 	git_object_free(obj);
 	git_repository_free(repo);
 	sk_branches_release(&b);
-	free(path);
-	free(conf);
 	return ret;
 }

@@ -1002,11 +1002,6 @@ out:
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * ci/kconfig: objects mode takes every fragment but gate-*.config, of the
  * project's ci/kconfig/ when it has one, else of the shipped defaults
@@ -1047,7 +1042,7 @@ static int pick_fragments(struct job_ctx *c, struct sk_strbuf *key)
 		}
 		closedir(d);
 		qsort(job->fragments + first, job->nr_fragments - first,
-		      sizeof(char *), cmp_str);
+		      sizeof(char *), sk_str_cmp);
 	}
 	job->nr_kconfig = job->nr_fragments - first;
 	job->kconfig_shipped = job->nr_kconfig ? shipped : 0;

@@ -3,6 +3,7 @@
 #include "core/strbuf.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void sk_strvec_release(struct sk_strvec *l)
 {
@@ -45,4 +46,9 @@ json_t *sk_strvec_array_json(char *const *v, size_t nr)
 	for (i = 0; i < nr; i++)
 		json_array_append_new(arr, sk_json_string(v[i]));
 	return arr;
+}
+
+int sk_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }

@@ -24,6 +24,9 @@ void sk_strvec_push(struct sk_strvec *l, const char *s);
 /* A JSON array of the strings. */
 json_t *sk_strvec_json(const struct sk_strvec *l);
 
+/* qsort and bsearch of an array of strings (char *), by strcmp. */
+int sk_str_cmp(const void *a, const void *b);
+
 /* Free nr strings of v and v itself; NULL is fine. */
 void sk_strvec_free_array(char **v, size_t nr);
 /* A JSON array of nr strings of v. */

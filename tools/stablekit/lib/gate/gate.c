@@ -1440,11 +1440,6 @@ static void execute(struct graph *job)
  * what runs or how it is judged, and this stablekit.  The key is written
  * to <outdir>/gate.key after gate.json, and removed before a gate runs.
  */
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void add_queue(struct sk_strbuf *sb, const char *dir)
 {
 	struct sk_strvec names = { 0 };
@@ -1458,7 +1453,7 @@ static void add_queue(struct sk_strbuf *sb, const char *dir)
 	if (dh)
 		closedir(dh);
 	if (names.nr > 1)
-		qsort(names.items, names.nr, sizeof(*names.items), name_cmp);
+		qsort(names.items, names.nr, sizeof(*names.items), sk_str_cmp);
 	for (i = 0; i < names.nr; i++) {
 		char *path = sk_path_join(dir, names.items[i]);
 		char *name = sk_xstrfmt("queue/%s", names.items[i]);

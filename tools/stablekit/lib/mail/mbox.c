@@ -1,4 +1,5 @@
 #include "mail/mbox.h"
+#include "core/strvec.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/utf8.h"
@@ -1158,11 +1159,6 @@ int sk_mbox_read_file(struct sk_mbox *out, const char *path)
 	return parse_file(out, path, 1);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int collect_dir(char ***names, size_t *nr, size_t *alloc,
 		       const char *dir)
 {
@@ -1203,7 +1199,7 @@ static int parse_maildir(struct sk_mbox *out, const char *dir, int keep)
 	if (!ret && !nr)
 		ret = sk_error_set(SK_EINVALID, "%s: maildir without mail (cur/, new/ empty)", dir);
 	if (nr > 1)
-		qsort(names, nr, sizeof(*names), cmp_str);
+		qsort(names, nr, sizeof(*names), sk_str_cmp);
 	for (i = 0; !ret && i < nr; i++)
 		ret = parse_file(out, names[i], keep);
 	for (i = 0; i < nr; i++)

@@ -22,11 +22,6 @@
 
 #define CONF_NAME "series.conf"
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int sk_series_names(char ***out, size_t *nr, const char *top)
 {
 	char *root = sk_path_join(top, "series");
@@ -70,7 +65,7 @@ int sk_series_names(char ***out, size_t *nr, const char *top)
 		return ret;
 	}
 	if (*nr > 1)
-		qsort(*out, *nr, sizeof(**out), cmp_names);
+		qsort(*out, *nr, sizeof(**out), sk_str_cmp);
 	return 0;
 }
 

@@ -156,11 +156,6 @@ static json_t *port_patch(struct report *r, const char *slug,
 	return o;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The .json files of a directory, sorted; NULL when it does not exist. */
 static char **json_files(const char *dir, size_t *nr)
 {
@@ -181,7 +176,7 @@ static char **json_files(const char *dir, size_t *nr)
 	}
 	closedir(d);
 	if (*nr)
-		qsort(v, *nr, sizeof(*v), by_name);
+		qsort(v, *nr, sizeof(*v), sk_str_cmp);
 	return v;
 }
 

@@ -98,16 +98,16 @@ struct node {
 
 struct arena_block;
 
+struct slot {
+	size_t tag;		/* the first bytes of n's id */
+	struct node *n;
+};
+
 /*
  * Commits whose every ancestor in the walked ranges is marked: asked
  * about once more, and one answer costs a bit test, not a search.
  */
 #define GRAPH_REACH_MAX 32
-
-struct slot {
-	size_t tag;		/* the first bytes of n's id */
-	struct node *n;
-};
 
 struct graph {
 	struct slot *slots;	/* open addressing, power of two */

@@ -31,12 +31,23 @@ enum {
 
 /* ---- the commit graph ---- */
 
-void sk_index__graph_release(struct graph *g)
+/* The ancestry marks go stale: their edge lists freed. */
+static void reach_forget(struct graph *g)
 {
 	unsigned int k;
 
-	for (k = 0; k < g->nr_reach; k++)
+	for (k = 0; k < g->nr_reach; k++) {
 		free(g->reach_edge[k]);
+		g->reach_edge[k] = NULL;
+		g->nr_reach_edge[k] = 0;
+	}
+	g->nr_reach = 0;
+	g->reach_epoch++;
+}
+
+void sk_index__graph_release(struct graph *g)
+{
+	reach_forget(g);
 	sk_index__arena_free(&g->arena);
 	free(g->slots);
 	free(g->heap);
@@ -536,19 +547,6 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	st->parsed += added;
 	free(order);
 	return ret;
-}
-
-static void reach_forget(struct graph *g)
-{
-	unsigned int k;
-
-	for (k = 0; k < g->nr_reach; k++) {
-		free(g->reach_edge[k]);
-		g->reach_edge[k] = NULL;
-		g->nr_reach_edge[k] = 0;
-	}
-	g->nr_reach = 0;
-	g->reach_epoch++;
 }
 
 static int reach_index(struct graph *g, const struct node *d)

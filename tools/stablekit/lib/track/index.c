@@ -579,10 +579,6 @@ static int cmp_pos_desc(const void *a, const void *b)
 	return -cmp_pos(a, b);
 }
 
-/*
- * Within a range (not 0), only its members, with their positions; then
- * oldest first: along the range, or by row (the order rows were added).
- */
 /* Only the members of range (0: any commit), each with its position. */
 static int cands_in_range(struct cands *c, struct sk_index *idx,
 			  long long range)
@@ -603,6 +599,10 @@ static int cands_in_range(struct cands *c, struct sk_index *idx,
 	return 0;
 }
 
+/*
+ * Within a range (not 0), only its members, with their positions; then
+ * oldest first: along the range, or by row (the order rows were added).
+ */
 static int cands_order(struct cands *c, struct sk_index *idx, long long range)
 {
 	int ret = cands_in_range(c, idx, range);
@@ -855,10 +855,6 @@ int sk_index_by_email(struct sk_index_list *out, struct sk_index *idx,
 }
 
 /*
- * The author's commits (any range), those of the range kept, newest
- * first; only the first cap rows are read.
- */
-/*
  * The k newest of c first, newest first; the others after them, in no
  * order.  An author's few hundred newest of tens of thousands of commits:
  * a selection, not a sort of them all.
@@ -896,6 +892,10 @@ static void cands_newest_first(struct cands *c, size_t k)
 		qsort(c->items, k, sizeof(*c->items), cmp_pos_desc);
 }
 
+/*
+ * The author's commits (any range), those of the range kept, newest
+ * first; only the first cap rows are read.
+ */
 int sk_index_by_email_recent(struct sk_index_list *out, struct sk_index *idx,
 			     long long range, const char *email, size_t cap)
 {

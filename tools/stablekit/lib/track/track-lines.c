@@ -1,4 +1,5 @@
 #include "track/track-lines.h"
+#include "core/strvec.h"
 #include "core/error.h"
 #include "core/patchid.h"
 
@@ -19,15 +20,10 @@ static void add(struct sk_lines *l, const char *path, char sign,
 	*SK_ARRAY_PUSH(l->items, l->nr, l->alloc) = sk_strbuf_detach(&sb);
 }
 
-static int cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void sort(struct sk_lines *l)
 {
 	if (l->nr)
-		qsort(l->items, l->nr, sizeof(*l->items), cmp);
+		qsort(l->items, l->nr, sizeof(*l->items), sk_str_cmp);
 }
 
 /* "@@ -a[,b] +c[,d] @@": the old and new line counts (default 1). */

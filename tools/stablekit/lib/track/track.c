@@ -223,6 +223,9 @@ struct pinfo {
 	char *msgid;		/* without the angle brackets, or "" */
 	struct sk_lines lines;	/* its changed lines, once read */
 	int lines_read;
+	/* the commits of subjects_range with its subject, once read */
+	struct sk_index_list subjects;
+	long long subjects_range;	/* 0: not read */
 	struct sk_track_patch *tp;
 	char *email;
 	char *norm;
@@ -296,11 +299,6 @@ struct run {
 	struct sk_strbuf sb;
 	struct sk_content_cache *content;	/* trees without history */
 };
-
-static int lines_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void cell_say(struct sk_track_cell *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -484,6 +482,7 @@ static void pinfo_release(struct pinfo *pi)
 	free(pi->norm);
 	free(pi->msgid);
 	sk_lines_release(&pi->lines);
+	sk_index_list_release(&pi->subjects);
 	for (i = 0; i < pi->nr_fixes; i++) {
 		free(pi->fixes[i].subject);
 		free(pi->fixes[i].how);
@@ -1208,11 +1207,6 @@ static struct author_cache *author_commits(struct run *r, const char *email,
 	return ac;
 }
 
-static int path_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A set of paths, as one key: sorted, each once. */
 static uint64_t fileset_hash(struct sk_strbuf *sb, char *const *files,
 			     size_t nr)
@@ -1222,7 +1216,7 @@ static uint64_t fileset_hash(struct sk_strbuf *sb, char *const *files,
 
 	if (nr)
 		memcpy(v, files, nr * sizeof(*v));
-	qsort(v, nr, sizeof(*v), path_cmp);
+	qsort(v, nr, sizeof(*v), sk_str_cmp);
 	sk_strbuf_reset(sb);
 	for (i = 0; i < nr; i++)
 		if (!i || strcmp(v[i], v[i - 1]))
@@ -1356,8 +1350,34 @@ static size_t same_paths(size_t **out, struct run *r, struct author_cache *ac,
  * patch-id among the commits with its subject, then among its author's;
  * a commit with the subject and another patch-id is only similar.
  */
+/*
+ * The commits of range with the patch's subject or a fixlet's: where its
+ * patch-id is looked for first.  Read once: prefetch_direct diffs them,
+ * map_direct matches them.
+ */
+static const struct sk_index_list *subject_commits(struct run *r,
+						   struct pinfo *pi,
+						   long long range)
+{
+	size_t j;
+
+	if (pi->subjects_range == range)
+		return &pi->subjects;
+	sk_index_list_release(&pi->subjects);
+	pi->subjects_range = range;
+	sk_index_by_subject(&pi->subjects, r->idx, range, pi->norm);
+	for (j = 0; j < pi->p->nr_fixlets; j++) {
+		char *n = norm_dup(r, pi->p->fixlets[j].subject);
+
+		sk_index_by_subject(&pi->subjects, r->idx, range, n);
+		free(n);
+	}
+	return &pi->subjects;
+}
+
 static void map_direct(struct run *r, struct pinfo *pi, long long range)
 {
+	const struct sk_index_list *sl;
 	struct sk_index_list l = { 0 };
 	const char *pid;
 	size_t i, j;
@@ -1388,15 +1408,9 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 		}
 		sk_index_list_release(&l);
 	}
-	sk_index_by_subject(&l, r->idx, range, pi->norm);
-	for (j = 0; j < pi->p->nr_fixlets; j++) {
-		char *n = norm_dup(r, pi->p->fixlets[j].subject);
-
-		sk_index_by_subject(&l, r->idx, range, n);
-		free(n);
-	}
-	for (i = 0; i < l.nr; i++) {
-		struct sk_index_commit *c = &l.items[i];
+	sl = subject_commits(r, pi, range);
+	for (i = 0; i < sl->nr; i++) {
+		const struct sk_index_commit *c = &sl->items[i];
 
 		if (is_upstream(pi, c->oid))
 			continue;
@@ -1426,10 +1440,9 @@ static void map_direct(struct run *r, struct pinfo *pi, long long range)
 		}
 		free(cand);
 	}
-	for (i = 0; i < l.nr; i++)
-		if (!is_upstream(pi, l.items[i].oid))
-			add_similar(r, pi, &l.items[i], range);
-	sk_index_list_release(&l);
+	for (i = 0; i < sl->nr; i++)
+		if (!is_upstream(pi, sl->items[i].oid))
+			add_similar(r, pi, &sl->items[i], range);
 }
 
 static void push_candidate(struct sk_index_list *l, const char *oid,
@@ -1478,7 +1491,7 @@ static void map_reshaped(struct run *r, size_t first, size_t end,
 	}
 	if (series.nr)
 		qsort(series.items, series.nr, sizeof(*series.items),
-		      lines_cmp);
+		      sk_str_cmp);
 	/* a cover letter that is patch 1's mail is no series evidence */
 	if (cover && *cover && strcmp(cover, r->pi[first].msgid))
 		sk_index_by_msgid(&linked, r->idx, range, cover);
@@ -1639,12 +1652,6 @@ static void drop_similar_upstream(struct pinfo *pi)
 }
 
 /*
- * The diffs map_direct asks for, computed first over the machine's
- * cores: the patch-id of every commit with a patch's (or a fixlet's)
- * subject, and the paths of the recent commits of each author with
- * enough patches that same_paths reads them all.
- */
-/*
  * One diff per commit with a patch's subject whose patch-id the index
  * lacks, on the machine's cores: its patch-id (same_patchid) and, from
  * the same diff, its changed lines (add_similar).
@@ -1684,11 +1691,6 @@ out:
 	return 0;
 }
 
-static int oid_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Does the index keep how commit oid differs from the patch? */
 static int difference_kept(struct run *r, struct pinfo *pi, const char *oid)
 {
@@ -1706,22 +1708,26 @@ static int difference_kept(struct run *r, struct pinfo *pi, const char *oid)
 static size_t find_oid(const struct subject_diffs *sd, const char *oid)
 {
 	const char **x = bsearch(&oid, sd->oids, sd->nr, sizeof(*sd->oids),
-				 oid_cmp);
+				 sk_str_cmp);
 
 	return x ? (size_t)(x - sd->oids) : sd->nr;
 }
 
-static void subject_diffs(struct run *r, struct sk_index_list *cands,
-			  size_t *owner)
+static void subject_diffs(struct run *r, long long range)
 {
 	struct subject_diffs sd = { 0 };
-	size_t i, j;
+	size_t alloc = 0, i, j, k;
 
-	sd.oids = sk_xcalloc(cands->nr + 1, sizeof(*sd.oids));
-	for (i = 0; i < cands->nr; i++)
-		sd.oids[i] = cands->items[i].oid;
-	qsort(sd.oids, cands->nr, sizeof(*sd.oids), oid_cmp);
-	for (i = j = 0; i < cands->nr; i++)
+	for (k = 0; k < r->nr_pi; k++) {
+		const struct sk_index_list *sl =
+			subject_commits(r, &r->pi[k], range);
+
+		for (i = 0; i < sl->nr; i++)
+			*SK_ARRAY_PUSH(sd.oids, sd.nr, alloc) = sl->items[i].oid;
+	}
+	if (sd.nr > 1)
+		qsort(sd.oids, sd.nr, sizeof(*sd.oids), sk_str_cmp);
+	for (i = j = 0; i < sd.nr; i++)
 		if (!j || strcmp(sd.oids[j - 1], sd.oids[i]))
 			sd.oids[j++] = sd.oids[i];
 	sd.nr = j;
@@ -1736,11 +1742,15 @@ static void subject_diffs(struct run *r, struct sk_index_list *cands,
 	 * whose difference is not kept because it is upstream (equal
 	 * patch-id, Link:) must not be diffed on every run.
 	 */
-	for (i = 0; i < cands->nr; i++) {
-		j = find_oid(&sd, cands->items[i].oid);
-		if (sd.need[j] == NEED_PATCHID &&
-		    !difference_kept(r, &r->pi[owner[i]], sd.oids[j]))
-			sd.need[j] |= NEED_LINES;
+	for (k = 0; k < r->nr_pi; k++) {
+		const struct sk_index_list *sl = &r->pi[k].subjects;
+
+		for (i = 0; i < sl->nr; i++) {
+			j = find_oid(&sd, sl->items[i].oid);
+			if (sd.need[j] == NEED_PATCHID &&
+			    !difference_kept(r, &r->pi[k], sd.oids[j]))
+				sd.need[j] |= NEED_LINES;
+		}
 	}
 	/* only what is missing is diffed: a warm run diffs nothing */
 	for (i = j = 0; i < sd.nr; i++)
@@ -1769,35 +1779,22 @@ static void subject_diffs(struct run *r, struct sk_index_list *cands,
 	free(sd.lines);
 }
 
+/*
+ * The diffs map_direct asks for, computed first over the machine's
+ * cores: those of the commits with a patch's subject (subject_diffs),
+ * and the paths of the recent commits of each author with enough
+ * patches that same_paths reads them all.
+ */
 static void prefetch_direct(struct run *r, long long range)
 {
 	struct sk_strvec files = { 0 };
-	struct sk_index_list l = { 0 };
 	char **email = sk_xcalloc(r->nr_pi + 1, sizeof(*email));
-	size_t *owner = NULL, nr_owner = 0, alloc_owner = 0;
 	size_t k, j, end;
 
-	for (k = 0; k < r->nr_pi; k++) {
-		const struct sk_series_patch *p = r->pi[k].p;
-
+	subject_diffs(r, range);
+	for (k = 0; k < r->nr_pi; k++)
 		email[k] = r->pi[k].email;
-		sk_index_by_subject(&l, r->idx, range, r->pi[k].norm);
-		for (j = 0; j < p->nr_fixlets; j++) {
-			char *norm;
-
-			if (!p->fixlets[j].subject)
-				continue;
-			norm = norm_dup(r, p->fixlets[j].subject);
-			sk_index_by_subject(&l, r->idx, range, norm);
-			free(norm);
-		}
-		while (nr_owner < l.nr)
-			*SK_ARRAY_PUSH(owner, nr_owner, alloc_owner) = k;
-	}
-	subject_diffs(r, &l, owner);
-	sk_index_list_release(&l);
-	free(owner);
-	qsort(email, r->nr_pi, sizeof(*email), oid_cmp);
+	qsort(email, r->nr_pi, sizeof(*email), sk_str_cmp);
 	for (k = 0; k < r->nr_pi; k = end) {
 		struct author_cache *ac;
 
