@@ -224,4 +224,39 @@ test_expect_success 'port: a stable queue without a proven upstream sha gets Lin
 	test "$(grep -c "^Link:" $q)" = 1
 '
 
+test_expect_success 'an imported tree with commits on top: the code decides, not the missing history' '
+	git -C linux checkout -q -b vendor-7.1.y linux-7.1.y &&
+	mkdir -p linux/vendor &&
+	echo "vendor build glue" >linux/vendor/README &&
+	git -C linux add vendor &&
+	git -C linux commit -q -m "vendor: build glue" &&
+	git -C linux checkout -q -b vendor-6.1.y linux-6.1.y &&
+	mkdir -p linux/vendor &&
+	echo "vendor build glue" >linux/vendor/README &&
+	git -C linux add vendor &&
+	git -C linux commit -q -m "vendor: build glue" &&
+	sk_new_project v &&
+	cp -R p/series v/ &&
+	cat >v/stable/branches.conf <<-EOF &&
+	[stablekit]
+		repo = ../linux
+	[branch "vendor-7.1.y"]
+		ref = vendor-7.1.y
+		base = v7.1.8
+	[branch "vendor-6.1.y"]
+		ref = vendor-6.1.y
+		base = v6.1.9
+	EOF
+	(cd v && stablekit status --json >../vendor.json) &&
+	jq -r ".patches[] | select(.id == \"$F:1\") | .branches[\"vendor-7.1.y\"].evidence[]" vendor.json >ev &&
+	grep "the code it fixes is in the branch (its pre-image applies)" ev &&
+	grep "the fixed code is there: vendor-7.1.y has no history before its base (a root commit)" ev &&
+	jq -r ".patches[] | select(.id == \"$F:1\") | .branches[\"vendor-6.1.y\"].state" vendor.json >state &&
+	echo "not affected" >expect &&
+	test_cmp expect state &&
+	jq -r ".patches[] | select(.id == \"$F:1\") | .branches[\"vendor-6.1.y\"].evidence[]" vendor.json >ev &&
+	grep "its pre-image does not apply" ev &&
+	! grep "its Fixes: target is not in the repository" ev
+'
+
 test_done

@@ -369,6 +369,29 @@ static void test_new_file(void **state)
 	sk_content_series_release(&s);
 }
 
+/*
+ * A patch whose diff is not stored (its mbox lost, a series.conf alone)
+ * proves nothing: an empty series "reverse-applies" on any tree, and
+ * must not be called landed.
+ */
+static void test_no_diff(void **state)
+{
+	char **steps[2];
+	size_t nd[2] = { 0, 1 };
+	struct sk_content_series s;
+	git_oid c;
+
+	(void)state;
+	tree_of(&c, "f.c", NEW, NULL);
+	steps[0] = NULL;
+	steps[1] = (char **)&two_hunks;
+	assert_int_equal(sk_content_check(&s, repo, &c, steps, nd, 2), 0);
+	assert_int_equal(s.landed, 0);
+	assert_int_equal(s.patches[0].verdict, SK_CONTENT_NONE);
+	assert_false(sk_content_landed(s.patches[0].verdict));
+	sk_content_series_release(&s);
+}
+
 static void test_no_history(void **state)
 {
 	git_oid c;
@@ -408,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_landed_prefix),
 		cmocka_unit_test(test_coincidence),
 		cmocka_unit_test(test_new_file),
+		cmocka_unit_test(test_no_diff),
 		cmocka_unit_test(test_no_history),
 		cmocka_unit_test(test_bad_diff),
 	};

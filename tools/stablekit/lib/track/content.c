@@ -693,7 +693,10 @@ int sk_content_check(struct sk_content_series *out, git_repository *repo,
 	}
 	out->patches = sk_xcalloc(nr + 1, sizeof(*out->patches));
 	out->nr = nr;
-	for (k = nr; k > 0 && !reverses(&c, d, nr_diffs, k); k--)
+	/* a patch with no diff proves nothing: no landing through it */
+	for (k = 0; k < nr && nr_diffs[k]; k++)
+		;
+	for (; k > 0 && !reverses(&c, d, nr_diffs, k); k--)
 		;
 	out->landed = k;
 	/* the table of each, on the tree with the later patches undone */
@@ -858,6 +861,7 @@ struct cached {
 struct branch_cache {
 	git_repository *repo;
 	int no_history;		/* -1: not looked at yet */
+	int from_base;		/* its history starts at its base */
 	struct cached *items;
 	size_t nr, alloc;
 };
@@ -911,12 +915,18 @@ static int no_history(struct sk_content_cache *cc, size_t bi)
 	const struct sk_content_branch *tb = &cc->br[bi];
 
 	/*
-	 * The branch is one root commit: a base that is a root with
-	 * commits after it still has a history to walk for those.
+	 * The branch is one root commit, or its base is one (a tree
+	 * imported once, a vendor's or a distribution's commits on top):
+	 * what came before the import is not there to walk, so a Fixes:
+	 * target or a landing from before it can only be told by the code.
 	 */
-	if (b->no_history < 0)
+	if (b->no_history < 0) {
 		b->no_history = b->repo && tb->tip && tb->tip[0] &&
 			sk_content_no_history(b->repo, tb->tip);
+		b->from_base = !b->no_history && b->repo && tb->base &&
+			tb->base[0] && sk_content_no_history(b->repo, tb->base);
+		b->no_history |= b->from_base;
+	}
 	return b->no_history;
 }
 
@@ -1212,6 +1222,7 @@ void sk_content_facts(struct sk_content_cache *cc, size_t bi,
 	const char *name = cc->br[bi].br->name;
 	const struct sk_content_patch *p, *rp = NULL;
 	struct sk_strvec *c = &f->evidence;
+	const char *hist;
 	long ref;
 
 	if (!no_history(cc, bi))
@@ -1230,21 +1241,26 @@ void sk_content_facts(struct sk_content_cache *cc, size_t bi,
 			      rp);
 	if (f->queued || !f->has_fixes || f->fixes_in_branch)
 		return;
+	/* a target the repository has: its ancestry answers, not the code */
+	if (cc->b[bi].from_base && f->fixes_resolved)
+		return;
 	p = judged_patch(cc, bi, s, rev, nr);
-	if (!p)
+	if (!p || p->verdict == SK_CONTENT_NONE)
 		return;
 	f->fixes_by_code = 1;
+	hist = cc->b[bi].from_base ? "no history before its base (a root "
+	       "commit)" : "no history";
 	if (p->verdict == SK_CONTENT_PREIMAGE) {
 		f->fixes_in_branch = 1;
-		say(c, sk_xstrfmt("the fixed code is there: %s has no history "
-				  "to hold the Fixes: target, and the patch's "
+		say(c, sk_xstrfmt("the fixed code is there: %s has %s to hold "
+				  "the Fixes: target, and the patch's "
 				  "pre-image applies on it (the series in "
-				  "order)", name));
+				  "order)", name, hist));
 		return;
 	}
-	say(c, sk_xstrfmt("the fixed code is not there: %s has no history "
-			  "to hold the Fixes: target, and the patch's "
+	say(c, sk_xstrfmt("the fixed code is not there: %s has %s to hold "
+			  "the Fixes: target, and the patch's "
 			  "pre-image does not apply on it (the series in "
-			  "order)", name));
+			  "order)", name, hist));
 	say_patch(c, p, name);
 }

@@ -94,7 +94,10 @@ void sk_content_table(struct sk_strbuf *out, const struct sk_content_patch *p);
 void sk_content_describe(struct sk_strbuf *out,
 			 const struct sk_content_patch *p, const char *branch);
 
-/* 1 if commit has no parent: the tree is all there is to look at. */
+/*
+ * 1 if commit has no parent: the tree is all there is to look at (the
+ * branch's tip), or all there is from before it (the branch's base).
+ */
 int sk_content_no_history(git_repository *repo, const char *commit);
 
 
@@ -131,6 +134,7 @@ int sk_content_present(struct sk_content_cache *cc, size_t bi,
 /* What tracking knows of a patch not present, and what the code adds. */
 struct sk_content_facts {
 	int queued, has_fixes, fixes_in_branch;	/* in */
+	int fixes_resolved;	/* in: the repository has a Fixes: target */
 	int fixes_by_code;	/* out: the code decided fixes_in_branch */
 	int differs;		/* out: queued, not the code that landed */
 	const char *proxy;	/* out: the newer stable branch that has it */
@@ -139,7 +143,9 @@ struct sk_content_facts {
 
 /*
  * On a branch without history, a Fixes: not proven in the branch is
- * decided by the code (its pre-image applies: the fixed code is there);
+ * decided by the code (its pre-image applies: the fixed code is there;
+ * on a branch whose history starts at its base, only a target the
+ * repository does not have);
  * a patch that a newer stable tree has is upstream by proxy; a queued one
  * is compared with that tree's copy.  Sets fixes_in_branch when the code
  * says so.

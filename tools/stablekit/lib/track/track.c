@@ -2385,6 +2385,7 @@ static void content_facts(struct run *r, size_t bi, struct pinfo *pi,
 	cf.queued = f->queued;
 	cf.has_fixes = f->has_fixes;
 	cf.fixes_in_branch = f->fixes_in_branch;
+	cf.fixes_resolved = f->fixes_resolved;
 	sk_content_facts(r->content, bi, pi->s, pi->rev, pi->p->nr, &cf);
 	f->fixes_in_branch = cf.fixes_in_branch;
 	f->fixes_by_code = cf.fixes_by_code;
