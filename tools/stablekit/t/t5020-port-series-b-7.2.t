@@ -73,7 +73,7 @@ test_expect_success 'port: the two tagged patches queued on 7.2.y, both files co
 	grep "^       offset -5 in mm/memcontrol.c hunk 1\$" out &&
 	grep "^  2\. clean  *mm: workingset: use lruvec_page_state_local()" out &&
 	grep "^  3\. skipped  *mm: memcg: skip the RCU lock" out &&
-	grep "^  compile check: x86_64 defconfig + ci/kconfig (mm-series.config) + CONFIG_MEMCG=y: .*mm/memcontrol\.o" out &&
+	grep "^  compile check: x86_64 defconfig + ci/kconfig (mm-series.config) + CONFIG_MEMCG=y + CONFIG_CGROUPS=y: .*mm/memcontrol\.o.* (CONFIG_CGROUPS for CONFIG_MEMCG)$" out &&
 	grep "^  compile check: .*mm/workingset\.o" out
 '
 

@@ -5,10 +5,12 @@
  * through the file that #includes it (build_utility.c); a header through
  * an object that includes it, preferring one that uses the names its hunks
  * change; each object's obj-$(CONFIG_...) line and the #ifdef CONFIG_...
- * blocks around the changed lines say which symbols to enable.
+ * blocks around the changed lines (and around the #include of a header)
+ * say which symbols to enable, with what those depend on (kconfig.h).
  */
 #include "port/port-internal.h"
 #include "port/defs.h"
+#include "port/kconfig.h"
 #include "core/error.h"
 #include "core/fsutil.h"
 #include "core/strvec.h"
@@ -341,6 +343,40 @@ static void include_site_configs(struct port *p, struct sk_port_compile *t,
 	sk_strbuf_release(&text);
 }
 
+/*
+ * A header outside include/ is included by a path relative to the
+ * includer: "vaddr-kunit.h" from its own folder, "tests/vaddr-kunit.h"
+ * from mm/damon/ (mm/damon/vaddr.c).  The nearest folder with an
+ * includer wins; *needle becomes the #include that found it.
+ */
+static char *local_includer(struct port *p, const struct touched *f, char **needle)
+{
+	char *dir = dir_of(f->path), *inc = NULL;
+	size_t len = strlen(dir);
+
+	/* the top folder holds no .c that includes by a path */
+	while (!inc && len) {
+		char *d = sk_xstrndup(dir, len);
+
+		free(*needle);
+		*needle = sk_xstrfmt("\"%s\"", f->path + len);
+		inc = find_includer(p, *needle, f->idents.buf, d, &d, 1);
+		free(d);
+		/* the folder above: back over "tests/" */
+		for (len--; len && dir[len - 1] != '/'; len--)
+			;
+	}
+	if (!inc) {
+		/* the folders of the queue's .c files look for it by name */
+		const char *base = strrchr(f->path, '/');
+
+		free(*needle);
+		*needle = sk_xstrfmt("\"%s\"", base ? base + 1 : f->path);
+	}
+	free(dir);
+	return inc;
+}
+
 static void one_file(struct port *p, struct sk_port_compile *t, const struct touched *f,
 		     char **dirs, size_t nr_dirs)
 {
@@ -392,7 +428,7 @@ static void one_file(struct port *p, struct sk_port_compile *t, const struct tou
 		else
 			needle = sk_xstrfmt("\"%s\"", base);
 		if (!has_prefix(f->path, "include/") && !has_prefix(f->path, "arch/x86/include/"))
-			inc = find_includer(p, needle, f->idents.buf, dir, &dir, 1);
+			inc = local_includer(p, f, &needle);
 		for (i = 0; !inc && i < nr_dirs; i++)
 			inc = find_includer(p, needle, f->idents.buf, dirs[i], &dirs[i], 1);
 		if (!inc)
@@ -400,6 +436,7 @@ static void one_file(struct port *p, struct sk_port_compile *t, const struct tou
 					    sizeof(core) / sizeof(*core));
 		if (inc) {
 			object_for(p, t, inc, why);
+			include_site_configs(p, t, inc, needle);
 		} else {
 			sk_strbuf_addf(&t->why, "%sno object of the core includes %s", t->why.len ?
 				       "; " : "", f->path);
@@ -411,6 +448,47 @@ out:
 	free(inc);
 	free(dir);
 	sk_strbuf_release(&text);
+}
+
+/*
+ * The symbols the guards depend on, enabled with them: olddefconfig would
+ * drop CONFIG_DAMON_VADDR_KUNIT_TEST without CONFIG_KUNIT, and the lines
+ * under it would never be compiled.  Breadth first, so that what a
+ * dependency needs follows it; GUARD_DEPS at most.
+ */
+#define GUARD_DEPS 32
+
+static void guard_dependencies(struct port *p, struct sk_port_compile *t)
+{
+	struct sk_kconfig *k = NULL;
+	size_t i, j, added = 0;
+
+	if (!t->nr_configs)
+		return;
+	if (sk_kconfig_load(&k, p->repo, &p->tip_tree)) {
+		sk_error_clear();
+		return;
+	}
+	for (i = 0; i < t->nr_configs && added < GUARD_DEPS; i++) {
+		size_t nr, before;
+		char *const *deps = sk_kconfig_depends(k, t->configs[i] + 7, &nr);
+		char *of = sk_xstrdup(t->configs[i]);
+
+		for (j = 0; j < nr && added < GUARD_DEPS; j++) {
+			char *sym = sk_xstrfmt("CONFIG_%s", deps[j]);
+
+			before = t->nr_configs;
+			add_unique(&t->configs, &t->nr_configs, sym);
+			if (t->nr_configs > before) {
+				sk_strbuf_addf(&t->why, "%s%s for %s", t->why.len ?
+					       "; " : "", sym, of);
+				added++;
+			}
+			free(sym);
+		}
+		free(of);
+	}
+	sk_kconfig_free(k);
 }
 
 void sk_port_compile_targets(struct sk_port_compile *t, struct port *p, char **texts,
@@ -432,6 +510,7 @@ void sk_port_compile_targets(struct sk_port_compile *t, struct port *p, char **t
 		}
 	for (i = 0; i < nr; i++)
 		one_file(p, t, &f[i], dirs, nr_dirs);
+	guard_dependencies(p, t);
 	for (i = 0; i < nr; i++) {
 		free(f[i].path);
 		free(f[i].lines);
