@@ -1,6 +1,7 @@
 #include "core/patchid.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/treediff.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -624,10 +625,13 @@ int sk_patchid_commit_diff(git_diff **out, git_repository *repo,
 	if (git_commit_tree(&tree, c) ||
 	    (git_commit_parentcount(c) &&
 	     (git_commit_parent(&parent, c, 0) ||
-	      git_commit_tree(&ptree, parent))) ||
-	    git_diff_tree_to_tree(out, repo, ptree, tree, &o) ||
-	    find_renames(*out, repo)) {
+	      git_commit_tree(&ptree, parent))))
 		ret = sk_error_git(SK_ERROR, "diff of commit");
+	if (!ret)
+		ret = sk_tree_diff(out, repo, ptree, tree, &o);
+	if (!ret && find_renames(*out, repo))
+		ret = sk_error_git(SK_ERROR, "diff of commit");
+	if (ret) {
 		git_diff_free(*out);
 		*out = NULL;
 	}

@@ -1,6 +1,7 @@
 #include "core/sandbox.h"
 #include "core/diff.h"
 #include "core/error.h"
+#include "core/treediff.h"
 #include "core/fsutil.h"
 
 #include <git2/sys/mempack.h>
@@ -191,26 +192,23 @@ static int take_index(struct sk_sandbox *sb, git_index *idx)
 {
 	git_oid tree;
 	git_tree *a = NULL, *b = NULL;
-	git_diff *diff = NULL;
+	struct sk_tree_changes c = { 0 };
 	size_t i;
 	int ret;
 
 	if (git_index_write_tree_to(&tree, idx, sb->repo))
 		return sk_error_git(SK_ERROR, "write tree");
-	if (with_tree(&a, sb, &sb->tree) || with_tree(&b, sb, &tree) ||
-	    git_diff_tree_to_tree(&diff, sb->repo, a, b, NULL)) {
+	if (with_tree(&a, sb, &sb->tree) || with_tree(&b, sb, &tree)) {
 		ret = sk_error_git(SK_ERROR, "diff");
 		goto out;
 	}
-	for (i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		remember(sb, d->old_file.path);
-		remember(sb, d->new_file.path);
-	}
-	ret = sk_sandbox_reset(sb, &tree);
+	ret = sk_tree_changes(&c, sb->repo, a, b, 0);
+	for (i = 0; !ret && i < c.nr; i++)
+		remember(sb, c.items[i].path);
+	if (!ret)
+		ret = sk_sandbox_reset(sb, &tree);
 out:
-	git_diff_free(diff);
+	sk_tree_changes_release(&c);
 	git_tree_free(a);
 	git_tree_free(b);
 	return ret;
@@ -303,8 +301,9 @@ int sk_sandbox_diff(struct sk_strbuf *out, struct sk_sandbox *sb,
 
 	if (!ret)
 		ret = with_tree(&b, sb, to);
-	if (!ret && (git_diff_tree_to_tree(&diff, sb->repo, a, b, NULL) ||
-		     git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH)))
+	if (!ret)
+		ret = sk_tree_diff(&diff, sb->repo, a, b, NULL);
+	if (!ret && git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH))
 		ret = sk_error_git(SK_ERROR, "diff");
 	if (!ret)
 		sk_strbuf_add(out, buf.ptr, buf.size);

@@ -8,6 +8,7 @@
 #include "track/commitfacts.h"
 #include "core/error.h"
 #include "core/patchid.h"
+#include "core/treediff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1013,25 +1014,21 @@ void sk_index_list_release(struct sk_index_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static int commit_diff(git_diff **out, git_repository *repo, const char *hex)
+/* The commit's tree and its first parent's (NULL for a root commit). */
+static int commit_trees(git_tree **ptree, git_tree **tree, git_repository *repo,
+			const char *hex)
 {
 	git_oid oid;
 	git_commit *c = NULL, *parent = NULL;
-	git_tree *tree = NULL, *ptree = NULL;
-	git_diff_options o;
 	int ret = 0;
 
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags = GIT_DIFF_SKIP_BINARY_CHECK;
+	*ptree = *tree = NULL;
 	if (git_oid_fromstr(&oid, hex) || git_commit_lookup(&c, repo, &oid) ||
-	    git_commit_tree(&tree, c) ||
+	    git_commit_tree(tree, c) ||
 	    (git_commit_parentcount(c) &&
 	     (git_commit_parent(&parent, c, 0) ||
-	      git_commit_tree(&ptree, parent))) ||
-	    git_diff_tree_to_tree(out, repo, ptree, tree, &o))
+	      git_commit_tree(ptree, parent))))
 		ret = sk_error_git(SK_ERROR, hex);
-	git_tree_free(ptree);
-	git_tree_free(tree);
 	git_commit_free(parent);
 	git_commit_free(c);
 	return ret;
@@ -1054,25 +1051,23 @@ static void split_files(char ***out, size_t *nr, const char *text)
 	}
 }
 
+/* The paths it changes against its first parent, without renames. */
 int sk_index__files_text(struct sk_strbuf *sb, git_repository *repo,
 			 const char *oid)
 {
-	git_diff *diff = NULL;
-	size_t i, n;
-	int ret = commit_diff(&diff, repo, oid);
+	struct sk_tree_changes c = { 0 };
+	git_tree *ptree, *tree;
+	size_t i;
+	int ret = commit_trees(&ptree, &tree, repo, oid);
 
-	if (ret)
-		return ret;
-	n = git_diff_num_deltas(diff);
-	for (i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		sk_strbuf_addf(sb, "%s\n", d->new_file.path);
-		if (strcmp(d->old_file.path, d->new_file.path))
-			sk_strbuf_addf(sb, "%s\n", d->old_file.path);
-	}
-	git_diff_free(diff);
-	return 0;
+	if (!ret)
+		ret = sk_tree_changes(&c, repo, ptree, tree, 0);
+	for (i = 0; !ret && i < c.nr; i++)
+		sk_strbuf_addf(sb, "%s\n", c.items[i].path);
+	sk_tree_changes_release(&c);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	return ret;
 }
 
 int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,

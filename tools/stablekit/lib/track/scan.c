@@ -4,6 +4,7 @@
 #include "core/fsutil.h"
 #include "core/patchid.h"
 #include "core/strbuf.h"
+#include "core/treediff.h"
 #include "mail/trailers.h"
 #include "project/repo.h"
 #include "track/commitfacts.h"
@@ -1057,6 +1058,70 @@ static void files_release(struct sk_scan_file *files, size_t nr)
 	free(files);
 }
 
+/*
+ * Its files and the lines its hunks change, without a diff of its trees:
+ * the files that differ (core/treediff.h), each pair of blobs diffed as
+ * libgit2's diff of the trees would.  1 when a file was added and another
+ * deleted: renames are for libgit2's diff to find.
+ */
+static int read_hunks(git_repository *repo, git_commit *c, struct files_acc *a)
+{
+	struct sk_tree_changes ch = { 0 };
+	git_tree *tree = NULL, *ptree = NULL;
+	git_commit *parent = NULL;
+	git_diff_options o;
+	size_t i;
+	int ret = 0, added = 0, deleted = 0;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags = GIT_DIFF_INDENT_HEURISTIC;
+	if (git_commit_tree(&tree, c) ||
+	    (git_commit_parentcount(c) &&
+	     (git_commit_parent(&parent, c, 0) ||
+	      git_commit_tree(&ptree, parent))))
+		ret = sk_error_git(SK_ERROR, "the commit's trees");
+	if (!ret)
+		ret = sk_tree_changes(&ch, repo, ptree, tree, 0);
+	for (i = 0; !ret && i < ch.nr; i++) {
+		added |= !ch.items[i].old_mode;
+		deleted |= !ch.items[i].new_mode;
+	}
+	if (!ret && added && deleted)
+		ret = 1;
+	for (i = 0; !ret && i < ch.nr; i++) {
+		const struct sk_tree_change *f = &ch.items[i];
+		git_blob *ob = NULL, *nb = NULL;
+
+		if (f->old_mode == GIT_FILEMODE_COMMIT ||
+		    f->new_mode == GIT_FILEMODE_COMMIT ||
+		    (f->old_mode && f->new_mode &&
+		     git_oid_equal(&f->old_id, &f->new_id))) {
+			/* a submodule, or a mode change: a file, no lines */
+			git_diff_delta d = { 0 };
+
+			d.status = !f->old_mode ? GIT_DELTA_ADDED :
+				   !f->new_mode ? GIT_DELTA_DELETED :
+				   GIT_DELTA_MODIFIED;
+			d.old_file.path = d.new_file.path = f->path;
+			file_cb(&d, 0, a);
+			continue;
+		}
+		if ((f->old_mode && git_blob_lookup(&ob, repo, &f->old_id)) ||
+		    (f->new_mode && git_blob_lookup(&nb, repo, &f->new_id)) ||
+		    git_diff_blobs(ob, f->old_mode ? f->path : NULL, nb,
+				   f->new_mode ? f->path : NULL, &o, file_cb,
+				   NULL, hunk_cb, line_cb, a))
+			ret = sk_error_git(SK_ERROR, f->path);
+		git_blob_free(ob);
+		git_blob_free(nb);
+	}
+	sk_tree_changes_release(&ch);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return ret;
+}
+
 static int read_diff(git_repository *repo, struct mrec *mr, int want_pid)
 {
 	struct files_acc a = { 0 };
@@ -1069,6 +1134,18 @@ static int read_diff(git_repository *repo, struct mrec *mr, int want_pid)
 	mr->files_done = 1;
 	if (git_commit_lookup(&c, repo, &mr->id))
 		return sk_error_git(SK_ERROR, mr->oid);
+	if (!want_pid) {
+		ret = read_hunks(repo, c, &a);
+		if (ret <= 0) {
+			mr->files = a.files;
+			mr->nr_files = a.nr;
+			git_commit_free(c);
+			return ret;
+		}
+		files_release(a.files, a.nr);
+		memset(&a, 0, sizeof(a));
+		ret = 0;
+	}
 	/* git show's diff: its patch-id and its lines, from one diff */
 	ret = sk_patchid_commit_diff(&diff, repo, c);
 	if (!ret && git_diff_foreach(diff, file_cb, NULL, hunk_cb, line_cb, &a))
