@@ -455,6 +455,153 @@ static void test_ancestry(void **state)
 	free(path);
 }
 
+/* ---- a walk that stores nothing, and the range's references ---- */
+
+struct seen_log {
+	git_oid oids[512];
+	size_t nr;
+};
+
+static void log_read(void *ctx, const git_oid *oid, const char *raw, size_t len)
+{
+	struct seen_log *l = ctx;
+
+	assert_true(len > 0 && !strncmp(raw, "tree ", 5));
+	if (l->nr < 512)
+		git_oid_cpy(&l->oids[l->nr++], oid);
+}
+
+static size_t position(const git_oid *v, size_t nr, const git_oid *oid)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (git_oid_equal(&v[i], oid))
+			return i;
+	return nr;
+}
+
+/*
+ * main 0..199 with a side branch (from 30, merged at 100); tip less main
+ * 50: the commits git's walk lists, each after its parents in the range,
+ * each shown to the caller once, and nothing stored in the index.
+ */
+static void test_walk_commits(void **state)
+{
+	static git_oid m[200], side[3], other;
+	struct seen_log seen = { .nr = 0 };
+	struct sk_index_list l = { 0 };
+	struct sk_index *idx;
+	git_treebuilder *tb;
+	git_revwalk *w;
+	git_oid *order, id;
+	size_t nr, i, j, nr_git = 0;
+	char *path = path_in("walk"), h[41];
+
+	(void)state;
+	assert_int_equal(git_repository_init(&repo, path, 1), 0);
+	assert_int_equal(git_treebuilder_new(&tb, repo, NULL), 0);
+	assert_int_equal(git_treebuilder_write(&tree, tb), 0);
+	git_treebuilder_free(tb);
+	commits(m, 0, 99, NULL);
+	commit(&side[0], NULL, &m[30], "s@example.org", "s0\n");
+	commit(&side[1], NULL, &side[0], "s@example.org", "s1\n");
+	commit(&side[2], NULL, &side[1], "s@example.org", "s2\n");
+	merge(&m[100], NULL, &m[99], &side[2]);
+	commits(m, 101, 199, NULL);
+	commit(&other, NULL, &m[20], "o@example.org", "o\n");
+
+	idx = open_index("walk.sqlite");
+	assert_int_equal(sk_index_walk_commits(&order, &nr, idx, repo, &m[199],
+					       &m[50], log_read, &seen), 0);
+	assert_int_equal(git_revwalk_new(&w, repo), 0);
+	assert_int_equal(git_revwalk_push(w, &m[199]), 0);
+	assert_int_equal(git_revwalk_hide(w, &m[50]), 0);
+	while (!git_revwalk_next(&id, w)) {
+		assert_true(position(order, nr, &id) < nr);
+		nr_git++;
+	}
+	git_revwalk_free(w);
+	assert_int_equal(nr, nr_git);
+	assert_int_equal(nr, 149 + 3);
+	for (i = 0; i < nr; i++) {
+		git_commit *c;
+		unsigned int k;
+
+		assert_int_equal(git_commit_lookup(&c, repo, &order[i]), 0);
+		for (k = 0; k < git_commit_parentcount(c); k++) {
+			j = position(order, nr, git_commit_parent_id(c, k));
+			assert_true(j == nr || j < i);
+		}
+		git_commit_free(c);
+		/* shown once, whatever else the walk read */
+		for (j = 0, k = 0; j < seen.nr; j++)
+			k += git_oid_equal(&seen.oids[j], &order[i]);
+		assert_int_equal(k, 1);
+	}
+	free(order);
+	/* nothing stored: the index does not know them */
+	hex(h, &m[150]);
+	h[12] = '\0';
+	assert_int_equal(sk_index_by_prefix(&l, idx, 0, h), 0);
+	assert_int_equal(l.nr, 0);
+	/* a base that is not an ancestor */
+	assert_int_equal(sk_index_walk_commits(&order, &nr, idx, repo, &m[199],
+					       &other, NULL, NULL), SK_EINVALID);
+	assert_null(order);
+	sk_error_clear();
+	sk_index_close(idx);
+	git_repository_free(repo);
+	free(path);
+}
+
+/* The references of the range's commits only, oldest first, as written. */
+static void test_range_uprefs(void **state)
+{
+	static git_oid m[10];
+	struct sk_index_walk_stats st;
+	struct sk_index_upref *u;
+	struct sk_index *idx;
+	git_treebuilder *tb;
+	size_t nr;
+	long long range;
+	char *path = path_in("uprefs"), msg[200], up[41];
+
+	(void)state;
+	assert_int_equal(git_repository_init(&repo, path, 1), 0);
+	assert_int_equal(git_treebuilder_new(&tb, repo, NULL), 0);
+	assert_int_equal(git_treebuilder_write(&tree, tb), 0);
+	git_treebuilder_free(tb);
+	commit(&m[0], NULL, NULL, "a@example.org",
+	       "below the base\n\ncommit 1111111111111111111111111111111111111111 upstream.\n");
+	commit(&m[1], NULL, &m[0], "a@example.org",
+	       "pick\n\ncommit 2222222222222222222222222222222222222222 upstream.\n");
+	commit(&m[2], NULL, &m[1], "a@example.org", "plain\n");
+	commit(&m[3], NULL, &m[2], "a@example.org",
+	       "pick, abbreviated\n\n(cherry picked from commit 333333333333)\n");
+	git_oid_tostr(up, sizeof(up), &m[1]);
+	snprintf(msg, sizeof(msg), "Revert \"pick\"\n\nThis reverts commit %s.\n", up);
+	commit(&m[4], "refs/heads/main", &m[3], "a@example.org", msg);
+
+	idx = open_index("uprefs.sqlite");
+	assert_int_equal(sk_index_update_range(&range, &st, idx, repo, "main",
+					       &m[4], &m[0]), 0);
+	assert_int_equal(sk_index_range_uprefs(&u, &nr, idx, range), 0);
+	assert_int_equal(nr, 3);
+	assert_string_equal(u[0].upstream, "2222222222222222222222222222222222222222");
+	assert_int_equal(u[0].kind, SK_UPREF_COMMIT_UPSTREAM);
+	git_oid_tostr(up, sizeof(up), &m[1]);
+	assert_string_equal(u[0].oid, up);
+	assert_string_equal(u[1].upstream, "333333333333");
+	assert_int_equal(u[1].kind, SK_UPREF_CHERRY_PICK);
+	assert_int_equal(u[2].kind, SK_UPREF_REVERT);
+	assert_true(u[0].pos < u[1].pos && u[1].pos < u[2].pos);
+	free(u);
+	sk_index_close(idx);
+	git_repository_free(repo);
+	free(path);
+}
+
 /* ---- diffs computed ahead ---- */
 
 /* Commit i changes file i % 5 to "i" (a rename at 10). */
@@ -608,6 +755,8 @@ int main(void)
 		cmocka_unit_test(test_run_damaged),
 		cmocka_unit_test(test_lookups_cold_then_warm),
 		cmocka_unit_test(test_ancestry),
+		cmocka_unit_test(test_walk_commits),
+		cmocka_unit_test(test_range_uprefs),
 		cmocka_unit_test(test_prefetch),
 	};
 	int ret;

@@ -112,6 +112,41 @@ static void test_lowest_failure_reported(void **state)
 	}
 }
 
+/* The same without a repository: none is opened, none is passed. */
+static int count_plain(void *ctx, size_t i)
+{
+	struct run *run = ctx;
+
+	if (i == run->fail_a || i == run->fail_b)
+		return sk_error_set(SK_ENOTFOUND, "job %zu failed", i);
+	atomic_fetch_add(&run->done[i], 1);
+	return 0;
+}
+
+static void test_plain_jobs(void **state)
+{
+	unsigned threads[] = { 1, 2, 4 };
+	size_t t, i;
+
+	(void)state;
+	for (t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+		struct run *run = new_run();
+
+		assert_int_equal(sk_parallel_for(NR, threads[t], count_plain,
+						 run), 0);
+		for (i = 0; i < NR; i++)
+			assert_int_equal(run->done[i], 1);
+		run->fail_a = 500;
+		run->fail_b = 200;
+		assert_int_equal(sk_parallel_for(NR, threads[t], count_plain,
+						 run), SK_ENOTFOUND);
+		assert_string_equal(sk_error_last(), "job 200 failed");
+		sk_error_clear();
+		free(run);
+	}
+	assert_int_equal(sk_parallel_for(0, 2, count_plain, NULL), 0);
+}
+
 static void test_thread_count(void **state)
 {
 	(void)state;
@@ -130,6 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_job_once),
 		cmocka_unit_test(test_lowest_failure_reported),
+		cmocka_unit_test(test_plain_jobs),
 		cmocka_unit_test(test_thread_count),
 	};
 	char text[32];

@@ -13,6 +13,7 @@ struct shared {
 	const char *path;	/* where the other threads open theirs */
 	size_t n;
 	sk_parallel_job job;
+	sk_parallel_plain_job plain;	/* or this, with no repository */
 	void *ctx;
 	atomic_size_t next;	/* the next i to take */
 	atomic_size_t stop;	/* no i from here on is started */
@@ -61,7 +62,8 @@ static void run_jobs(struct worker *w, git_repository *repo)
 
 		if (i >= atomic_load(&sh->stop))
 			break;
-		ret = sh->job(sh->ctx, repo, i);
+		ret = sh->plain ? sh->plain(sh->ctx, i) :
+		      sh->job(sh->ctx, repo, i);
 		if (ret) {
 			w->failed_at = i;
 			w->code = ret;
@@ -78,6 +80,10 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	git_repository *repo = NULL;
 
+	if (w->sh->plain) {
+		run_jobs(w, NULL);
+		return NULL;
+	}
 	if (git_repository_open_ext(&repo, w->sh->path,
 				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) {
 		/* the calling thread takes the jobs this one would have */
@@ -89,13 +95,9 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-int sk_parallel_repo_for(git_repository *repo, size_t n, unsigned threads,
-			 sk_parallel_job job, void *ctx)
+static int run(struct shared *sh, git_repository *repo, unsigned threads)
 {
-	struct shared sh = {
-		.path = git_repository_path(repo), .n = n,
-		.job = job, .ctx = ctx,
-	};
+	size_t n = sh->n;
 	unsigned nr = sk_parallel_threads(n, threads), t;
 	struct worker *w;
 	const struct worker *first = NULL;
@@ -103,13 +105,13 @@ int sk_parallel_repo_for(git_repository *repo, size_t n, unsigned threads,
 
 	if (!n)
 		return 0;
-	atomic_init(&sh.next, 0);
-	atomic_init(&sh.stop, n);
+	atomic_init(&sh->next, 0);
+	atomic_init(&sh->stop, n);
 	w = calloc(nr, sizeof(*w));
 	if (!w)
 		return sk_error_set(SK_ERROR, "out of memory");
 	for (t = 0; t < nr; t++) {
-		w[t].sh = &sh;
+		w[t].sh = sh;
 		w[t].failed_at = n;
 	}
 	for (t = 1; t < nr; t++)
@@ -127,4 +129,23 @@ int sk_parallel_repo_for(git_repository *repo, size_t n, unsigned threads,
 		ret = sk_error_set(first->code, "%s", first->message);
 	free(w);
 	return ret;
+}
+
+int sk_parallel_repo_for(git_repository *repo, size_t n, unsigned threads,
+			 sk_parallel_job job, void *ctx)
+{
+	struct shared sh = {
+		.path = git_repository_path(repo), .n = n,
+		.job = job, .ctx = ctx,
+	};
+
+	return run(&sh, repo, threads);
+}
+
+int sk_parallel_for(size_t n, unsigned threads, sk_parallel_plain_job job,
+		    void *ctx)
+{
+	struct shared sh = { .n = n, .plain = job, .ctx = ctx };
+
+	return run(&sh, NULL, threads);
 }

@@ -27,6 +27,15 @@ typedef int (*sk_parallel_job)(void *ctx, git_repository *repo, size_t i);
 int sk_parallel_repo_for(git_repository *repo, size_t n, unsigned threads,
 			 sk_parallel_job job, void *ctx);
 
+/*
+ * The same for work that reads no repository (parsing what was read
+ * before): no thread opens one, job gets none.
+ */
+typedef int (*sk_parallel_plain_job)(void *ctx, size_t i);
+
+int sk_parallel_for(size_t n, unsigned threads, sk_parallel_plain_job job,
+		    void *ctx);
+
 /* How many threads sk_parallel_repo_for uses for n jobs (threads as there). */
 unsigned sk_parallel_threads(size_t n, unsigned threads);
 

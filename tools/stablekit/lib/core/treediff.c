@@ -7,36 +7,96 @@
 
 struct walk {
 	git_repository *repo;
+	git_odb *odb;
 	struct sk_tree_changes *out;
 	size_t max;
 	struct sk_strbuf path;
 	int full;		/* max reached */
 };
 
-static int is_tree(const git_tree_entry *e)
+/*
+ * An entry of a raw tree object, read in place: "<mode> <name>\0<id>".
+ * Trees are compared from their raw objects, not parsed into git_tree
+ * objects: most of the entries of a large folder are only stepped over.
+ */
+struct entry {
+	const char *name;
+	size_t len;
+	uint32_t mode;
+	const unsigned char *id;
+};
+
+struct raw_tree {
+	git_odb_object *obj;
+	const char *p, *end;
+};
+
+static int tree_open(struct raw_tree *t, struct walk *w, const git_oid *id)
 {
-	return git_tree_entry_type(e) == GIT_OBJECT_TREE;
+	memset(t, 0, sizeof(*t));
+	if (!id)
+		return 0;
+	if (git_odb_read(&t->obj, w->odb, id) ||
+	    git_odb_object_type(t->obj) != GIT_OBJECT_TREE)
+		return sk_error_git(SK_ERROR, "a tree of the commit");
+	t->p = git_odb_object_data(t->obj);
+	t->end = t->p + git_odb_object_size(t->obj);
+	return 0;
+}
+
+/* The next entry: 1, 0 at the end, or an error for a tree not well-formed. */
+static int tree_next(struct raw_tree *t, struct entry *e)
+{
+	const char *sp, *nul;
+	uint32_t mode = 0;
+
+	if (!t->p || t->p >= t->end)
+		return 0;
+	sp = memchr(t->p, ' ', (size_t)(t->end - t->p));
+	nul = sp ? memchr(sp, '\0', (size_t)(t->end - sp)) : NULL;
+	if (!sp || !nul || t->end - nul < 1 + GIT_OID_RAWSZ || sp == t->p)
+		return sk_error_set(SK_ERROR, "a tree object is not well-formed");
+	for (; t->p < sp; t->p++) {
+		if (*t->p < '0' || *t->p > '7')
+			return sk_error_set(SK_ERROR, "a tree object is not well-formed");
+		mode = mode << 3 | (uint32_t)(*t->p - '0');
+	}
+	e->mode = mode;
+	e->name = sp + 1;
+	e->len = (size_t)(nul - e->name);
+	e->id = (const unsigned char *)nul + 1;
+	t->p = nul + 1 + GIT_OID_RAWSZ;
+	return 1;
+}
+
+static void tree_close(struct raw_tree *t)
+{
+	git_odb_object_free(t->obj);
+}
+
+static int is_tree(const struct entry *e)
+{
+	return (e->mode & 0170000) == 0040000;
 }
 
 /* git's order of tree entries: a tree's name compares as if it ended in '/'. */
-static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+static int entry_cmp(const struct entry *a, const struct entry *b)
 {
-	const char *x = git_tree_entry_name(a), *y = git_tree_entry_name(b);
-	size_t lx = strlen(x), ly = strlen(y), len = lx < ly ? lx : ly;
-	int c = memcmp(x, y, len);
+	size_t len = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, len);
 	unsigned char cx, cy;
 
 	if (c)
 		return c;
-	cx = len < lx ? (unsigned char)x[len] : is_tree(a) ? '/' : '\0';
-	cy = len < ly ? (unsigned char)y[len] : is_tree(b) ? '/' : '\0';
+	cx = len < a->len ? (unsigned char)a->name[len] : is_tree(a) ? '/' : '\0';
+	cy = len < b->len ? (unsigned char)b->name[len] : is_tree(b) ? '/' : '\0';
 	return cx < cy ? -1 : cx > cy;
 }
 
 /* A file that differs: x the old side's entry, y the new side's, or NULL. */
-static void add_change(struct walk *w, const git_tree_entry *x,
-		       const git_tree_entry *y)
+static void add_change(struct walk *w, const struct entry *x, const struct entry *y)
 {
+	const struct entry *e = x ? x : y;
 	struct sk_tree_change *c;
 	size_t keep = w->path.len;
 
@@ -46,46 +106,42 @@ static void add_change(struct walk *w, const git_tree_entry *x,
 	}
 	c = SK_ARRAY_PUSH(w->out->items, w->out->nr, w->out->alloc);
 	memset(c, 0, sizeof(*c));
-	sk_strbuf_adds(&w->path, git_tree_entry_name(x ? x : y));
+	sk_strbuf_add(&w->path, e->name, e->len);
 	c->path = sk_xstrdup(w->path.buf);
 	sk_strbuf_setlen(&w->path, keep);
 	if (x) {
-		git_oid_cpy(&c->old_id, git_tree_entry_id(x));
-		c->old_mode = git_tree_entry_filemode(x);
+		git_oid_fromraw(&c->old_id, x->id);
+		c->old_mode = x->mode;
 	}
 	if (y) {
-		git_oid_cpy(&c->new_id, git_tree_entry_id(y));
-		c->new_mode = git_tree_entry_filemode(y);
+		git_oid_fromraw(&c->new_id, y->id);
+		c->new_mode = y->mode;
 	}
 }
 
-static int compare(struct walk *w, const git_tree *a, const git_tree *b);
+static int compare(struct walk *w, const git_oid *a, const git_oid *b);
 
 /* Into the subtree(s) an entry names: one side may be NULL. */
-static int descend(struct walk *w, const git_tree_entry *x,
-		   const git_tree_entry *y)
+static int descend(struct walk *w, const struct entry *x, const struct entry *y)
 {
-	const git_tree_entry *e = x ? x : y;
-	git_tree *ta = NULL, *tb = NULL;
+	const struct entry *e = x ? x : y;
+	git_oid ia, ib;
 	size_t keep = w->path.len;
-	int ret = 0;
+	int ret;
 
-	if ((x && git_tree_lookup(&ta, w->repo, git_tree_entry_id(x))) ||
-	    (y && git_tree_lookup(&tb, w->repo, git_tree_entry_id(y))))
-		ret = sk_error_git(SK_ERROR, git_tree_entry_name(e));
-	if (!ret) {
-		sk_strbuf_adds(&w->path, git_tree_entry_name(e));
-		sk_strbuf_addch(&w->path, '/');
-		ret = compare(w, ta, tb);
-		sk_strbuf_setlen(&w->path, keep);
-	}
-	git_tree_free(ta);
-	git_tree_free(tb);
+	if (x)
+		git_oid_fromraw(&ia, x->id);
+	if (y)
+		git_oid_fromraw(&ib, y->id);
+	sk_strbuf_add(&w->path, e->name, e->len);
+	sk_strbuf_addch(&w->path, '/');
+	ret = compare(w, x ? &ia : NULL, y ? &ib : NULL);
+	sk_strbuf_setlen(&w->path, keep);
 	return ret;
 }
 
 /* An entry only one side has: the file, or every file under it. */
-static int one_side(struct walk *w, const git_tree_entry *e, int old)
+static int one_side(struct walk *w, const struct entry *e, int old)
 {
 	if (!is_tree(e)) {
 		add_change(w, old ? e : NULL, old ? NULL : e);
@@ -94,46 +150,61 @@ static int one_side(struct walk *w, const git_tree_entry *e, int old)
 	return old ? descend(w, e, NULL) : descend(w, NULL, e);
 }
 
-static int compare(struct walk *w, const git_tree *a, const git_tree *b)
+static int compare(struct walk *w, const git_oid *a, const git_oid *b)
 {
-	size_t i = 0, j = 0, na = a ? git_tree_entrycount(a) : 0;
-	size_t nb = b ? git_tree_entrycount(b) : 0;
-	int ret = 0;
+	struct raw_tree ta, tb;
+	struct entry x, y;
+	int ret = tree_open(&ta, w, a), hx, hy;
 
-	while (!ret && !w->full && (i < na || j < nb)) {
-		const git_tree_entry *x = i < na ? git_tree_entry_byindex(a, i) : NULL;
-		const git_tree_entry *y = j < nb ? git_tree_entry_byindex(b, j) : NULL;
-		int c = !x ? 1 : !y ? -1 : entry_cmp(x, y);
+	if (!ret)
+		ret = tree_open(&tb, w, b);
+	else
+		memset(&tb, 0, sizeof(tb));
+	hx = ret ? 0 : tree_next(&ta, &x);
+	hy = ret ? 0 : tree_next(&tb, &y);
+	while (!ret && !w->full && (hx > 0 || hy > 0)) {
+		int c = hx <= 0 ? 1 : hy <= 0 ? -1 : entry_cmp(&x, &y);
 
 		if (c < 0) {
-			ret = one_side(w, x, 1);
-			i++;
-			continue;
+			ret = one_side(w, &x, 1);
+			hx = tree_next(&ta, &x);
+		} else if (c > 0) {
+			ret = one_side(w, &y, 0);
+			hy = tree_next(&tb, &y);
+		} else {
+			if (memcmp(x.id, y.id, GIT_OID_RAWSZ) || x.mode != y.mode)
+				ret = is_tree(&x) ? descend(w, &x, &y) :
+				      (add_change(w, &x, &y), 0);
+			hx = tree_next(&ta, &x);
+			hy = tree_next(&tb, &y);
 		}
-		if (c > 0) {
-			ret = one_side(w, y, 0);
-			j++;
-			continue;
-		}
-		i++;
-		j++;
-		if (git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) &&
-		    git_tree_entry_filemode(x) == git_tree_entry_filemode(y))
-			continue;
-		if (is_tree(x))
-			ret = descend(w, x, y);
-		else
-			add_change(w, x, y);
+		if (!ret && (hx < 0 || hy < 0))
+			ret = hx < 0 ? hx : hy;
 	}
+	if (!ret && (hx < 0 || hy < 0))
+		ret = hx < 0 ? hx : hy;
+	tree_close(&ta);
+	tree_close(&tb);
 	return ret;
 }
 
 int sk_tree_changes(struct sk_tree_changes *out, git_repository *repo,
 		    const git_tree *old, const git_tree *new, size_t max)
 {
-	struct walk w = { repo, out, max, SK_STRBUF_INIT, 0 };
-	int ret = compare(&w, old, new);
+	return sk_tree_changes_by_id(out, repo, old ? git_tree_id(old) : NULL,
+				     new ? git_tree_id(new) : NULL, max);
+}
 
+int sk_tree_changes_by_id(struct sk_tree_changes *out, git_repository *repo,
+			  const git_oid *old, const git_oid *new, size_t max)
+{
+	struct walk w = { repo, NULL, out, max, SK_STRBUF_INIT, 0 };
+	int ret;
+
+	if (git_repository_odb(&w.odb, repo))
+		return sk_error_git(SK_ERROR, "the object database");
+	ret = compare(&w, old, new);
+	git_odb_free(w.odb);
 	sk_strbuf_release(&w.path);
 	if (ret)
 		return ret;

@@ -34,6 +34,9 @@ struct sk_tree_changes {
  */
 int sk_tree_changes(struct sk_tree_changes *out, git_repository *repo,
 		    const git_tree *old, const git_tree *new, size_t max);
+/* The same by the trees' ids (old NULL: none). */
+int sk_tree_changes_by_id(struct sk_tree_changes *out, git_repository *repo,
+			  const git_oid *old, const git_oid *new, size_t max);
 void sk_tree_changes_release(struct sk_tree_changes *c);
 
 /*

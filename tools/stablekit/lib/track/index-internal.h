@@ -29,6 +29,7 @@ enum stmt {
 	/* the ids of each lookup table's rows */
 	ST_BY_PREFIX, ST_BY_SUBJECT, ST_BY_EMAIL, ST_BY_MSGID, ST_BY_UPSTREAM,
 	ST_REVERTS,
+	ST_ALL_UPREFS,
 	ST_GET_FILES, ST_SET_FILES, ST_GET_PATCHID, ST_SET_PATCHID,
 	ST_GET_TOUCH, ST_SET_TOUCH, ST_GET_ANC, ST_SET_ANC,
 	ST_GET_MATCH, ST_SET_MATCH,
@@ -149,6 +150,9 @@ struct sk_index {
 	struct members *members;	/* ranges read whole, on first use */
 	size_t nr_members, alloc_members;
 	unsigned long diffs;	/* commits diffed for files or patch-id */
+	int no_rows;		/* a walk that stores nothing (walk_commits) */
+	sk_index_read_fn on_read;	/* it shows each commit read */
+	void *on_read_ctx;
 	char *warning;		/* the file was rebuilt: why */
 	char *path;		/* for messages */
 };

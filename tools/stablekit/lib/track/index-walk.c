@@ -137,6 +137,11 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 	size_t i, len;
 	int ret = 0;
 
+	if (idx->no_rows) {
+		if (n->parsed)
+			return 0;
+		want_row = 0;
+	}
 	if (want_row && !n->id && !idx->bulk) {
 		ret = sk_index__find_id(&n->id, idx, &n->oid);
 		if (ret)
@@ -159,6 +164,8 @@ static int read_commit(struct sk_index *idx, struct node *n, int want_row,
 				   hex);
 		goto out;
 	}
+	if (idx->on_read && !(n->flags & UNINTERESTING))
+		idx->on_read(idx->on_read_ctx, &n->oid, data, len);
 	if (!n->parsed) {
 		n->time = raw.time;
 		n->parents = sk_index__arena_alloc(&g->arena,
@@ -545,6 +552,51 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	*next_pos += nr;
 	st->walked += nr;
 	st->parsed += added;
+	free(order);
+	return ret;
+}
+
+int sk_index_walk_commits(git_oid **out, size_t *nr, struct sk_index *idx,
+			  git_repository *repo, const git_oid *tip,
+			  const git_oid *base, sk_index_read_fn fn, void *ctx)
+{
+	struct node **order = NULL;
+	unsigned long added = 0;
+	size_t n = 0, i;
+	int ret, ret2;
+
+	*out = NULL;
+	*nr = 0;
+	if (git_repository_odb(&idx->g.odb, repo))
+		return sk_error_git(SK_ERROR, "cannot read the repository");
+	idx->g.packs = sk_index__packs_open(repo);
+	ret = walk_settings(1);
+	if (!ret)
+		sk_index__packs_read_ahead(idx->g.packs);
+	idx->no_rows = 1;
+	idx->on_read = fn;
+	idx->on_read_ctx = ctx;
+	if (!ret)
+		ret = walk(&order, &n, idx, tip, base, NULL, &added);
+	idx->no_rows = 0;
+	idx->on_read = NULL;
+	idx->on_read_ctx = NULL;
+	ret2 = walk_settings(0);
+	if (!ret)
+		ret = ret2;
+	git_odb_free(idx->g.odb);
+	idx->g.odb = NULL;
+	sk_index__packs_close(idx->g.packs);
+	idx->g.packs = NULL;
+	if (!ret && base && !base_reached(order, n, tip, base))
+		ret = sk_error_set(SK_EINVALID, "the base is not an ancestor "
+				   "of the tip");
+	if (!ret) {
+		*out = sk_xcalloc(n ? n : 1, sizeof(git_oid));
+		for (i = 0; i < n; i++)
+			git_oid_cpy(&(*out)[i], &order[n - 1 - i]->oid);
+		*nr = n;
+	}
 	free(order);
 	return ret;
 }

@@ -111,6 +111,8 @@ static const char *const stmt_sql[ST_NR] = {
 		" WHERE upstream BETWEEN substr(?1, 1, 12) AND ?1"
 		" AND substr(?1, 1, length(upstream)) = upstream",
 	[ST_REVERTS] = "SELECT id, kind FROM uprefs WHERE kind = ?1",
+	[ST_ALL_UPREFS] = "SELECT u.upstream, u.kind, c.id, c.oid FROM uprefs u"
+		" JOIN commits c ON c.id = u.id",
 	[ST_GET_FILES] = "SELECT files FROM commits WHERE id = ?1",
 	[ST_SET_FILES] = "UPDATE commits SET files = ?2 WHERE id = ?1",
 	[ST_GET_PATCHID] = "SELECT patch_id FROM commits WHERE id = ?1",
@@ -952,12 +954,27 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 	return ret;
 }
 
-/*
- * The newest cap commits of the range (its members, read whole), newest
- * first: where a pick is looked for whatever its subject and author.
- */
-int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
-			   long long range, size_t cap)
+static int is_but(long long id, const long long *but, size_t nr_but)
+{
+	size_t lo = 0, hi = nr_but;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (but[mid] == id)
+			return 1;
+		if (but[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* The newest cap of the range's commits but those in but, newest first. */
+static int range_commits(struct sk_index_list *out, struct sk_index *idx,
+			 long long range, size_t cap, const long long *but,
+			 size_t nr_but)
 {
 	struct cands c = { 0 };
 	struct members *m;
@@ -967,7 +984,7 @@ int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
 	if (!ret)
 		ret = members_get(&m, idx, range);
 	for (i = 0; !ret && i < m->nr; i++)
-		if (m->pos[i]) {
+		if (m->pos[i] && !is_but((long long)i, but, nr_but)) {
 			cand_add(&c, (long long)i, -1);
 			c.items[c.nr - 1].pos = m->pos[i];
 		}
@@ -977,6 +994,68 @@ int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
 		ret = cands_collect(out, idx, &c, CHECK_NONE, NULL, cap);
 	free(c.items);
 	return ret;
+}
+
+/*
+ * The newest cap commits of the range (its members, read whole), newest
+ * first: where a pick is looked for whatever its subject and author.
+ */
+int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
+			   long long range, size_t cap)
+{
+	return range_commits(out, idx, range, cap, NULL, 0);
+}
+
+/* A row read per commit costs: those a caller has no use for are not read. */
+int sk_index_range_commits_but(struct sk_index_list *out, struct sk_index *idx,
+			       long long range, const long long *but,
+			       size_t nr_but)
+{
+	return range_commits(out, idx, range, 0, but, nr_but);
+}
+
+static int upref_pos_cmp(const void *a, const void *b)
+{
+	const struct sk_index_upref *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* One pass over the table: a lookup per sha costs a query each. */
+int sk_index_range_uprefs(struct sk_index_upref **out, size_t *nr,
+			  struct sk_index *idx, long long range)
+{
+	struct members *m;
+	sqlite3_stmt *s;
+	size_t alloc = 0;
+	int ret = sk_index_finish(idx), rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (!ret)
+		ret = members_get(&m, idx, range);
+	if (ret)
+		return ret;
+	s = sk_index__stmt(idx, ST_ALL_UPREFS);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(s, 2);
+		const unsigned char *up = sqlite3_column_text(s, 0);
+		struct sk_index_upref *u;
+
+		if (id < 0 || (size_t)id >= m->nr || !m->pos[id] || !up)
+			continue;
+		u = SK_ARRAY_PUSH(*out, *nr, alloc);
+		snprintf(u->upstream, sizeof(u->upstream), "%s", up);
+		u->kind = sqlite3_column_int(s, 1);
+		u->id = id;
+		column_oid(u->oid, s, 3);
+		u->pos = m->pos[id];
+	}
+	if (rc != SQLITE_DONE)
+		return sk_index__db_error(idx, "upstream references");
+	if (*nr > 1)
+		qsort(*out, *nr, sizeof(**out), upref_pos_cmp);
+	return 0;
 }
 
 /* Reverts are few beside the backports: a scan of the table. */

@@ -53,6 +53,21 @@ const char *sk_index_warning(const struct sk_index *idx);
 /* Commits what is pending and closes; NULL is fine. */
 void sk_index_close(struct sk_index *idx);
 
+/*
+ * The commits reachable from tip and not from base, oldest first in
+ * topological order (every commit after its parents), from the index's
+ * own walk (each commit read once from the packs) without storing
+ * anything: a caller that wants them once, not kept as a range.  Each
+ * commit's raw object goes to fn (valid during the call only); commits
+ * not in the range may be seen too.  SK_EINVALID when base is not an
+ * ancestor of tip.  *out is the caller's to free.
+ */
+typedef void (*sk_index_read_fn)(void *ctx, const git_oid *oid,
+				 const char *raw, size_t len);
+int sk_index_walk_commits(git_oid **out, size_t *nr, struct sk_index *idx,
+			  git_repository *repo, const git_oid *tip,
+			  const git_oid *base, sk_index_read_fn fn, void *ctx);
+
 /* Bring range "name" (tip, less everything reachable from base) up to date. */
 int sk_index_update_range(long long *range_id, struct sk_index_walk_stats *st,
 			  struct sk_index *idx, git_repository *repo,
@@ -89,6 +104,26 @@ int sk_index_by_upstream(struct sk_index_list *out, struct sk_index *idx,
 /* The newest cap commits of the range, newest first. */
 int sk_index_range_commits(struct sk_index_list *out, struct sk_index *idx,
 			   long long range, size_t cap);
+/* The same, all of them but those whose rows are in but (sorted). */
+int sk_index_range_commits_but(struct sk_index_list *out, struct sk_index *idx,
+			       long long range, const long long *but,
+			       size_t nr_but);
+/*
+ * Every upstream reference of the range's commits (picks and reverts),
+ * for a caller that looks up many shas: the sha as the commit wrote it
+ * (12 to 40 digits), the commit, the kind (sk_upref_kind), the commit's
+ * position in the range; oldest first.  *out is the caller's to free.
+ */
+struct sk_index_upref {
+	char upstream[41];
+	char oid[41];
+	long long id;		/* the commit's row */
+	int kind;
+	long long pos;
+};
+int sk_index_range_uprefs(struct sk_index_upref **out, size_t *nr,
+			  struct sk_index *idx, long long range);
+
 /* The commits of the range that say "This reverts commit <sha>". */
 int sk_index_reverts(struct sk_index_list *out, struct sk_index *idx,
 		     long long range);

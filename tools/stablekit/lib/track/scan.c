@@ -135,6 +135,15 @@ int sk_scan_lines_overlap(const struct sk_scan_file *later,
 
 /* ---- one scan ---- */
 
+/* The raw commits the walk read are kept in blocks of this size. */
+#define SEEN_BLOCK ((size_t)1 << 20)
+
+/* A commit the walk read, kept for its message. */
+struct seen {
+	git_oid oid;
+	size_t block, at, len;
+};
+
 /* A mainline commit since the base. */
 struct mrec {
 	git_oid id;
@@ -142,7 +151,10 @@ struct mrec {
 	char *subject;
 	char *author;
 	int merge;
-	int base_parent;	/* the base is a parent: it is in mainline */
+	git_oid tree, parent;	/* its tree, its first parent */
+	int root;		/* no parent */
+	git_oid ptree;		/* the first parent's tree, when known */
+	int ptree_known;
 	struct sk_scan_msg msg;
 	long reverted_by;	/* index of the live revert, -1 */
 	long reverts;		/* index of the commit it reverts, -1 */
@@ -177,9 +189,12 @@ struct scanrun {
 	git_tree *branch_tree;
 	git_tree *dir_tree;	/* the branch's directory branch_has read last */
 	char *dir_path;
-	git_oid base;		/* the mainline walk hides it: is it an ancestor? */
-	char base_hex[GIT_OID_HEXSZ + 1];
-	int base_unverified, base_seen;
+	int base_unverified;	/* the walk hides it: is it an ancestor? */
+	int not_ancestor;	/* since is not an ancestor of the tip */
+	struct seen *seen;	/* the commits the walk read */
+	size_t nr_seen, alloc_seen;
+	struct sk_strbuf *seen_text;	/* their raw objects, in blocks */
+	size_t nr_text, alloc_text;
 	struct mrec *m;
 	size_t nr_m, alloc_m;
 	size_t *by_oid;		/* indexes of m sorted by oid */
@@ -188,6 +203,11 @@ struct scanrun {
 	int pids_done;
 	struct branch_revert *brevs;
 	size_t nr_brevs, alloc_brevs;
+	struct sk_index_upref *ups;	/* the branch's references, by sha */
+	size_t nr_ups;
+	char up_len[GIT_OID_HEXSZ + 1];	/* the lengths they are written in */
+	long long *naming;	/* the rows of its commits naming an upstream */
+	size_t nr_naming;	/* (sorted, each once) */
 	struct sk_strbuf sb;
 };
 
@@ -229,12 +249,34 @@ static void add_prereq(struct sk_scan_item *it, const char *commit,
 	p->why = sk_strbuf_detach(&sb);
 }
 
-static struct scanrun *cmp_run;
+/* A commit's id and where it is in m: sorted as they are, no lookups. */
+struct keyed {
+	git_oid id;
+	size_t i;
+};
 
-static int by_oid_cmp(const void *a, const void *b)
+/* By id: the order of their hex digits too (find_mainline's). */
+static int keyed_cmp(const void *a, const void *b)
 {
-	return strcmp(cmp_run->m[*(const size_t *)a].oid,
-		      cmp_run->m[*(const size_t *)b].oid);
+	return git_oid_cmp(&((const struct keyed *)a)->id,
+			   &((const struct keyed *)b)->id);
+}
+
+static void sort_by_oid(struct scanrun *r)
+{
+	struct keyed *k = sk_xcalloc(r->nr_m + 1, sizeof(*k));
+	size_t i;
+
+	for (i = 0; i < r->nr_m; i++) {
+		git_oid_cpy(&k[i].id, &r->m[i].id);
+		k[i].i = i;
+	}
+	if (r->nr_m > 1)
+		qsort(k, r->nr_m, sizeof(*k), keyed_cmp);
+	r->by_oid = sk_xcalloc(r->nr_m + 1, sizeof(size_t));
+	for (i = 0; i < r->nr_m; i++)
+		r->by_oid[i] = k[i].i;
+	free(k);
 }
 
 /* The mainline commit whose id starts with hex (7 to 40 digits), or -1. */
@@ -263,35 +305,18 @@ static long find_mainline(struct scanrun *r, const char *hex)
 	return hit;
 }
 
-/*
- * Mainline commit i, read through repo (one thread's own) as its raw
- * object: a git_commit would parse (and the repository cache) what the
- * scan never reads.
- */
-static int read_mainline(void *ctx, git_repository *repo, size_t i)
+/* Its message facts, subject, author and parents from its raw object. */
+static int parse_mainline(struct mrec *mr, const char *data, size_t len)
 {
-	struct scanrun *r = ctx;
-	struct mrec *mr = &r->m[i];
 	struct sk_strbuf sb = SK_STRBUF_INIT;
 	struct sk_commit_raw raw;
-	git_odb_object *obj = NULL;
-	git_odb *odb = NULL;
 	const char *msg;
-	char *text = NULL;
-	size_t k;
-	int ret = 0;
+	char *text;
+	int ret;
 
-	if (git_repository_odb(&odb, repo) || git_odb_read(&obj, odb, &mr->id)) {
-		ret = sk_error_git(SK_ERROR, mr->oid);
-		goto out;
-	}
-	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT ||
-	    sk_commit_raw_parse(&raw, git_odb_object_data(obj),
-				git_odb_object_size(obj))) {
-		ret = sk_error_set(SK_ERROR, "%s: not a well-formed commit",
-				   mr->oid);
-		goto out;
-	}
+	if (sk_commit_raw_parse(&raw, data, len))
+		return sk_error_set(SK_ERROR, "%s: not a well-formed commit",
+				    mr->oid);
 	text = sk_xstrndup(raw.message, raw.message_len);
 	/* git_commit_message(): leading newlines dropped */
 	for (msg = text; *msg == '\n'; msg++)
@@ -302,29 +327,155 @@ static int read_mainline(void *ctx, git_repository *repo, size_t i)
 				raw.name ? raw.name : "", (int)raw.email_len,
 				raw.email ? raw.email : "");
 	mr->merge = raw.nr_parents > 1;
-	for (k = 0; r->base_unverified && k < raw.nr_parents; k++)
-		mr->base_parent |= !memcmp(raw.parents +
-					   k * SK_COMMIT_RAW_PARENT_STRIDE,
-					   r->base_hex, GIT_OID_HEXSZ);
+	mr->root = !raw.nr_parents;
+	if (len < 5 + GIT_OID_HEXSZ || memcmp(data, "tree ", 5) ||
+	    git_oid_fromstrn(&mr->tree, data + 5, GIT_OID_HEXSZ) ||
+	    (raw.nr_parents &&
+	     git_oid_fromstrn(&mr->parent, raw.parents, GIT_OID_HEXSZ))) {
+		free(text);
+		return sk_error_set(SK_ERROR, "%s: not a well-formed commit",
+				    mr->oid);
+	}
 	ret = sk_scan_msg_parse(&mr->msg, msg);
-out:
 	free(text);
+	return ret;
+}
+
+/*
+ * A mainline commit the walk did not show, read through repo (one
+ * thread's own) as its raw object: a git_commit would parse (and the
+ * repository cache) what the scan never reads.
+ */
+static int read_mainline(void *ctx, git_repository *repo, size_t i)
+{
+	struct mrec **todo = ctx;
+	struct mrec *mr = todo[i];
+	git_odb_object *obj = NULL;
+	git_odb *odb = NULL;
+	int ret;
+
+	if (git_repository_odb(&odb, repo) || git_odb_read(&obj, odb, &mr->id))
+		ret = sk_error_git(SK_ERROR, mr->oid);
+	else if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT)
+		ret = sk_error_set(SK_ERROR, "%s: not a well-formed commit",
+				   mr->oid);
+	else
+		ret = parse_mainline(mr, git_odb_object_data(obj),
+				     git_odb_object_size(obj));
 	git_odb_object_free(obj);
 	git_odb_free(odb);
 	return ret;
 }
 
+/* A commit the walk reads, kept: its message is parsed from it later. */
+static void keep_read(void *ctx, const git_oid *oid, const char *raw, size_t len)
+{
+	struct scanrun *r = ctx;
+	struct sk_strbuf *b = r->nr_text ? &r->seen_text[r->nr_text - 1] : NULL;
+	struct seen *sn;
+
+	if (!b || b->len + len > SEEN_BLOCK) {
+		b = SK_ARRAY_PUSH(r->seen_text, r->nr_text, r->alloc_text);
+		sk_strbuf_init(b);
+		sk_strbuf_grow(b, len > SEEN_BLOCK ? len : SEEN_BLOCK);
+	}
+	sn = SK_ARRAY_PUSH(r->seen, r->nr_seen, r->alloc_seen);
+	git_oid_cpy(&sn->oid, oid);
+	sn->block = r->nr_text - 1;
+	sn->at = b->len;
+	sn->len = len;
+	sk_strbuf_add(b, raw, len);
+}
+
 /*
- * The range in mainline order, then each commit's message: the walk reads
- * the commits for their parents, the messages are read again spread over
- * the cores (libgit2's walk keeps no message).
+ * The commits seen, by id: an open-addressed table of indexes into seen
+ * (plus one; 0 is empty), twice their number rounded up to a power of 2.
  */
-static int walk_mainline(struct scanrun *r, const git_oid *tip,
-			 const git_oid *since)
+static size_t *seen_table(const struct scanrun *r, size_t *mask)
+{
+	size_t size = 16, i, *t;
+
+	while (size < 2 * r->nr_seen)
+		size *= 2;
+	t = sk_xcalloc(size, sizeof(*t));
+	*mask = size - 1;
+	for (i = 0; i < r->nr_seen; i++) {
+		size_t h;
+
+		memcpy(&h, r->seen[i].oid.id, sizeof(h));
+		for (h &= *mask; t[h]; h = (h + 1) & *mask)
+			;
+		t[h] = i + 1;
+	}
+	return t;
+}
+
+static const struct seen *seen_find(const struct scanrun *r, const size_t *t,
+				    size_t mask, const git_oid *oid)
+{
+	size_t h;
+
+	memcpy(&h, oid->id, sizeof(h));
+	for (h &= mask; t[h]; h = (h + 1) & mask)
+		if (git_oid_equal(&r->seen[t[h] - 1].oid, oid))
+			return &r->seen[t[h] - 1];
+	return NULL;
+}
+
+static void seen_release(struct scanrun *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_text; i++)
+		sk_strbuf_release(&r->seen_text[i]);
+	free(r->seen_text);
+	free(r->seen);
+	r->seen_text = NULL;
+	r->seen = NULL;
+	r->nr_text = r->alloc_text = r->nr_seen = r->alloc_seen = 0;
+}
+
+static void mrec_push(struct scanrun *r, const git_oid *id)
+{
+	struct mrec *mr = SK_ARRAY_PUSH(r->m, r->nr_m, r->alloc_m);
+
+	memset(mr, 0, sizeof(*mr));
+	git_oid_cpy(&mr->id, id);
+	git_oid_tostr(mr->oid, sizeof(mr->oid), id);
+	mr->reverted_by = mr->reverts = mr->item = -1;
+}
+
+/*
+ * The range in mainline order from the index's walk, which reads each
+ * commit once (libgit2's sorted walk reads and parses them, and the
+ * messages would be read again).  Sets not_ancestor, and reads nothing
+ * more, when since is not an ancestor of tip.
+ */
+static int order_from_index(struct scanrun *r, const git_oid *tip,
+			    const git_oid *since)
+{
+	git_oid *order = NULL;
+	size_t nr = 0, i;
+	int ret = sk_index_walk_commits(&order, &nr, r->idx, r->repo, tip,
+					since, keep_read, r);
+
+	if (ret == SK_EINVALID) {
+		sk_error_clear();
+		r->not_ancestor = 1;
+		return 0;
+	}
+	for (i = 0; !ret && i < nr; i++)
+		mrec_push(r, &order[i]);
+	free(order);
+	return ret;
+}
+
+/* The same from libgit2's walk, when since is not an ancestor (--since). */
+static int order_from_revwalk(struct scanrun *r, const git_oid *tip,
+			      const git_oid *since)
 {
 	git_revwalk *w = NULL;
 	git_oid id;
-	size_t i;
 	int ret = 0, err;
 
 	if (git_revwalk_new(&w, r->repo) ||
@@ -333,34 +484,98 @@ static int walk_mainline(struct scanrun *r, const git_oid *tip,
 		ret = sk_error_git(SK_ERROR, "mainline walk");
 		goto out;
 	}
-	while (!(err = git_revwalk_next(&id, w))) {
-		struct mrec *mr = SK_ARRAY_PUSH(r->m, r->nr_m, r->alloc_m);
-
-		memset(mr, 0, sizeof(*mr));
-		git_oid_cpy(&mr->id, &id);
-		git_oid_tostr(mr->oid, sizeof(mr->oid), &id);
-		mr->reverted_by = mr->reverts = mr->item = -1;
-	}
-	if (err != GIT_ITEROVER) {
+	while (!(err = git_revwalk_next(&id, w)))
+		mrec_push(r, &id);
+	if (err != GIT_ITEROVER)
 		ret = sk_error_git(SK_ERROR, "mainline walk");
-		goto out;
-	}
-	ret = sk_parallel_repo_for(r->repo, r->nr_m, 0, read_mainline, r);
-	for (i = 0; !ret && i < r->nr_m; i++)
-		r->base_seen |= r->m[i].base_parent;
 out:
 	git_revwalk_free(w);
-	r->s->walked = r->nr_m;
-	if (!ret) {
-		r->by_oid = sk_xcalloc(r->nr_m ? r->nr_m : 1, sizeof(size_t));
-		for (i = 0; i < r->nr_m; i++)
-			r->by_oid[i] = i;
-		cmp_run = r;
-		if (r->nr_m > 1)
-			qsort(r->by_oid, r->nr_m, sizeof(size_t), by_oid_cmp);
-		cmp_run = NULL;
-	}
 	return ret;
+}
+
+struct parse_job {
+	struct scanrun *r;
+	const struct seen **raw;	/* each mrec's, or NULL */
+};
+
+static int parse_one(void *ctx, size_t i)
+{
+	struct parse_job *j = ctx;
+	const struct seen *sn = j->raw[i];
+
+	if (!sn)
+		return 0;
+	return parse_mainline(&j->r->m[i], j->r->seen_text[sn->block].buf +
+			      sn->at, sn->len);
+}
+
+/*
+ * Each commit's message: parsed from what the walk read, over the cores;
+ * the rest (all of them after libgit2's walk) read again, over the cores.
+ */
+static int read_messages(struct scanrun *r)
+{
+	struct parse_job j = { r, sk_xcalloc(r->nr_m + 1, sizeof(*j.raw)) };
+	struct mrec **todo = NULL;
+	size_t nr_todo = 0, alloc_todo = 0, i, mask;
+	size_t *table = seen_table(r, &mask);
+	int ret;
+
+	for (i = 0; i < r->nr_m; i++) {
+		j.raw[i] = seen_find(r, table, mask, &r->m[i].id);
+		if (!j.raw[i])
+			*SK_ARRAY_PUSH(todo, nr_todo, alloc_todo) = &r->m[i];
+	}
+	free(table);
+	ret = sk_parallel_for(r->nr_m, 0, parse_one, &j);
+	if (!ret)
+		ret = sk_parallel_repo_for(r->repo, nr_todo, 0, read_mainline,
+					   todo);
+	free(j.raw);
+	free(todo);
+	return ret;
+}
+
+/*
+ * The range in mainline order, then each commit's message.  A base that
+ * is not an ancestor of the tip leaves the range empty, for the caller
+ * to start from the merge-base instead.
+ */
+static int walk_mainline(struct scanrun *r, const git_oid *tip,
+			 const git_oid *since)
+{
+	int ret;
+
+	r->not_ancestor = 0;
+	ret = order_from_index(r, tip, since);
+	if (!ret && r->not_ancestor && !r->base_unverified)
+		ret = order_from_revwalk(r, tip, since);
+	if (!ret && !(r->not_ancestor && r->base_unverified))
+		ret = read_messages(r);
+	seen_release(r);
+	r->s->walked = r->nr_m;
+	if (!ret)
+		sort_by_oid(r);
+	return ret;
+}
+
+/* The mainline commit with this id, or -1. */
+static long find_mainline_id(struct scanrun *r, const git_oid *id)
+{
+	size_t lo = 0, hi = r->nr_m;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = git_oid_cmp(&r->m[r->by_oid[mid]].id, id);
+
+		if (!c)
+			return (long)r->by_oid[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 /* Reverts (a revert of a revert lands it again) and Fixes: within mainline. */
@@ -445,18 +660,92 @@ static int pid_cmp(const void *a, const void *b)
  * A backport that names its upstream commit ("commit X upstream.", -x) is
  * found by that reference: its patch-id, which costs a diff, is not needed.
  */
-static int names_upstream(const git_commit *c)
+static int id_cmp(const void *a, const void *b)
 {
-	struct sk_commit_facts f = { 0 };
-	const char *msg = git_commit_message(c);
-	size_t i;
-	int yes = 0;
+	long long x = *(const long long *)a, y = *(const long long *)b;
 
-	if (!sk_commit_facts_parse(&f, msg ? msg : ""))
-		for (i = 0; i < f.nr_uprefs; i++)
-			yes |= SK_UPREF_IS_COPY(f.uprefs[i].kind);
-	sk_commit_facts_release(&f);
-	return yes;
+	return x < y ? -1 : x > y;
+}
+
+static int upref_cmp(const void *a, const void *b)
+{
+	const struct sk_index_upref *x = a, *y = b;
+	int c = strcmp(x->upstream, y->upstream);
+
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * The branch's upstream references, read once and sorted by the sha they
+ * name (a query per candidate costs more than the whole table), and the
+ * commits that name an upstream commit (a copy, not a revert).
+ */
+static int branch_uprefs(struct scanrun *r)
+{
+	size_t i, alloc = 0;
+	int ret = sk_index_range_uprefs(&r->ups, &r->nr_ups, r->idx, r->range);
+
+	for (i = 0; !ret && i < r->nr_ups; i++) {
+		size_t len = strlen(r->ups[i].upstream);
+
+		if (len <= GIT_OID_HEXSZ)
+			r->up_len[len] = 1;
+		if (SK_UPREF_IS_COPY(r->ups[i].kind))
+			*SK_ARRAY_PUSH(r->naming, r->nr_naming, alloc) =
+				r->ups[i].id;
+	}
+	if (r->nr_ups > 1)
+		qsort(r->ups, r->nr_ups, sizeof(*r->ups), upref_cmp);
+	if (r->nr_naming > 1)
+		qsort(r->naming, r->nr_naming, sizeof(*r->naming), id_cmp);
+	/* each once */
+	for (i = 0, alloc = 0; i < r->nr_naming; i++)
+		if (!alloc || r->naming[alloc - 1] != r->naming[i])
+			r->naming[alloc++] = r->naming[i];
+	r->nr_naming = alloc;
+	return ret;
+}
+
+static int pos_cmp(const void *a, const void *b)
+{
+	const struct sk_index_upref *x = *(const struct sk_index_upref *const *)a;
+	const struct sk_index_upref *y = *(const struct sk_index_upref *const *)b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * The branch's references to oid (written whole or abbreviated to 12 or
+ * more digits), oldest first, into *out (the caller frees it).
+ */
+static size_t refs_to(const struct sk_index_upref ***out, struct scanrun *r,
+		      const char *oid)
+{
+	const struct sk_index_upref **v = NULL;
+	size_t nr = 0, alloc = 0, len;
+
+	for (len = 12; len <= GIT_OID_HEXSZ; len++) {
+		size_t lo = 0, hi = r->nr_ups;
+
+		if (!r->up_len[len])
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strncmp(r->ups[mid].upstream, oid, len);
+
+			if (c < 0 || (!c && r->ups[mid].upstream[len]))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < r->nr_ups && strlen(r->ups[lo].upstream) == len &&
+		     !strncmp(r->ups[lo].upstream, oid, len); lo++)
+			*SK_ARRAY_PUSH(v, nr, alloc) = &r->ups[lo];
+	}
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), pos_cmp);
+	*out = v;
+	return nr;
 }
 
 /*
@@ -472,7 +761,9 @@ static int branch_patchids(struct scanrun *r)
 	if (r->pids_done)
 		return 0;
 	r->pids_done = 1;
-	ret = sk_index_range_commits(&l, r->idx, r->range, 0);
+	/* the commits that name their upstream commit are not read at all */
+	ret = sk_index_range_commits_but(&l, r->idx, r->range, r->naming,
+					 r->nr_naming);
 	for (i = 0; !ret && i < l.nr; i++) {
 		git_commit *c = NULL;
 		git_oid id;
@@ -484,7 +775,7 @@ static int branch_patchids(struct scanrun *r)
 			ret = sk_error_git(SK_ERROR, l.items[i].oid);
 			break;
 		}
-		if (git_commit_parentcount(c) > 1 || names_upstream(c)) {
+		if (git_commit_parentcount(c) > 1) {
 			git_commit_free(c);
 			continue;
 		}
@@ -577,8 +868,8 @@ struct presence {
 static int on_branch(struct presence *p, struct scanrun *r, const char *oid,
 		     const char *pid, struct mrec *mr)
 {
-	struct sk_index_list l = { 0 };
-	size_t i;
+	const struct sk_index_upref **refs = NULL;
+	size_t i, nr;
 	int found = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -590,26 +881,24 @@ static int on_branch(struct presence *p, struct scanrun *r, const char *oid,
 		return 1;
 	}
 	sk_error_clear();
-	if (!sk_index_by_upstream(&l, r->idx, r->range, oid))
-		for (i = 0; i < l.nr; i++) {
-			const char *rev;
+	nr = refs_to(&refs, r, oid);
+	for (i = 0; i < nr; i++) {
+		const char *rev;
 
-			if (!SK_UPREF_IS_COPY(l.items[i].kind))
-				continue;
-			rev = branch_reverted(r, l.items[i].oid);
-			if (found == 1 && rev)
-				continue;
-			upref_text(&r->sb, l.items[i].kind, oid);
-			free(p->ev);
-			memcpy(p->as, l.items[i].oid, sizeof(p->as));
-			snprintf(p->reverted, sizeof(p->reverted), "%s",
-				 rev ? rev : "");
-			p->ev = sk_xstrfmt("%.12s carries \"%s\"", p->as,
-					   r->sb.buf);
-			found = rev ? 2 : 1;
-		}
-	sk_index_list_release(&l);
-	sk_error_clear();
+		if (!SK_UPREF_IS_COPY(refs[i]->kind))
+			continue;
+		rev = branch_reverted(r, refs[i]->oid);
+		if (found == 1 && rev)
+			continue;
+		upref_text(&r->sb, refs[i]->kind, oid);
+		free(p->ev);
+		memcpy(p->as, refs[i]->oid, sizeof(p->as));
+		snprintf(p->reverted, sizeof(p->reverted), "%s",
+			 rev ? rev : "");
+		p->ev = sk_xstrfmt("%.12s carries \"%s\"", p->as, r->sb.buf);
+		found = rev ? 2 : 1;
+	}
+	free(refs);
 	if (found == 1)
 		return 1;
 	/*
@@ -1064,24 +1353,29 @@ static void files_release(struct sk_scan_file *files, size_t nr)
  * libgit2's diff of the trees would.  1 when a file was added and another
  * deleted: renames are for libgit2's diff to find.
  */
-static int read_hunks(git_repository *repo, git_commit *c, struct files_acc *a)
+static int read_hunks(git_repository *repo, const struct mrec *mr,
+		      struct files_acc *a)
 {
 	struct sk_tree_changes ch = { 0 };
-	git_tree *tree = NULL, *ptree = NULL;
 	git_commit *parent = NULL;
+	git_oid ptree;
 	git_diff_options o;
 	size_t i;
 	int ret = 0, added = 0, deleted = 0;
 
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags = GIT_DIFF_INDENT_HEURISTIC;
-	if (git_commit_tree(&tree, c) ||
-	    (git_commit_parentcount(c) &&
-	     (git_commit_parent(&parent, c, 0) ||
-	      git_commit_tree(&ptree, parent))))
-		ret = sk_error_git(SK_ERROR, "the commit's trees");
+	/* the parent's tree from its message's read, or from the parent */
+	if (mr->ptree_known)
+		git_oid_cpy(&ptree, &mr->ptree);
+	else if (!mr->root && git_commit_lookup(&parent, repo, &mr->parent))
+		ret = sk_error_git(SK_ERROR, "the commit's parent");
+	else if (parent)
+		git_oid_cpy(&ptree, git_commit_tree_id(parent));
+	git_commit_free(parent);
 	if (!ret)
-		ret = sk_tree_changes(&ch, repo, ptree, tree, 0);
+		ret = sk_tree_changes_by_id(&ch, repo, mr->root ? NULL : &ptree,
+					    &mr->tree, 0);
 	for (i = 0; !ret && i < ch.nr; i++) {
 		added |= !ch.items[i].old_mode;
 		deleted |= !ch.items[i].new_mode;
@@ -1116,9 +1410,6 @@ static int read_hunks(git_repository *repo, git_commit *c, struct files_acc *a)
 		git_blob_free(nb);
 	}
 	sk_tree_changes_release(&ch);
-	git_tree_free(ptree);
-	git_tree_free(tree);
-	git_commit_free(parent);
 	return ret;
 }
 
@@ -1132,20 +1423,19 @@ static int read_diff(git_repository *repo, struct mrec *mr, int want_pid)
 	if (mr->files_done)
 		return 0;
 	mr->files_done = 1;
-	if (git_commit_lookup(&c, repo, &mr->id))
-		return sk_error_git(SK_ERROR, mr->oid);
 	if (!want_pid) {
-		ret = read_hunks(repo, c, &a);
+		ret = read_hunks(repo, mr, &a);
 		if (ret <= 0) {
 			mr->files = a.files;
 			mr->nr_files = a.nr;
-			git_commit_free(c);
 			return ret;
 		}
 		files_release(a.files, a.nr);
 		memset(&a, 0, sizeof(a));
 		ret = 0;
 	}
+	if (git_commit_lookup(&c, repo, &mr->id))
+		return sk_error_git(SK_ERROR, mr->oid);
 	/* git show's diff: its patch-id and its lines, from one diff */
 	ret = sk_patchid_commit_diff(&diff, repo, c);
 	if (!ret && git_diff_foreach(diff, file_cb, NULL, hunk_cb, line_cb, &a))
@@ -1322,9 +1612,16 @@ static int prerequisites(struct scanrun *r)
 			item_m[r->m[i].item] = i;
 	/* one diff per new item: each its own, so spread over the cores */
 	for (a = 0; a < r->s->nr; a++)
-		if (r->s->items[a].state == SK_SCAN_NEW)
-			*SK_ARRAY_PUSH(todo, nr_todo, alloc_todo) =
-				&r->m[item_m[a]];
+		if (r->s->items[a].state == SK_SCAN_NEW) {
+			struct mrec *mr = &r->m[item_m[a]];
+			long p = mr->root ? -1 : find_mainline_id(r, &mr->parent);
+
+			if (p >= 0) {
+				git_oid_cpy(&mr->ptree, &r->m[p].tree);
+				mr->ptree_known = 1;
+			}
+			*SK_ARRAY_PUSH(todo, nr_todo, alloc_todo) = mr;
+		}
 	ret = sk_parallel_repo_for(r->repo, nr_todo, 0, read_files, todo);
 	free(todo);
 	for (a = 0; !ret && a < r->s->nr; a++) {
@@ -1526,12 +1823,10 @@ static int setup(struct scanrun *r, git_oid *tip, git_oid *since)
 	} else {
 		/*
 		 * The base, when it is in mainline: the walk that hides it
-		 * tells (a walked commit has it as a parent), not a walk of
-		 * its own first (since_from_merge_base otherwise).
+		 * tells (it checks that it reached it), not a walk of its
+		 * own first (since_from_merge_base otherwise).
 		 */
 		git_oid_cpy(since, &base);
-		git_oid_cpy(&r->base, &base);
-		git_oid_tostr(r->base_hex, sizeof(r->base_hex), &base);
 		r->base_unverified = !git_oid_equal(&base, tip);
 		r->s->since_how = sk_xstrfmt("base %s", r->br->base);
 	}
@@ -1581,13 +1876,15 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	ret = setup(&r, &tip, &since);
 	if (!ret)
 		ret = walk_mainline(&r, &tip, &since);
-	if (!ret && r.base_unverified && !r.base_seen) {
+	if (!ret && r.base_unverified && r.not_ancestor) {
 		ret = since_from_merge_base(&r, &tip, &since);
 		if (!ret)
 			ret = walk_mainline(&r, &tip, &since);
 	}
 	if (!ret)
 		ret = branch_reverts(&r);
+	if (!ret)
+		ret = branch_uprefs(&r);
 	if (!ret) {
 		link_mainline(&r);
 		for (i = 0; i < r.nr_m; i++)
@@ -1610,6 +1907,8 @@ int sk_scan_run(struct sk_scan **out, const struct sk_scan_opts *o)
 	free(r.m);
 	free(r.pids);
 	free(r.brevs);
+	free(r.ups);
+	free(r.naming);
 	sk_strbuf_release(&r.sb);
 	git_tree_free(r.branch_tree);
 	git_tree_free(r.dir_tree);
