@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -183,6 +184,32 @@ static void test_kconfig_unbalanced_blocks(void **state)
 	sk_kconfig_free(k);
 }
 
+/* Hostile nesting: bounded, no deep recursion, nothing required of it. */
+static void test_kconfig_deep_parentheses(void **state)
+{
+	struct sk_kconfig *k = sk_kconfig_new();
+	size_t n = 50000, len, i;
+	char *text = malloc(2 * n + 64);
+	char *const *d;
+	size_t nr;
+
+	(void)state;
+	assert_non_null(text);
+	len = (size_t)sprintf(text, "config DEEP\n\tdepends on SMP && ");
+	for (i = 0; i < n; i++)
+		text[len++] = '(';
+	text[len++] = 'X';
+	for (i = 0; i < n; i++)
+		text[len++] = ')';
+	text[len++] = '\n';
+	sk_kconfig_parse(k, text, len);
+	d = sk_kconfig_depends(k, "DEEP", &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(d[0], "SMP");
+	free(text);
+	sk_kconfig_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_kconfig_blocks),
 		cmocka_unit_test(test_kconfig_only_what_must_hold),
 		cmocka_unit_test(test_kconfig_unbalanced_blocks),
+		cmocka_unit_test(test_kconfig_deep_parentheses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #define BLOCK_DEPTH 32
+/* Parentheses nested deeper than this require nothing (no tree has them). */
+#define PAREN_DEPTH 16
 
 struct entry {
 	char *name;
@@ -83,8 +85,9 @@ static const char *skip_blank(const char *s, const char *end)
 	return s;
 }
 
-/* One term of an "&&" chain: "A", "A=y", "A = m", "A!=n". */
-static void term(char ***deps, size_t *nr, const char *s, const char *end)
+/* One term of an "&&" chain: "A", "A=y", "A = m", "A!=n", "(A && B)". */
+static void term(char ***deps, size_t *nr, const char *s, const char *end,
+		 int nest)
 {
 	const char *name, *q;
 
@@ -96,6 +99,8 @@ static void term(char ***deps, size_t *nr, const char *s, const char *end)
 		const char *p;
 		int depth = 0;
 
+		if (nest >= PAREN_DEPTH)
+			return;
 		for (p = s; p < end - 1; p++) {
 			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
 			if (!depth)
@@ -113,7 +118,7 @@ static void term(char ***deps, size_t *nr, const char *s, const char *end)
 				depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
 			if (p == end || (!depth && p + 1 < end && p[0] == '&' &&
 					 p[1] == '&')) {
-				term(deps, nr, q, p);
+				term(deps, nr, q, p, nest + 1);
 				q = p + 2;
 				p++;
 			}
@@ -166,7 +171,7 @@ static void expression(char ***deps, size_t *nr, const char *s, const char *end)
 			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
 		if (p == end || (!depth && p + 1 < end && p[0] == '&' && p[1] == '&')) {
 			if (q < p && *skip_blank(q, p) != '!')
-				term(deps, nr, q, p);
+				term(deps, nr, q, p, 0);
 			q = p + 2;
 			p++;
 		}
