@@ -2,7 +2,8 @@
  * The Kconfig reader of the compile check (a tree's Kconfig files).
  * Invariants: every dependency it records is a symbol name (capitals,
  * digits, underscores, a capital among them), and a symbol it defines is
- * found again by name.
+ * found again by name, unless its line may continue the one before
+ * (a backslash there joins them, as in the kernel's own lexer).
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -31,14 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sk_kconfig *k = sk_kconfig_new();
 	const char *p = (const char *)data, *end = p + size;
+	int continued = 0;
 
 	sk_kconfig_parse(k, p, size);
 	/* every "config NAME" the input has, looked up */
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
+		int ends_in_backslash = e > p && e[-1] == '\\';
 
-		if (e - p > 7 && !memcmp(p, "config ", 7)) {
+		if (!continued && e - p > 7 && !memcmp(p, "config ", 7)) {
 			char name[64];
 			size_t n = 0, i, nr;
 			char *const *d;
@@ -54,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (i = 0; i < nr; i++)
 				check_symbol(d[i]);
 		}
+		continued = ends_in_backslash;
 		p = nl ? nl + 1 : end;
 	}
 	sk_kconfig_free(k);

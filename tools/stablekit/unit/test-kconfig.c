@@ -184,6 +184,41 @@ static void test_kconfig_unbalanced_blocks(void **state)
 	sk_kconfig_free(k);
 }
 
+/*
+ * A backslash continues an attribute line (as the kernel's lexer does in
+ * parameters), never a line of help text: the next entry stays an entry.
+ */
+static void test_kconfig_continuation(void **state)
+{
+	static const char text[] =
+		"config A\n"
+		"\tdepends on B && \\\n"
+		"\t\t   C\n"
+		"\thelp\n"
+		"\t  Paths look like C:\\\n"
+		"config D\n"
+		"\tdepends on E\n"
+		"config F\n"
+		"\tdepends on G && \\\n"
+		"config H\n";
+	struct sk_kconfig *k = sk_kconfig_new();
+	char *const *d;
+	size_t nr;
+
+	(void)state;
+	sk_kconfig_parse(k, text, strlen(text));
+	d = sk_kconfig_depends(k, "A", &nr);
+	assert_int_equal(nr, 2);
+	assert_true(has(d, nr, "B") && has(d, nr, "C"));
+	assert_true(sk_kconfig_defines(k, "D"));
+	d = sk_kconfig_depends(k, "D", &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(d[0], "E");
+	/* "config H" continues F's depends line: a word of it, no entry */
+	assert_false(sk_kconfig_defines(k, "H"));
+	sk_kconfig_free(k);
+}
+
 /* Hostile nesting: bounded, no deep recursion, nothing required of it. */
 static void test_kconfig_deep_parentheses(void **state)
 {
@@ -217,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_kconfig_blocks),
 		cmocka_unit_test(test_kconfig_only_what_must_hold),
 		cmocka_unit_test(test_kconfig_unbalanced_blocks),
+		cmocka_unit_test(test_kconfig_continuation),
 		cmocka_unit_test(test_kconfig_deep_parentheses),
 	};
 

@@ -241,20 +241,28 @@ static int indentation(const char *s, const char *end)
 	return col;
 }
 
+/* A line of help text is taken whole: a backslash there continues nothing. */
+static int help_text(struct parser *ps, const char *s, const char *end)
+{
+	if (!ps->help)
+		return 0;
+	if (skip_blank(s, end) == end)
+		return 1;
+	if (ps->help_indent < 0)
+		ps->help_indent = indentation(s, end);
+	if (indentation(s, end) >= ps->help_indent && ps->help_indent > 0)
+		return 1;
+	ps->help = 0;
+	return 0;
+}
+
 static void line(struct parser *ps, const char *s, const char *end)
 {
 	const char *t = skip_blank(s, end), *hash;
 	struct block *b;
 
-	if (ps->help) {
-		if (t == end)
-			return;
-		if (ps->help_indent < 0)
-			ps->help_indent = indentation(s, end);
-		if (indentation(s, end) >= ps->help_indent && ps->help_indent > 0)
-			return;
-		ps->help = 0;
-	}
+	if (t == end)
+		return;
 	hash = memchr(t, '#', (size_t)(end - t));
 	if (hash && !memchr(t, '"', (size_t)(hash - t)))
 		end = hash;
@@ -314,6 +322,10 @@ void sk_kconfig_parse(struct sk_kconfig *k, const char *text, size_t len)
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end;
 
+		if (!joined.len && help_text(&ps, s, e)) {
+			s = nl ? nl + 1 : end;
+			continue;
+		}
 		/* "depends on A && \" continued on the next line */
 		if (e > s && e[-1] == '\\') {
 			sk_strbuf_add(&joined, s, (size_t)(e - s - 1));
