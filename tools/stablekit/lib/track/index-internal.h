@@ -234,6 +234,8 @@ void sk_index__packs_close(struct sk_packs *ps);
 void sk_index__packs_prefetch(const struct sk_packs *ps, const git_oid *oid);
 /* A cold walk: the largest pack's commits inflated ahead on a thread. */
 void sk_index__packs_read_ahead(struct sk_packs *ps);
+/* The walk is over: the read-ahead stops taking a core from the store. */
+void sk_index__packs_stop_ahead(struct sk_packs *ps);
 /* 1: *data, *len (until the next call); 0: ask git_odb_read. */
 int sk_index__packs_read_commit(const char **data, size_t *len,
 				struct sk_packs *ps, const git_oid *oid);

@@ -354,9 +354,9 @@ void sk_index__packs_read_ahead(struct sk_packs *ps)
 	}
 }
 
-static void ahead_stop(struct sk_packs *ps)
+void sk_index__packs_stop_ahead(struct sk_packs *ps)
 {
-	struct ahead *a = ps->ahead;
+	struct ahead *a = ps ? ps->ahead : NULL;
 
 	if (!a)
 		return;
@@ -442,7 +442,7 @@ void sk_index__packs_close(struct sk_packs *ps)
 
 	if (!ps)
 		return;
-	ahead_stop(ps);
+	sk_index__packs_stop_ahead(ps);
 	for (i = 0; i < ps->nr; i++) {
 		munmap((void *)ps->p[i].idx, ps->p[i].idx_size);
 		munmap((void *)ps->p[i].pack, ps->p[i].pack_size);

@@ -532,6 +532,7 @@ static int walk_range(struct sk_index *idx, git_repository *repo,
 	}
 	if (!ret)
 		ret = walk(&order, &nr, idx, tip, base, old_tip, &added);
+	sk_index__packs_stop_ahead(idx->g.packs);
 	ret2 = sk_index__store_stop(idx);
 	if (!ret)
 		ret = ret2;
