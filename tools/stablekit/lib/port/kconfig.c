@@ -323,11 +323,9 @@ void sk_kconfig_parse(struct sk_kconfig *k, const char *text, size_t len)
 		const char *e = nl ? nl : end;
 
 		if (!joined.len && help_text(&ps, s, e)) {
-			s = nl ? nl + 1 : end;
-			continue;
-		}
-		/* "depends on A && \" continued on the next line */
-		if (e > s && e[-1] == '\\') {
+			/* nothing of it is an attribute */
+		} else if (e > s && e[-1] == '\\') {
+			/* "depends on A && \" continued on the next line */
 			sk_strbuf_add(&joined, s, (size_t)(e - s - 1));
 			sk_strbuf_addch(&joined, ' ');
 		} else if (joined.len) {
