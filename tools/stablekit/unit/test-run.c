@@ -533,6 +533,15 @@ static void test_file_size_limit(void **state)
 	ro.max_file_bytes = 8 << 20;
 	assert_int_equal(sk_run(&res, &ro), 0);
 	assert_int_equal(res.exit_code, 0);
+	assert_int_equal(stat(out, &st), 0);
+	assert_int_equal(st.st_size, 64 * 65536);
+	sk_run_result_release(&res);
+
+	/* a tool that is not there is named, as without a limit */
+	argv[0] = "sk-no-such-tool";
+	assert_int_equal(sk_run(&res, &ro), SK_ETOOL);
+	assert_non_null(strstr(sk_error_last(),
+			       "cannot run 'sk-no-such-tool'"));
 	sk_run_result_release(&res);
 	sk_rmrf(dir);
 	free(arg);

@@ -8,7 +8,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -237,7 +236,7 @@ static int wait_child(pid_t pid, double deadline, int *status)
 }
 
 /* Spawn and register the child, or refuse when the process is stopping. */
-static int spawn(pid_t *pid, const struct sk_run_opts *o,
+static int spawn(pid_t *pid, const char *const *argv,
 		 posix_spawn_file_actions_t *fa, char **env)
 {
 	posix_spawnattr_t attr;
@@ -255,8 +254,7 @@ static int spawn(pid_t *pid, const struct sk_run_opts *o,
 		pthread_mutex_unlock(&children_lock);
 		park();
 	}
-	err = posix_spawnp(pid, o->argv[0], fa, &attr,
-			   (char *const *)o->argv, env);
+	err = posix_spawnp(pid, argv[0], fa, &attr, (char *const *)argv, env);
 	if (!err)
 		*SK_ARRAY_PUSH(children, nr_children, alloc_children) = *pid;
 	pthread_mutex_unlock(&children_lock);
@@ -277,15 +275,84 @@ static void reaped(pid_t pid)
 		park();
 }
 
+static int runnable(const char *file)
+{
+	struct stat st;
+
+	return !stat(file, &st) && S_ISREG(st.st_mode) && !access(file, X_OK);
+}
+
+/* The file posix_spawnp would run for name, or NULL (errno set). */
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char *file;
+
+	errno = ENOENT;
+	if (strchr(name, '/'))
+		return runnable(name) ? sk_xstrdup(name) : NULL;
+	for (p = path ? path : "/usr/bin:/bin"; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		file = end > p ? sk_xstrfmt("%.*s/%s", (int)(end - p), p, name)
+			       : sk_xstrfmt("./%s", name);
+		if (runnable(file))
+			return file;
+		free(file);
+		if (!*end)
+			break;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+/*
+ * The command that runs the tool: itself, or, with a file size limit,
+ * prlimit(1) (util-linux, essential on Debian), which sets the limit on
+ * itself and then executes the tool: set after the spawn, the limit came
+ * too late for a tool that wrote fast on a busy machine.
+ */
+static int command(char ***cmd, size_t *nr, const struct sk_run_opts *o)
+{
+	char *file, **v;
+	size_t n, i;
+
+	*cmd = NULL;
+	*nr = 0;
+	if (!o->max_file_bytes)
+		return 0;
+	file = find_in_path(o->argv[0]);
+	if (!file)
+		return sk_error_set(SK_ETOOL, "cannot run '%s': %s",
+				    o->argv[0], strerror(errno));
+	for (n = 1; o->argv[n]; n++)
+		;
+	v = sk_xcalloc(n + 4, sizeof(*v));
+	v[0] = sk_xstrdup("prlimit");
+	v[1] = sk_xstrfmt("--fsize=%llu", o->max_file_bytes);
+	v[2] = sk_xstrdup("--");
+	v[3] = file;
+	for (i = 1; i < n; i++)
+		v[3 + i] = sk_xstrdup(o->argv[i]);
+	*cmd = v;
+	*nr = n + 3;
+	return 0;
+}
+
 int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	posix_spawn_file_actions_t fa;
+	char **cmd;
+	size_t nr_cmd;
 	double start = sk_now(), deadline = 0;
-	char **env = build_env(o->env);
+	char **env;
 	int status = 0, err, late = 0;
 	pid_t pid;
 
+	err = command(&cmd, &nr_cmd, o);
+	if (err)
+		return err;
+	env = build_env(o->env);
 	if (o->timeout_ms)
 		deadline = start + o->timeout_ms / 1000.0;
 	if (((o->flags & SK_RUN_CAPTURE_OUT) && !o->stdout_path &&
@@ -294,12 +361,14 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 	     pipe2(errp, O_CLOEXEC))) {
 		close_pair(outp);
 		free(env);
+		sk_strvec_free_array(cmd, nr_cmd);
 		return sk_error_errno("pipe");
 	}
 	setup_actions(&fa, o, outp, errp);
-	err = spawn(&pid, o, &fa, env);
+	err = spawn(&pid, cmd ? (const char *const *)cmd : o->argv, &fa, env);
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
+	sk_strvec_free_array(cmd, nr_cmd);
 	if (outp[1] >= 0)
 		close(outp[1]);
 	if (errp[1] >= 0)
@@ -310,12 +379,6 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 		close_pair(errp);
 		return sk_error_set(SK_ETOOL, "cannot run '%s': %s",
 				    o->argv[0], strerror(err));
-	}
-	if (o->max_file_bytes) {
-		struct rlimit lim = { o->max_file_bytes, o->max_file_bytes };
-
-		/* the child has only just started: nothing big written yet */
-		prlimit(pid, RLIMIT_FSIZE, &lim, NULL);
 	}
 	if (pump(res, &outp[0], &errp[0], deadline) < 0)
 		late = 1;

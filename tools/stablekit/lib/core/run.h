@@ -26,8 +26,9 @@ struct sk_run_opts {
 	unsigned int flags;
 	/*
 	 * 0: no limit; else no file the tool writes may grow past this many
-	 * bytes (its RLIMIT_FSIZE, set as it starts): a server's endless
-	 * answer stops the tool instead of filling the disk.
+	 * bytes (its RLIMIT_FSIZE, set by prlimit(1) before the tool runs):
+	 * a server's endless answer stops the tool instead of filling the
+	 * disk.
 	 */
 	unsigned long long max_file_bytes;
 };
