@@ -59,6 +59,11 @@ struct ahead_slot {
 #define AHEAD_RING ((size_t)16 << 20)
 /* How far ahead of the read-ahead the walk waits for it (pack bytes). */
 #define AHEAD_WAIT_BYTES ((uint64_t)1 << 20)
+/*
+ * A walk that has to wait sleeps until the read-ahead is this far past
+ * what it wants: woken once for a few hundred commits, not once for each.
+ */
+#define AHEAD_WAKE_BYTES ((uint64_t)64 << 10)
 
 struct ahead {
 	pthread_t thread;
@@ -73,6 +78,9 @@ struct ahead {
 	uint64_t written;		/* the read-ahead's, in the ring */
 	_Atomic uint64_t freed;		/* the walk's: text before it is dead */
 	atomic_int blocked;		/* the ring is full of unread text */
+	_Atomic uint64_t want;		/* the walk sleeps until pos passes it */
+	pthread_mutex_t lock;
+	pthread_cond_t moved;
 	struct libdeflate_decompressor *inflater;
 	unsigned char *scratch;
 	size_t scratch_alloc;
@@ -187,6 +195,19 @@ struct sk_packs *sk_index__packs_open(git_repository *repo)
 
 /* ---- the read-ahead of a cold walk ---- */
 
+/* Wakes a walk waiting for the read-ahead, if it waits (or always). */
+static void ahead_wake(struct ahead *a, uint64_t pos, int always)
+{
+	uint64_t want = atomic_load(&a->want);
+
+	if (!want || (!always && pos <= want))
+		return;
+	pthread_mutex_lock(&a->lock);
+	atomic_store(&a->want, 0);
+	pthread_cond_signal(&a->moved);
+	pthread_mutex_unlock(&a->lock);
+}
+
 /*
  * Room for size bytes in the ring (contiguous), once the walk has passed
  * what it would overwrite; NULL when stopped.
@@ -202,7 +223,10 @@ static char *ahead_alloc(struct ahead *a, size_t size, uint64_t *at)
 	       AHEAD_RING) {
 		if (atomic_load_explicit(&a->stop, memory_order_relaxed))
 			return NULL;
-		atomic_store_explicit(&a->blocked, 1, memory_order_relaxed);
+		if (!atomic_load_explicit(&a->blocked, memory_order_relaxed)) {
+			atomic_store(&a->blocked, 1);
+			ahead_wake(a, 0, 1);
+		}
 		sched_yield();
 	}
 	atomic_store_explicit(&a->blocked, 0, memory_order_relaxed);
@@ -313,10 +337,11 @@ static void *ahead_main(void *arg)
 			ahead_publish(a, off, at, size);
 		}
 		h += used;
-		atomic_store_explicit(&a->pos, (uint64_t)(h - p->pack),
-				      memory_order_release);
+		atomic_store(&a->pos, (uint64_t)(h - p->pack));
+		ahead_wake(a, (uint64_t)(h - p->pack), 0);
 	}
-	atomic_store_explicit(&a->done, 1, memory_order_release);
+	atomic_store(&a->done, 1);
+	ahead_wake(a, 0, 1);
 	return NULL;
 }
 
@@ -343,10 +368,14 @@ void sk_index__packs_read_ahead(struct sk_packs *ps)
 	a->slots = sk_xmalloc(AHEAD_MAX_COMMITS * sizeof(*a->slots));
 	a->ring = sk_xmalloc(AHEAD_RING);
 	a->inflater = libdeflate_alloc_decompressor();
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->moved, NULL);
 	ps->ahead = a;
 	if (!a->inflater || pthread_create(&a->thread, NULL, ahead_main, ps)) {
 		if (a->inflater)
 			libdeflate_free_decompressor(a->inflater);
+		pthread_cond_destroy(&a->moved);
+		pthread_mutex_destroy(&a->lock);
 		free(a->ring);
 		free(a->slots);
 		free(a);
@@ -363,6 +392,8 @@ void sk_index__packs_stop_ahead(struct sk_packs *ps)
 	atomic_store(&a->stop, 1);
 	pthread_join(a->thread, NULL);
 	libdeflate_free_decompressor(a->inflater);
+	pthread_cond_destroy(&a->moved);
+	pthread_mutex_destroy(&a->lock);
 	free(a->ring);
 	free(a->scratch);
 	free(a->slots);
@@ -425,13 +456,21 @@ static int ahead_find(struct sk_packs *ps, uint64_t off, const char **data,
 	if (ahead_lookup(ps, off, data, len))
 		return 1;
 	for (;;) {
-		pos = atomic_load_explicit(&a->pos, memory_order_acquire);
+		pos = atomic_load(&a->pos);
 		if (pos > off || off - pos > AHEAD_WAIT_BYTES ||
-		    atomic_load_explicit(&a->done, memory_order_acquire) ||
-		    atomic_load_explicit(&a->blocked, memory_order_relaxed))
+		    atomic_load(&a->done) || atomic_load(&a->blocked))
 			break;
-		if (++spins > 64)
-			sched_yield();
+		if (++spins < 64)
+			continue;
+		/* the read-ahead checks want after each pos it stores */
+		pthread_mutex_lock(&a->lock);
+		atomic_store(&a->want, off + AHEAD_WAKE_BYTES);
+		pos = atomic_load(&a->pos);
+		if (pos <= off && !atomic_load(&a->done) &&
+		    !atomic_load(&a->blocked))
+			pthread_cond_wait(&a->moved, &a->lock);
+		atomic_store(&a->want, 0);
+		pthread_mutex_unlock(&a->lock);
 	}
 	return pos > off && ahead_lookup(ps, off, data, len);
 }
