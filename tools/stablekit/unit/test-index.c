@@ -62,6 +62,90 @@ static void test_run_sort(void **state)
 	sk_index__run_recs_release(&rs);
 }
 
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct sk_run_rec *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The records of rs sorted and deduplicated by sk_index__run_sort, as qsort
+ * and a pass over the copy give them. */
+static void check_sort(struct sk_run_recs *rs)
+{
+	size_t nr = rs->nr, i, j;
+	struct sk_run_rec *want = malloc((nr ? nr : 1) * sizeof(*want));
+
+	memcpy(want, rs->recs, nr * sizeof(*want));
+	qsort(want, nr, sizeof(*want), rec_cmp);
+	for (i = j = 0; i < nr; i++)
+		if (!j || rec_cmp(&want[j - 1], &want[i]))
+			want[j++] = want[i];
+	sk_index__run_sort(rs);
+	assert_int_equal(rs->nr, j);
+	for (i = 0; i < j; i++) {
+		assert_true(rs->recs[i].key == want[i].key);
+		assert_int_equal(rs->recs[i].id, want[i].id);
+		assert_int_equal(rs->recs[i].val, want[i].val);
+	}
+	free(want);
+	sk_index__run_recs_release(rs);
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * The shapes a cold fill sorts: hashes (spread over all 64 bits), a few
+ * keys shared by thousands (one author's commits, in id order or not),
+ * dense commit rows pushed newest first (a range's members), keys that
+ * differ only in their low bits or only in the top one, and one key.
+ */
+static void test_run_sort_shapes(void **state)
+{
+	struct sk_run_recs rs = { 0 };
+	uint64_t x = 88172645463325252ULL;
+	size_t i, n = 50000;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, next_rand(&x), i + 1, 0);
+	for (i = 0; i < 100; i++)	/* duplicates of earlier records */
+		sk_index__run_push(&rs, rs.recs[i * 7].key, rs.recs[i * 7].id,
+				   0);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, 1000 + i % 8, i + 1, 0);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, 1000 + i % 8, n - i, 0);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, n - i, n - i, i);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, next_rand(&x) % 37, i + 1, 0);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, i % 2 ? UINT64_MAX - i : i,
+				   (next_rand(&x) % n) + 1, 0);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)	/* 16 buckets of thousands, out of order */
+		sk_index__run_push(&rs, (next_rand(&x) & 0xf) << 40 |
+				   (i % 4000), (next_rand(&x) % n) + 1, 0);
+	check_sort(&rs);
+	for (i = 0; i < n; i++)
+		sk_index__run_push(&rs, 42, (next_rand(&x) % n) + 1, 0);
+	check_sort(&rs);
+}
+
 static void test_run_find_across_chunks(void **state)
 {
 	struct sk_index *idx = open_index("runs.sqlite");
@@ -750,6 +834,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_sort),
+		cmocka_unit_test(test_run_sort_shapes),
 		cmocka_unit_test(test_run_find_across_chunks),
 		cmocka_unit_test(test_runs_drop),
 		cmocka_unit_test(test_run_damaged),

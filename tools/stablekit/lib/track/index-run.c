@@ -276,63 +276,114 @@ static int cmp_rec(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-#define RADIX_BITS 16
-#define RADIX (1 << RADIX_BITS)
+#define DIGIT_BITS 16
+#define DIGITS (1 << DIGIT_BITS)
+/* Buckets up to this size are put in order by insertion. */
+#define SMALL_BUCKET 16
+
+static int in_order(const struct sk_run_rec *r, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (cmp_rec(&r[i - 1], &r[i]) > 0)
+			return 0;
+	return 1;
+}
+
+/* Records in reverse order (a range's members, oldest last) turned round. */
+static int reverse_if_descending(struct sk_run_rec *r, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (cmp_rec(&r[i - 1], &r[i]) < 0)
+			return 0;
+	for (i = 0; i < nr / 2; i++) {
+		struct sk_run_rec t = r[i];
+
+		r[i] = r[nr - 1 - i];
+		r[nr - 1 - i] = t;
+	}
+	return 1;
+}
+
+static void insertion_sort(struct sk_run_rec *r, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 1; i < nr; i++) {
+		struct sk_run_rec x = r[i];
+
+		for (j = i; j && cmp_rec(&r[j - 1], &x) > 0; j--)
+			r[j] = r[j - 1];
+		r[j] = x;
+	}
+}
+
+static size_t digit(uint64_t key, int shift)
+{
+	return (size_t)(key >> shift) & (DIGITS - 1);
+}
 
 /*
- * By key, then id: a stable radix sort on the key (records come in
- * ascending id mostly, which it keeps), passes over digits that are all
- * equal skipped, then runs of equal keys put in id order where they are
- * not in it already; duplicates dropped.
+ * One counting pass on the 16 highest bits in which the keys differ, then
+ * each bucket on its own: the keys are hashes (or commit rows, dense), so
+ * a bucket holds a few records where a full radix sort made four passes
+ * over all of them.  Returns the sorted copy; the input is left as it was.
  */
+static struct sk_run_rec *bucket_sort(const struct sk_run_rec *in, size_t nr)
+{
+	struct sk_run_rec *out = sk_xmalloc(nr * sizeof(*out));
+	size_t *start = sk_xcalloc(DIGITS + 1, sizeof(*start)), i, k, sum = 0;
+	uint64_t lo = in[0].key, hi = in[0].key;
+	int shift = 0, top;
+
+	for (i = 1; i < nr; i++) {
+		lo = in[i].key < lo ? in[i].key : lo;
+		hi = in[i].key > hi ? in[i].key : hi;
+	}
+	if (lo != hi) {
+		top = 63 - __builtin_clzll(lo ^ hi);
+		shift = top + 1 > DIGIT_BITS ? top + 1 - DIGIT_BITS : 0;
+	}
+	for (i = 0; i < nr; i++)
+		start[digit(in[i].key, shift) + 1]++;
+	for (k = 0; k <= DIGITS; k++) {
+		sum += start[k];
+		start[k] = sum;
+	}
+	for (i = 0; i < nr; i++)
+		out[start[digit(in[i].key, shift)]++] = in[i];
+	/* start[k] is now where bucket k ends */
+	for (k = 0, i = 0; k < DIGITS; i = start[k++]) {
+		size_t n = start[k] - i;
+
+		/* one key (an author's commits) comes in id order already */
+		if (n <= SMALL_BUCKET)
+			insertion_sort(out + i, n);
+		else if (!in_order(out + i, n))
+			qsort(out + i, n, sizeof(*out), cmp_rec);
+	}
+	free(start);
+	return out;
+}
+
+/* By key, then id; duplicates dropped. */
 void sk_index__run_sort(struct sk_run_recs *rs)
 {
-	struct sk_run_rec *tmp, *from = rs->recs, *to;
-	size_t *count, i, j, k, nr = rs->nr;
-	int shift;
+	size_t i, j, nr = rs->nr;
 
 	if (nr < 4096) {
 		if (nr > 1)
 			qsort(rs->recs, nr, sizeof(*rs->recs), cmp_rec);
-	} else {
-		tmp = sk_xmalloc(nr * sizeof(*tmp));
-		count = sk_xmalloc(RADIX * sizeof(*count));
-		to = tmp;
-		for (shift = 0; shift < 64; shift += RADIX_BITS) {
-			size_t sum = 0;
+	} else if (!in_order(rs->recs, nr) &&
+		   !reverse_if_descending(rs->recs, nr)) {
+		struct sk_run_rec *sorted = bucket_sort(rs->recs, nr);
 
-			memset(count, 0, RADIX * sizeof(*count));
-			for (i = 0; i < nr; i++)
-				count[from[i].key >> shift & (RADIX - 1)]++;
-			if (count[from[0].key >> shift & (RADIX - 1)] == nr)
-				continue;
-			for (k = 0; k < RADIX; k++) {
-				size_t c = count[k];
-
-				count[k] = sum;
-				sum += c;
-			}
-			for (i = 0; i < nr; i++)
-				to[count[from[i].key >> shift &
-					 (RADIX - 1)]++] = from[i];
-			to = from;
-			from = from == tmp ? rs->recs : tmp;
-		}
-		if (from != rs->recs)
-			memcpy(rs->recs, from, nr * sizeof(*from));
-		free(count);
-		free(tmp);
-		for (i = 0; i < nr; i = j) {
-			int sorted = 1;
-
-			for (j = i + 1; j < nr &&
-			     rs->recs[j].key == rs->recs[i].key; j++)
-				if (rs->recs[j - 1].id > rs->recs[j].id)
-					sorted = 0;
-			if (!sorted)
-				qsort(rs->recs + i, j - i, sizeof(*rs->recs),
-				      cmp_rec);
-		}
+		free(rs->recs);
+		rs->recs = sorted;
+		rs->alloc = nr;
 	}
 	for (i = j = 0; i < nr; i++)
 		if (!j || cmp_rec(&rs->recs[j - 1], &rs->recs[i]))

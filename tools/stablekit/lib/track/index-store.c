@@ -293,10 +293,7 @@ int sk_index__store_commit(struct sk_index *idx, struct node *n,
 	if (ret)
 		goto out;
 	n->id = sqlite3_last_insert_rowid(idx->db);
-	/* In a cold fill, the oids rows come from the graph at the end. */
-	if (!idx->bulk)
-		ret = insert_side(idx, SIDE_OIDS, (const char *)n->oid.id,
-				  n->id, 0);
+	ret = insert_side(idx, SIDE_OIDS, (const char *)n->oid.id, n->id, 0);
 	if (!ret)
 		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, n->id, 0);
 	if (!ret)
@@ -361,6 +358,9 @@ static int store_job(struct sk_index *idx, struct store *st,
 	sk_strbuf_adds(&r->email, job->text + job->email);
 	msgids_text(&r->msgids, &f);
 	ret = st->nr_rows == COMMIT_BATCH ? store_rows_flush(idx, st) : 0;
+	if (!ret)
+		ret = insert_side(idx, SIDE_OIDS, (const char *)job->oid.id,
+				  job->id, 0);
 	if (!ret)
 		ret = insert_side(idx, SIDE_SUBJECTS, idx->norm.buf, job->id, 0);
 	if (!ret)
@@ -612,39 +612,69 @@ static int side_flush(struct sk_index *idx, enum side which)
 	return ret;
 }
 
+struct sort_share {
+	struct sk_run_recs *runs[RUN_KINDS];
+	size_t nr;
+};
+
+static void *sort_share_main(void *arg)
+{
+	struct sort_share *sh = arg;
+	size_t i;
+
+	for (i = 0; i < sh->nr; i++)
+		sk_index__run_sort(sh->runs[i]);
+	return NULL;
+}
+
 /*
- * Ends a cold fill: the records kept back for the lookups by commit id
- * (from the graph), subject, author and Message-Id become sorted runs;
- * the rows of the text tables go in, in key order (appends to their
- * B-trees).
+ * The kept records sorted, every other run on a second thread: the end of
+ * a cold fill has the machine's other core to itself.
+ */
+static void sort_kept(struct sk_index *idx)
+{
+	struct sort_share mine = { .nr = 0 }, other = { .nr = 0 };
+	enum run_kind k;
+	pthread_t thread;
+	int started = 0;
+
+	for (k = RUN_OIDS; k < RUN_KINDS; k++) {
+		struct sort_share *sh = mine.nr > other.nr ? &other : &mine;
+
+		if (idx->kept[k].nr)
+			sh->runs[sh->nr++] = &idx->kept[k];
+	}
+	if (other.nr)
+		started = !pthread_create(&thread, NULL, sort_share_main,
+					  &other);
+	sort_share_main(&mine);
+	if (started)
+		pthread_join(thread, NULL);
+	else
+		sort_share_main(&other);
+}
+
+/*
+ * Ends a cold fill: the records kept back for the lookups by commit id,
+ * subject, author and Message-Id become sorted runs; the rows of the text
+ * tables go in, in key order (appends to their B-trees).
  */
 int sk_index_finish(struct sk_index *idx)
 {
-	struct graph *g = &idx->g;
 	enum side w;
-	size_t i;
 	int ret = 0;
 
 	if (!idx->bulk)
 		return 0;
 	idx->bulk = 0;
-	for (i = 0; g->slots && i <= g->mask && !ret; i++) {
-		struct node *n = g->slots[i].n;
-
-		if (n && n->id)
-			ret = sk_index__run_push(&idx->kept[RUN_OIDS],
-						 sk_index__oid_key(&n->oid),
-						 n->id, 0);
-	}
+	sort_kept(idx);
 	for (w = 0; w < SIDE_NR && !ret; w++) {
 		enum run_kind k = side_tables[w].run;
 
-		if (!k) {
+		if (!k)
 			ret = side_flush(idx, w);
-		} else if (idx->kept[k].nr) {
-			sk_index__run_sort(&idx->kept[k]);
+		else if (idx->kept[k].nr)
 			ret = sk_index__run_write(idx, k, 0, &idx->kept[k]);
-		}
 	}
 	sk_index__side_release(idx);
 	return ret;
