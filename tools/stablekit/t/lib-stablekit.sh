@@ -42,6 +42,12 @@ fi
 
 . /usr/share/sharness/sharness.sh
 
+# A make that runs the tests (make -j2 check) passes its jobserver down as
+# descriptors 3 and 4, which are the test log here: a make the tests run
+# would read its job tokens from the log and stop ("read jobs pipe: Bad
+# file descriptor").  The makes of the tests are their own.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 # Without -v, what the tests print is kept in $SK_BUILD/test-logs/<test>.log
 # and not thrown away: CI shows the lines before each failure at the end
 # of the run (ci/test-failures), so a failure in a clean checkout can be
