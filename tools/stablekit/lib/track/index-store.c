@@ -10,6 +10,7 @@
 #include "track/index-internal.h"
 #include "track/commitfacts.h"
 #include "core/error.h"
+#include "core/parallel.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -612,46 +613,28 @@ static int side_flush(struct sk_index *idx, enum side which)
 	return ret;
 }
 
-struct sort_share {
-	struct sk_run_recs *runs[RUN_KINDS];
-	size_t nr;
-};
-
-static void *sort_share_main(void *arg)
+static int sort_one(void *ctx, size_t i)
 {
-	struct sort_share *sh = arg;
-	size_t i;
+	struct sk_run_recs **runs = ctx;
 
-	for (i = 0; i < sh->nr; i++)
-		sk_index__run_sort(sh->runs[i]);
-	return NULL;
+	sk_index__run_sort(runs[i]);
+	return 0;
 }
 
 /*
- * The kept records sorted, every other run on a second thread: the end of
- * a cold fill has the machine's other core to itself.
+ * The kept records sorted, two runs at a time: the end of a cold fill has
+ * the machine's other core to itself.
  */
 static void sort_kept(struct sk_index *idx)
 {
-	struct sort_share mine = { .nr = 0 }, other = { .nr = 0 };
+	struct sk_run_recs *runs[RUN_KINDS];
 	enum run_kind k;
-	pthread_t thread;
-	int started = 0;
+	size_t nr = 0;
 
-	for (k = RUN_OIDS; k < RUN_KINDS; k++) {
-		struct sort_share *sh = mine.nr > other.nr ? &other : &mine;
-
+	for (k = RUN_OIDS; k < RUN_KINDS; k++)
 		if (idx->kept[k].nr)
-			sh->runs[sh->nr++] = &idx->kept[k];
-	}
-	if (other.nr)
-		started = !pthread_create(&thread, NULL, sort_share_main,
-					  &other);
-	sort_share_main(&mine);
-	if (started)
-		pthread_join(thread, NULL);
-	else
-		sort_share_main(&other);
+			runs[nr++] = &idx->kept[k];
+	sk_parallel_for(nr, 2, sort_one, runs);
 }
 
 /*
