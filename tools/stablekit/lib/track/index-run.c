@@ -26,9 +26,12 @@ struct run {
 	long long range;
 	size_t nr, nr_chunks;
 	uint64_t *first;	/* the first key of each chunk */
-	long long cached;	/* the chunk in cache, its seq + 1; 0: none */
-	size_t cache_nr;
-	struct sk_run_rec cache[RUN_CHUNK];
+	/*
+	 * The chunks read so far, each in its place: a status of 1,000
+	 * patches looks up the same few thousand chunks over and over.
+	 */
+	struct sk_run_rec *recs;
+	unsigned char *loaded;
 };
 
 static void put_le(unsigned char *p, uint64_t v, int bytes)
@@ -94,6 +97,8 @@ void sk_index__runs_release(struct sk_index *idx)
 
 	for (i = 0; i < idx->nr_runs; i++) {
 		free(idx->runs[i]->first);
+		free(idx->runs[i]->recs);
+		free(idx->runs[i]->loaded);
 		free(idx->runs[i]);
 	}
 	free(idx->runs);
@@ -145,24 +150,35 @@ static int runs_load(struct sk_index *idx)
 	return 0;
 }
 
-static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
+static size_t chunk_nr(const struct run *r, size_t seq)
 {
-	sqlite3_stmt *s;
-	const unsigned char *data;
-	size_t want = seq + 1 < r->nr_chunks ? RUN_CHUNK :
-		r->nr - seq * RUN_CHUNK;
+	return seq + 1 < r->nr_chunks ? RUN_CHUNK : r->nr - seq * RUN_CHUNK;
+}
 
-	if (r->cached == (long long)seq + 1)
-		return 0;
-	s = sk_index__stmt(idx, ST_RUN_CHUNK);
-	sqlite3_bind_int64(s, 1, r->id << 32 | (long long)seq);
-	if (sqlite3_step(s) != SQLITE_ROW ||
-	    (size_t)sqlite3_column_bytes(s, 0) != want * REC_SIZE)
-		return damaged(idx);
-	data = sqlite3_column_blob(s, 0);
-	recs_decode(r->cache, data, want);
-	r->cache_nr = want;
-	r->cached = (long long)seq + 1;
+/* The records of chunk seq of r, read from the index once. */
+static int chunk_load(struct sk_run_rec **out, struct sk_index *idx,
+		      struct run *r, size_t seq)
+{
+	struct sk_run_rec *recs;
+	sqlite3_stmt *s;
+	size_t want = chunk_nr(r, seq);
+
+	if (!r->recs) {
+		/* untouched until read: pages of chunks never read stay out */
+		r->recs = sk_xmalloc(r->nr * sizeof(*r->recs));
+		r->loaded = sk_xcalloc(r->nr_chunks, 1);
+	}
+	recs = r->recs + seq * RUN_CHUNK;
+	if (!r->loaded[seq]) {
+		s = sk_index__stmt(idx, ST_RUN_CHUNK);
+		sqlite3_bind_int64(s, 1, r->id << 32 | (long long)seq);
+		if (sqlite3_step(s) != SQLITE_ROW ||
+		    (size_t)sqlite3_column_bytes(s, 0) != want * REC_SIZE)
+			return damaged(idx);
+		recs_decode(recs, sqlite3_column_blob(s, 0), want);
+		r->loaded[seq] = 1;
+	}
+	*out = recs;
 	return 0;
 }
 
@@ -170,7 +186,8 @@ static int chunk_load(struct sk_index *idx, struct run *r, size_t seq)
 static int run_scan(struct sk_index *idx, struct run *r, uint64_t lo,
 		    uint64_t hi, sk_index__run_each_fn each, void *data)
 {
-	size_t a = 0, b = r->nr_chunks, seq, i;
+	struct sk_run_rec *recs = NULL;
+	size_t a = 0, b = r->nr_chunks, seq, i, n;
 	int ret;
 
 	/* the first chunk starting at lo or later; equal keys may begin in
@@ -186,23 +203,24 @@ static int run_scan(struct sk_index *idx, struct run *r, uint64_t lo,
 	for (seq = a ? a - 1 : 0; seq < r->nr_chunks; seq++) {
 		if (r->first[seq] > hi)
 			break;
-		ret = chunk_load(idx, r, seq);
+		ret = chunk_load(&recs, idx, r, seq);
 		if (ret)
 			return ret;
+		n = chunk_nr(r, seq);
 		a = 0;
-		b = r->cache_nr;
+		b = n;
 		while (a < b) {
 			size_t m = a + (b - a) / 2;
 
-			if (r->cache[m].key < lo)
+			if (recs[m].key < lo)
 				a = m + 1;
 			else
 				b = m;
 		}
-		for (i = a; i < r->cache_nr && r->cache[i].key <= hi; i++)
+		for (i = a; i < n && recs[i].key <= hi; i++)
 			;
-		each(data, r->cache + a, i - a);
-		if (i < r->cache_nr)
+		each(data, recs + a, i - a);
+		if (i < n)
 			break;
 	}
 	return 0;
