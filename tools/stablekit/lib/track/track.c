@@ -344,23 +344,54 @@ static void add_file(struct pinfo *pi, size_t *alloc, const char *f)
 
 /* ---- Fixes: resolution ---- */
 
+/*
+ * The commit a Fixes: id names and its subject.  The repository says
+ * whether the id names one object, as git would; the subject of an
+ * indexed commit comes from the index.  Reading each commit instead cost
+ * a status of 1,000 patches a tenth of its time.
+ */
+static int fix_commit(struct run *r, const char *given, char resolved[41],
+		      char **subject)
+{
+	struct sk_index_list l = { 0 };
+	git_commit *c = NULL;
+	git_odb *odb = NULL;
+	git_oid prefix, oid;
+	size_t len = strlen(given);
+	int ret = -1;
+
+	if (git_oid_fromstrn(&prefix, given, len) ||
+	    git_repository_odb(&odb, r->repo) ||
+	    git_odb_exists_prefix(&oid, odb, &prefix, len))
+		goto out;
+	git_oid_tostr(resolved, 41, &oid);
+	if (!sk_index_by_prefix(&l, r->idx, 0, resolved) && l.nr == 1) {
+		*subject = sk_xstrdup(l.items[0].subject ?
+				      l.items[0].subject : "");
+		ret = 0;
+	} else if (!git_commit_lookup(&c, r->repo, &oid)) {
+		*subject = sk_xstrdup(git_commit_summary(c));
+		ret = 0;
+	}
+out:
+	if (ret)
+		resolved[0] = '\0';
+	git_commit_free(c);
+	git_odb_free(odb);
+	sk_index_list_release(&l);
+	return ret;
+}
+
 static void resolve_fix(struct run *r, struct fix_target *fx)
 {
-	git_repository *repo = r->repo;
 	struct sk_index_list hits = { 0 };
-	git_object *obj = NULL;
-	git_oid oid;
-	size_t len = strlen(fx->given), i;
 	char *qnorm = fx->subject ? norm_dup(r, fx->subject) : NULL;
+	char *subj = NULL;
+	size_t i;
 
-	if (!git_oid_fromstrn(&oid, fx->given, len) &&
-	    !git_object_lookup_prefix(&obj, repo, &oid, len,
-				      GIT_OBJECT_COMMIT)) {
-		const char *subj = git_commit_summary((git_commit *)obj);
+	if (!fix_commit(r, fx->given, fx->resolved, &subj)) {
 		char *cnorm = norm_dup(r, subj);
 
-		git_oid_tostr(fx->resolved, sizeof(fx->resolved),
-			      git_object_id(obj));
 		if (qnorm && strcmp(qnorm, cnorm))
 			fx->how = sk_xstrfmt("Fixes: %s resolves to %.12s "
 					     "(\"%s\"), whose subject differs "
@@ -396,7 +427,7 @@ static void resolve_fix(struct run *r, struct fix_target *fx)
 			     fx->subject ? fx->subject : "");
 out:
 	sk_index_list_release(&hits);
-	git_object_free(obj);
+	free(subj);
 	free(qnorm);
 }
 
