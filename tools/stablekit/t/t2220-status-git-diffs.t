@@ -80,7 +80,7 @@ test_expect_success 'a pulled patch has the patch-id git gives its commit (renam
 
 test_expect_success 'every patch-id the index stored is the one git patch-id --stable gives' '
 	index=linux/.git/stablekit-index.sqlite &&
-	sqlite3 "$index" "SELECT lower(hex(oid)), patch_id FROM commits
+	sqlite3 "$index" "SELECT lower(hex(oid)), patch_id FROM commit_extra
 		WHERE patch_id IS NOT NULL AND patch_id != \"\"" >stored &&
 	for c in $L_RENAME $L_INDENT $B_RENAME $B_INDENT; do
 		grep "^$c|" stored || return 1

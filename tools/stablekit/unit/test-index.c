@@ -29,6 +29,20 @@ static char *path_in(const char *name)
 	return sk_xstrfmt("%s/%s", dir, name);
 }
 
+/* The first column of the first row of sql, an integer. */
+static long long sql_int(struct sk_index *idx, const char *sql)
+{
+	sqlite3_stmt *s;
+	long long v;
+
+	assert_int_equal(sqlite3_prepare_v2(idx->db, sql, -1, &s, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
 static struct sk_index *open_index(const char *name)
 {
 	struct sk_index *idx = NULL;
@@ -352,6 +366,14 @@ static void test_lookups_cold_then_warm(void **state)
 	assert_found(idx, 0, oids, 600, 0);
 	hex(h, &oids[5]);
 	assert_int_equal(sk_index_in_range(idx, range, h), 0);
+	/* the fill's commit rows are in chunks of 16 consecutive rows */
+	assert_int_equal(sql_int(idx, "SELECT count(*) FROM commits"), 0);
+	assert_int_equal(sql_int(idx, "SELECT count(*) FROM commit_chunks"),
+			 (NR - 10 + 15) / 16);
+	assert_int_equal(sql_int(idx, "SELECT sum(nr) FROM commit_chunks"),
+			 NR - 10);
+	assert_int_equal(sql_int(idx, "SELECT max(id + nr - 1)"
+				 " FROM commit_chunks"), NR - 10);
 	/* the newest of b's commits in the range, newest first */
 	assert_int_equal(sk_index_by_email_recent(&l, idx, range,
 						  "b@example.org", 3), 0);
@@ -368,6 +390,10 @@ static void test_lookups_cold_then_warm(void **state)
 					       &oids[NR + 19], &oids[9]), 0);
 	assert_int_equal(st.walked, 20);
 	assert_int_equal(st.parsed, 20);
+	/* rows of their own, numbered after the chunks' */
+	assert_int_equal(sql_int(idx, "SELECT count(*) FROM commits"), 20);
+	assert_int_equal(sql_int(idx, "SELECT min(id) FROM commits"),
+			 NR - 10 + 1);
 	assert_found(idx, range, oids, NR + 5, NR + 5 - 9);
 	assert_found(idx, range, oids, 11, 2);
 	assert_int_equal(sk_index_by_email_recent(&l, idx, range,
@@ -391,6 +417,21 @@ static void test_lookups_cold_then_warm(void **state)
 	assert_found(idx, range, oids, 500, 1);
 	hex(h, &oids[400]);
 	assert_int_equal(sk_index_in_range(idx, range, h), 0);
+
+	/* a chunk cut short is an error that says so, not a wrong row */
+	assert_int_equal(sqlite3_exec(idx->db, "UPDATE commit_chunks SET"
+				      " data = substr(data, 1, 30) WHERE"
+				      " id = 33", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sk_index__chunk_forget(idx);
+	/* the walk from the tip numbered the rows: 40 is commit 699 - 39 */
+	hex(h, &oids[NR - 1 - 39]);
+	h[12] = '\0';
+	assert_int_equal(sk_index_by_prefix(&l, idx, 0, h), SK_ERROR);
+	assert_non_null(strstr(sk_error_last(), "repo.sqlite': a chunk of "
+			       "commit rows is damaged"));
+	sk_error_clear();
+	sk_index_list_release(&l);
 	sk_index_close(idx);
 	git_repository_free(repo);
 	free(path);

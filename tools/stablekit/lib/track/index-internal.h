@@ -5,6 +5,7 @@
  * interface the rest of stablekit sees.
  *
  *   index.c        open and close, the schema, the public queries
+ *   index-commits.c  commit rows: one by one, or a cold fill's in chunks
  *   index-store.c  a commit's rows; in a cold fill, the store thread and
  *                  the lookup rows kept back, then sorted and written
  *   index-walk.c   the commit graph, the range walk, ancestry from it
@@ -26,6 +27,7 @@ enum stmt {
 	ST_FIND_ID, ST_INSERT_COMMIT, ST_GET_RANGE,
 	ST_INSERT_RANGE, ST_TOUCH_RANGE, ST_OLD_RANGES, ST_UPDATE_RANGE,
 	ST_CLEAR_RANGE, ST_INSERT_MEMBER, ST_MEMBERS, ST_COMMIT_ROW,
+	ST_COMMIT_CHUNK, ST_INSERT_CHUNK,
 	/* the ids of each lookup table's rows */
 	ST_BY_PREFIX, ST_BY_SUBJECT, ST_BY_EMAIL, ST_BY_MSGID, ST_BY_UPSTREAM,
 	ST_REVERTS,
@@ -131,6 +133,21 @@ struct graph {
 struct store;
 struct sk_commit_raw;
 
+/* A commit's row; the texts are valid until the next row is read. */
+struct sk_index_row {
+	long long id;
+	const unsigned char *oid;	/* 20 bytes */
+	const char *subject, *email, *msgids;
+};
+
+/* The chunk of commit rows last read (index-commits.c). */
+struct commit_chunk {
+	long long first;
+	size_t nr;		/* 0: none */
+	unsigned char *data;
+	size_t len, alloc;
+};
+
 struct sk_index {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_NR];
@@ -147,6 +164,7 @@ struct sk_index {
 	struct run **runs;		/* read from the file, on first use */
 	size_t nr_runs, alloc_runs;
 	int runs_loaded;
+	struct commit_chunk chunk;
 	struct members *members;	/* ranges read whole, on first use */
 	size_t nr_members, alloc_members;
 	unsigned long diffs;	/* commits diffed for files or patch-id */
@@ -175,6 +193,22 @@ void sk_index__bind_text(sqlite3_stmt *s, int i, const char *v);
 void sk_index__bind_static(sqlite3_stmt *s, int i, const char *v);
 int sk_index__step_done(struct sk_index *idx, sqlite3_stmt *s,
 			const char *what);
+/* ST_SET_PATCHID or ST_SET_FILES of the commit (row id, hex id). */
+int sk_index__set_extra(struct sk_index *idx, enum stmt which, long long id,
+			const char *hex, const char *value);
+
+/* index-commits.c: commit rows */
+/* 1 with *out, 0 if the index has no row id, or an error. */
+int sk_index__commit_row(struct sk_index_row *out, struct sk_index *idx,
+			 long long id);
+/* A row appended to a chunk being made. */
+void sk_index__chunk_add(struct sk_strbuf *chunk, const git_oid *oid,
+			 const char *subject, const char *email,
+			 const char *msgids);
+/* The chunk of nr rows from id first on. */
+int sk_index__chunk_write(struct sk_index *idx, long long first, size_t nr,
+			  const struct sk_strbuf *chunk);
+void sk_index__chunk_forget(struct sk_index *idx);
 
 /* index-arena.c */
 void *sk_index__arena_alloc(struct arena_block **arena, size_t size);

@@ -20,13 +20,13 @@ struct want {
 	struct sk_strbuf files;
 };
 
-/* 1 if the commit's column (ST_GET_PATCHID, ST_GET_FILES) is empty. */
+/* 1 if the index keeps no value (ST_GET_PATCHID, ST_GET_FILES) for it. */
 static int lacks(struct sk_index *idx, enum stmt get, long long id)
 {
 	sqlite3_stmt *s = sk_index__stmt(idx, get);
 
 	sqlite3_bind_int64(s, 1, id);
-	return sqlite3_step(s) == SQLITE_ROW &&
+	return sqlite3_step(s) != SQLITE_ROW ||
 	       sqlite3_column_type(s, 0) == SQLITE_NULL;
 }
 
@@ -73,22 +73,17 @@ static int compute(void *ctx, git_repository *repo, size_t i)
 
 static int store(struct sk_index *idx, struct want *w)
 {
-	sqlite3_stmt *s;
 	int ret = 0;
 
 	if (w->got & SK_INDEX_PATCHID) {
 		idx->diffs++;
-		s = sk_index__stmt(idx, ST_SET_PATCHID);
-		sqlite3_bind_int64(s, 1, w->id);
-		sk_index__bind_text(s, 2, w->patchid);
-		ret = sk_index__step_done(idx, s, "store patch-id");
+		ret = sk_index__set_extra(idx, ST_SET_PATCHID, w->id, w->oid,
+					  w->patchid);
 	}
 	if (!ret && (w->got & SK_INDEX_FILES)) {
 		idx->diffs++;
-		s = sk_index__stmt(idx, ST_SET_FILES);
-		sqlite3_bind_int64(s, 1, w->id);
-		sk_index__bind_text(s, 2, w->files.buf ? w->files.buf : "");
-		ret = sk_index__step_done(idx, s, "store files");
+		ret = sk_index__set_extra(idx, ST_SET_FILES, w->id, w->oid,
+					  w->files.buf ? w->files.buf : "");
 	}
 	return ret;
 }
@@ -187,6 +182,7 @@ int sk_index_set_patchids(struct sk_index *idx, const char *const *oids,
 			continue;
 		}
 		memcpy(w[n].patchid, pids[i], sizeof(w[n].patchid));
+		w[n].oid = oids[i];
 		w[n++].got = SK_INDEX_PATCHID;
 	}
 	if (!ret)

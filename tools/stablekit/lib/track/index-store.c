@@ -76,8 +76,8 @@ struct job {
 #define HANDOVER 256
 /* Batches in flight: the walk waits when the store thread is this far back. */
 #define BATCHES 16
-/* Commit rows per INSERT in a cold fill. */
-#define COMMIT_BATCH 64
+/* Commit rows per chunk in a cold fill: a chunk fits a page. */
+#define COMMIT_CHUNK 16
 
 struct batch {
 	size_t nr;
@@ -85,12 +85,6 @@ struct batch {
 	char *mem;
 	size_t len, alloc;
 	struct batch *next;	/* in the full or the free list */
-};
-
-struct commit_row {
-	long long id;
-	git_oid oid;
-	struct sk_strbuf subject, email, msgids;
 };
 
 struct store {
@@ -105,9 +99,10 @@ struct store {
 	int done;		/* no more jobs will come */
 	int ret;		/* the first error, its message in err */
 	char err[1024];
-	struct commit_row rows[COMMIT_BATCH];
-	int nr_rows;
-	sqlite3_stmt *many;
+	/* the chunk of commit rows being made: nr_rows from first_id on */
+	struct sk_strbuf chunk, msgids;
+	long long first_id;
+	size_t nr_rows;
 };
 
 /* INSERT OR IGNORE of nr rows into a lookup table. */
@@ -285,7 +280,6 @@ int sk_index__store_commit(struct sk_index *idx, struct node *n,
 	sk_commit_facts_parse(&f, idx->msg.buf);
 	msgids_text(&msgids, &f);
 	s = sk_index__stmt(idx, ST_INSERT_COMMIT);
-	sqlite3_bind_null(s, 1);
 	sqlite3_bind_blob(s, 2, n->oid.id, GIT_OID_RAWSZ, SQLITE_STATIC);
 	sk_index__bind_static(s, 3, idx->summary.buf);
 	sk_index__bind_static(s, 4, idx->email.buf);
@@ -311,30 +305,10 @@ out:
 
 static int store_rows_flush(struct sk_index *idx, struct store *st)
 {
-	sqlite3_stmt *s;
-	int i, j, ret = 0;
+	int ret = sk_index__chunk_write(idx, st->first_id, st->nr_rows,
+					&st->chunk);
 
-	for (i = 0; i < st->nr_rows && !ret; i++) {
-		struct commit_row *r = &st->rows[i];
-
-		if (st->nr_rows == COMMIT_BATCH && st->many) {
-			s = st->many;
-			j = 5 * i;
-		} else {
-			s = sk_index__stmt(idx, ST_INSERT_COMMIT);
-			j = 0;
-		}
-		sqlite3_bind_int64(s, j + 1, r->id);
-		sqlite3_bind_blob(s, j + 2, r->oid.id, GIT_OID_RAWSZ,
-				  SQLITE_STATIC);
-		sk_index__bind_static(s, j + 3, r->subject.buf);
-		sk_index__bind_static(s, j + 4, r->email.buf);
-		sk_index__bind_static(s, j + 5, r->msgids.buf);
-		if (s != st->many || i == COMMIT_BATCH - 1) {
-			ret = sk_index__step_done(idx, s, "insert commit");
-			sqlite3_reset(s);
-		}
-	}
+	sk_strbuf_reset(&st->chunk);
 	st->nr_rows = 0;
 	return ret;
 }
@@ -344,21 +318,23 @@ static int store_job(struct sk_index *idx, struct store *st,
 		     const struct job *job)
 {
 	struct sk_commit_facts f;
-	struct commit_row *r;
-	int ret;
+	int ret = 0;
 
 	sk_commit_summary(&idx->summary, job->text);
 	sk_subject_norm(&idx->norm, idx->summary.buf);
 	sk_commit_facts_parse(&f, job->text);
-	r = &st->rows[st->nr_rows++];
-	r->id = job->id;
-	git_oid_cpy(&r->oid, &job->oid);
-	sk_strbuf_reset(&r->subject);
-	sk_strbuf_adds(&r->subject, idx->summary.buf);
-	sk_strbuf_reset(&r->email);
-	sk_strbuf_adds(&r->email, job->text + job->email);
-	msgids_text(&r->msgids, &f);
-	ret = st->nr_rows == COMMIT_BATCH ? store_rows_flush(idx, st) : 0;
+	/* a chunk holds consecutive rows, as the walk gives them */
+	if (st->nr_rows && job->id != st->first_id + (long long)st->nr_rows)
+		ret = store_rows_flush(idx, st);
+	if (ret)
+		goto out;
+	if (!st->nr_rows)
+		st->first_id = job->id;
+	msgids_text(&st->msgids, &f);
+	sk_index__chunk_add(&st->chunk, &job->oid, idx->summary.buf,
+			    job->text + job->email, st->msgids.buf);
+	if (++st->nr_rows == COMMIT_CHUNK)
+		ret = store_rows_flush(idx, st);
 	if (!ret)
 		ret = insert_side(idx, SIDE_OIDS, (const char *)job->oid.id,
 				  job->id, 0);
@@ -369,6 +345,7 @@ static int store_job(struct sk_index *idx, struct store *st,
 				  job->id, 0);
 	if (!ret)
 		ret = store_facts(idx, job->id, &f);
+out:
 	sk_commit_facts_release(&f);
 	return ret;
 }
@@ -431,14 +408,8 @@ static void batches_free(struct batch *b)
 
 static void store_free(struct store *st)
 {
-	int i;
-
-	sqlite3_finalize(st->many);
-	for (i = 0; i < COMMIT_BATCH; i++) {
-		sk_strbuf_release(&st->rows[i].subject);
-		sk_strbuf_release(&st->rows[i].email);
-		sk_strbuf_release(&st->rows[i].msgids);
-	}
+	sk_strbuf_release(&st->chunk);
+	sk_strbuf_release(&st->msgids);
 	batches_free(st->full);
 	batches_free(st->free);
 	batches_free(st->out);
@@ -448,24 +419,11 @@ static void store_free(struct store *st)
 int sk_index__store_start(struct sk_index *idx)
 {
 	struct store *st = sk_xcalloc(1, sizeof(*st));
-	struct sk_strbuf sql = SK_STRBUF_INIT;
-	int i, ret = 0;
+	int ret = 0;
 
 	st->full_tail = &st->full;
-	for (i = 0; i < COMMIT_BATCH; i++) {
-		sk_strbuf_init(&st->rows[i].subject);
-		sk_strbuf_init(&st->rows[i].email);
-		sk_strbuf_init(&st->rows[i].msgids);
-	}
-	sk_strbuf_adds(&sql, "INSERT INTO commits (id, oid, subject, email,"
-		       " msgids) VALUES");
-	for (i = 0; i < COMMIT_BATCH; i++)
-		sk_strbuf_adds(&sql, i ? ", (?, ?, ?, ?, ?)" :
-			       " (?, ?, ?, ?, ?)");
-	if (sqlite3_prepare_v2(idx->db, sql.buf, -1, &st->many,
-			       NULL) != SQLITE_OK)
-		ret = sk_index__db_error(idx, "insert commits");
-	sk_strbuf_release(&sql);
+	sk_strbuf_init(&st->chunk);
+	sk_strbuf_init(&st->msgids);
 	if (!ret && (pthread_mutex_init(&st->lock, NULL) ||
 		     pthread_cond_init(&st->not_empty, NULL) ||
 		     pthread_cond_init(&st->not_full, NULL)))

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 /* 9: patch-ids as git computes them (renames, indent heuristic) */
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 
 /*
  * The schema, in one place.  Commit ids are 20-byte blobs.  Every lookup
@@ -27,12 +27,19 @@
  * members of a range walked whole, in sorted runs instead (index-run.c):
  * far cheaper than keeping B-trees up to date row by row.  A lookup reads
  * the runs and the tables; a match by hash is checked on the commit row
- * (its subject, author, Message-Ids one a line).
+ * (its subject, author, Message-Ids one a line).  A cold fill's commit
+ * rows are in chunks (index-commits.c); what is computed later for a
+ * commit (its patch-id, the paths it changes) is kept beside them.
  */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS commits ("
 	" id INTEGER PRIMARY KEY, oid BLOB NOT NULL, subject TEXT,"
-	" email TEXT, msgids TEXT, patch_id TEXT, files TEXT);"
+	" email TEXT, msgids TEXT);"
+	"CREATE TABLE IF NOT EXISTS commit_chunks ("
+	" id INTEGER PRIMARY KEY, nr INTEGER NOT NULL, data BLOB NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS commit_extra ("
+	" id INTEGER PRIMARY KEY, oid BLOB NOT NULL, patch_id TEXT,"
+	" files TEXT);"
 	"CREATE TABLE IF NOT EXISTS oids ("
 	" oid BLOB NOT NULL PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS subjects ("
@@ -73,6 +80,7 @@ static const char schema[] =
 
 static const char drop[] =
 	"DROP TABLE IF EXISTS commits; DROP TABLE IF EXISTS oids;"
+	"DROP TABLE IF EXISTS commit_chunks; DROP TABLE IF EXISTS commit_extra;"
 	"DROP TABLE IF EXISTS subjects; DROP TABLE IF EXISTS emails;"
 	"DROP TABLE IF EXISTS uprefs; DROP TABLE IF EXISTS msgids;"
 	"DROP TABLE IF EXISTS fixes; DROP TABLE IF EXISTS ranges;"
@@ -82,8 +90,11 @@ static const char drop[] =
 
 static const char *const stmt_sql[ST_NR] = {
 	[ST_FIND_ID] = "SELECT id FROM oids WHERE oid = ?1",
+	/* ids after every row's, the chunks' too */
 	[ST_INSERT_COMMIT] = "INSERT INTO commits (id, oid, subject, email,"
-		" msgids) VALUES (?1, ?2, ?3, ?4, ?5)",
+		" msgids) VALUES (max(coalesce((SELECT max(id) FROM commits),"
+		" 0), coalesce((SELECT id + nr - 1 FROM commit_chunks"
+		" ORDER BY id DESC LIMIT 1), 0)) + 1, ?2, ?3, ?4, ?5)",
 	[ST_GET_RANGE] = "SELECT id, base, tip, next_pos FROM ranges"
 		" WHERE name = ?1",
 	[ST_INSERT_RANGE] = "INSERT INTO ranges (name, used) VALUES (?1,"
@@ -102,6 +113,10 @@ static const char *const stmt_sql[ST_NR] = {
 		" WHERE range_id = ?1",
 	[ST_COMMIT_ROW] = "SELECT id, oid, subject, email, msgids"
 		" FROM commits WHERE id = ?1",
+	[ST_COMMIT_CHUNK] = "SELECT id, nr, data FROM commit_chunks"
+		" WHERE id <= ?1 ORDER BY id DESC LIMIT 1",
+	[ST_INSERT_CHUNK] = "INSERT INTO commit_chunks (id, nr, data)"
+		" VALUES (?1, ?2, ?3)",
 	/* the ids of a lookup's rows, and their kind (uprefs) */
 	[ST_BY_PREFIX] = "SELECT id, -1 FROM oids WHERE oid BETWEEN ?1 AND ?2",
 	[ST_BY_SUBJECT] = "SELECT id, -1 FROM subjects WHERE h = ?1",
@@ -111,12 +126,15 @@ static const char *const stmt_sql[ST_NR] = {
 		" WHERE upstream BETWEEN substr(?1, 1, 12) AND ?1"
 		" AND substr(?1, 1, length(upstream)) = upstream",
 	[ST_REVERTS] = "SELECT id, kind FROM uprefs WHERE kind = ?1",
-	[ST_ALL_UPREFS] = "SELECT u.upstream, u.kind, c.id, c.oid FROM uprefs u"
-		" JOIN commits c ON c.id = u.id",
-	[ST_GET_FILES] = "SELECT files FROM commits WHERE id = ?1",
-	[ST_SET_FILES] = "UPDATE commits SET files = ?2 WHERE id = ?1",
-	[ST_GET_PATCHID] = "SELECT patch_id FROM commits WHERE id = ?1",
-	[ST_SET_PATCHID] = "UPDATE commits SET patch_id = ?2 WHERE id = ?1",
+	[ST_ALL_UPREFS] = "SELECT upstream, kind, id FROM uprefs",
+	[ST_GET_FILES] = "SELECT files FROM commit_extra WHERE id = ?1",
+	[ST_SET_FILES] = "INSERT INTO commit_extra (id, oid, files)"
+		" VALUES (?1, ?3, ?2) ON CONFLICT (id) DO UPDATE"
+		" SET files = excluded.files",
+	[ST_GET_PATCHID] = "SELECT patch_id FROM commit_extra WHERE id = ?1",
+	[ST_SET_PATCHID] = "INSERT INTO commit_extra (id, oid, patch_id)"
+		" VALUES (?1, ?3, ?2) ON CONFLICT (id) DO UPDATE"
+		" SET patch_id = excluded.patch_id",
 	[ST_GET_TOUCH] = "SELECT yes FROM touches WHERE id = ?1 AND h = ?2",
 	[ST_SET_TOUCH] = "INSERT OR REPLACE INTO touches (id, h, yes)"
 		" VALUES (?1, ?2, ?3)",
@@ -175,7 +193,8 @@ static int commits_empty(struct sk_index *idx)
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(idx->db, "SELECT 1 FROM commits LIMIT 1", -1,
+	if (sqlite3_prepare_v2(idx->db, "SELECT 1 FROM commits UNION ALL"
+			       " SELECT 1 FROM commit_chunks LIMIT 1", -1,
 			       &s, NULL) != SQLITE_OK)
 		return sk_index__db_error(idx, "commits");
 	rc = sqlite3_step(s);
@@ -372,6 +391,7 @@ void sk_index_close(struct sk_index *idx)
 	sqlite3_close(idx->db);
 	sk_index__side_release(idx);
 	sk_index__runs_release(idx);
+	sk_index__chunk_forget(idx);
 	sk_index__graph_release(&idx->g);
 	sk_strbuf_release(&idx->norm);
 	sk_strbuf_release(&idx->summary);
@@ -421,6 +441,23 @@ int sk_index__step_done(struct sk_index *idx, sqlite3_stmt *s,
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return sk_index__db_error(idx, what);
 	return 0;
+}
+
+int sk_index__set_extra(struct sk_index *idx, enum stmt which, long long id,
+			const char *hex, const char *value)
+{
+	sqlite3_stmt *s;
+	git_oid oid;
+
+	/* a commit the index does not have: nothing to keep it with */
+	if (!id || git_oid_fromstr(&oid, hex))
+		return 0;
+	s = sk_index__stmt(idx, which);
+	sqlite3_bind_int64(s, 1, id);
+	sk_index__bind_text(s, 2, value);
+	sqlite3_bind_blob(s, 3, oid.id, GIT_OID_RAWSZ, SQLITE_TRANSIENT);
+	return sk_index__step_done(idx, s, which == ST_SET_PATCHID ?
+				   "store patch-id" : "store files");
 }
 
 /* ---- a lookup: candidate rows, their range, their commit rows ---- */
@@ -622,16 +659,12 @@ static char *column_dup(sqlite3_stmt *s, int i)
 	return sk_xstrdup(t ? (const char *)t : "");
 }
 
-static void column_oid(char out[GIT_OID_HEXSZ + 1], sqlite3_stmt *s, int i)
+static void row_oid(char out[GIT_OID_HEXSZ + 1], const struct sk_index_row *r)
 {
-	const void *raw = sqlite3_column_blob(s, i);
 	git_oid oid;
 
-	out[0] = '\0';
-	if (raw && sqlite3_column_bytes(s, i) == GIT_OID_RAWSZ) {
-		git_oid_fromraw(&oid, raw);
-		git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
-	}
+	git_oid_fromraw(&oid, r->oid);
+	git_oid_tostr(out, GIT_OID_HEXSZ + 1, &oid);
 }
 
 /* Is line one of the lines of text? */
@@ -650,27 +683,24 @@ static int has_line(const char *text, const char *line)
 	return 0;
 }
 
-/* Does the commit row (ST_COMMIT_ROW, stepped) pass the check on arg? */
-static int row_matches(struct sk_index *idx, sqlite3_stmt *s,
+/* Does the commit row pass the check on arg? */
+static int row_matches(struct sk_index *idx, const struct sk_index_row *r,
 		       enum check check, const char *arg)
 {
-	const char *t;
 	char hex[GIT_OID_HEXSZ + 1];
 
 	switch (check) {
 	case CHECK_NONE:
 		return 1;
 	case CHECK_SUBJECT:
-		t = (const char *)sqlite3_column_text(s, 2);
-		sk_subject_norm(&idx->norm, t ? t : "");
+		sk_subject_norm(&idx->norm, r->subject ? r->subject : "");
 		return !strcmp(idx->norm.buf, arg);
 	case CHECK_EMAIL:
-		t = (const char *)sqlite3_column_text(s, 3);
-		return t && !strcmp(t, arg);
+		return r->email && !strcmp(r->email, arg);
 	case CHECK_MSGID:
-		return has_line((const char *)sqlite3_column_text(s, 4), arg);
+		return has_line(r->msgids, arg);
 	case CHECK_PREFIX:
-		column_oid(hex, s, 1);
+		row_oid(hex, r);
 		return !strncasecmp(hex, arg, strlen(arg));
 	}
 	return 0;
@@ -688,22 +718,19 @@ static int cands_collect(struct sk_index_list *out, struct sk_index *idx,
 	int rc;
 
 	for (i = 0; i < c->nr && (!cap || added < cap); i++) {
-		sqlite3_stmt *s = sk_index__stmt(idx, ST_COMMIT_ROW);
 		struct sk_index_commit *x;
+		struct sk_index_row r;
 
-		sqlite3_bind_int64(s, 1, c->items[i].id);
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_DONE)
-			continue;
-		if (rc != SQLITE_ROW)
-			return sk_index__db_error(idx, "commit");
-		if (!row_matches(idx, s, check, arg))
+		rc = sk_index__commit_row(&r, idx, c->items[i].id);
+		if (rc < 0)
+			return rc;
+		if (!rc || !row_matches(idx, &r, check, arg))
 			continue;
 		x = SK_ARRAY_PUSH(out->items, out->nr, out->alloc);
-		x->id = sqlite3_column_int64(s, 0);
-		column_oid(x->oid, s, 1);
-		x->subject = column_dup(s, 2);
-		x->email = column_dup(s, 3);
+		x->id = r.id;
+		row_oid(x->oid, &r);
+		x->subject = sk_xstrdup(r.subject ? r.subject : "");
+		x->email = sk_xstrdup(r.email ? r.email : "");
 		x->pos = c->items[i].pos;
 		x->kind = c->items[i].kind;
 		added++;
@@ -762,15 +789,13 @@ int sk_index__find_id(long long *id, struct sk_index *idx, const git_oid *oid)
 	*id = 0;
 	ret = cands_runs(&c, idx, RUN_OIDS, key, key);
 	for (i = 0; !ret && i < c.nr && !*id; i++) {
-		s = sk_index__stmt(idx, ST_COMMIT_ROW);
-		sqlite3_bind_int64(s, 1, c.items[i].id);
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW && sqlite3_column_bytes(s, 1) ==
-		    GIT_OID_RAWSZ && !memcmp(sqlite3_column_blob(s, 1),
-					     oid->id, GIT_OID_RAWSZ))
+		struct sk_index_row r;
+
+		rc = sk_index__commit_row(&r, idx, c.items[i].id);
+		if (rc < 0)
+			ret = rc;
+		else if (rc && !memcmp(r.oid, oid->id, GIT_OID_RAWSZ))
 			*id = c.items[i].id;
-		else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			ret = sk_index__db_error(idx, "find commit");
 	}
 	free(c.items);
 	if (ret || *id)
@@ -1041,14 +1066,24 @@ int sk_index_range_uprefs(struct sk_index_upref **out, size_t *nr,
 		long long id = sqlite3_column_int64(s, 2);
 		const unsigned char *up = sqlite3_column_text(s, 0);
 		struct sk_index_upref *u;
+		struct sk_index_row r;
 
 		if (id < 0 || (size_t)id >= m->nr || !m->pos[id] || !up)
+			continue;
+		ret = sk_index__commit_row(&r, idx, id);
+		if (ret < 0) {
+			free(*out);
+			*out = NULL;
+			*nr = 0;
+			return ret;
+		}
+		if (!ret)
 			continue;
 		u = SK_ARRAY_PUSH(*out, *nr, alloc);
 		snprintf(u->upstream, sizeof(u->upstream), "%s", up);
 		u->kind = sqlite3_column_int(s, 1);
 		u->id = id;
-		column_oid(u->oid, s, 3);
+		row_oid(u->oid, &r);
 		u->pos = m->pos[id];
 	}
 	if (rc != SQLITE_DONE)
@@ -1172,10 +1207,7 @@ int sk_index_files(char ***out, size_t *nr, struct sk_index *idx,
 	ret = sk_index__files_text(&sb, repo, oid);
 	if (ret)
 		return ret;
-	s = sk_index__stmt(idx, ST_SET_FILES);
-	sqlite3_bind_int64(s, 1, id);
-	sk_index__bind_text(s, 2, sb.buf);
-	ret = sk_index__step_done(idx, s, "store files");
+	ret = sk_index__set_extra(idx, ST_SET_FILES, id, oid, sb.buf);
 	if (!ret)
 		split_files(out, nr, sb.buf);
 	sk_strbuf_release(&sb);
@@ -1331,10 +1363,7 @@ int sk_index_patchid(char out[41], struct sk_index *idx, git_repository *repo,
 	ret = sk_index__patchid_compute(out, repo, oid);
 	if (ret)
 		return ret;
-	s = sk_index__stmt(idx, ST_SET_PATCHID);
-	sqlite3_bind_int64(s, 1, id);
-	sk_index__bind_text(s, 2, out);
-	return sk_index__step_done(idx, s, "store patch-id");
+	return sk_index__set_extra(idx, ST_SET_PATCHID, id, oid, out);
 }
 
 int sk_index_is_ancestor(struct sk_index *idx, git_repository *repo,
