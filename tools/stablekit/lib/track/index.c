@@ -310,8 +310,8 @@ int sk_index_open(struct sk_index **out, const char *path)
 	if (ret)
 		goto fail;
 	if (user_version(idx) != SCHEMA_VERSION) {
-		sk_strbuf_addf(&sql, "%s PRAGMA user_version = %d;", drop,
-			       SCHEMA_VERSION);
+		sk_strbuf_addf(&sql, "BEGIN; %s PRAGMA user_version = %d;"
+			       " COMMIT;", drop, SCHEMA_VERSION);
 		ret = exec(idx, sql.buf);
 		if (ret)
 			goto fail;
@@ -322,7 +322,12 @@ int sk_index_open(struct sk_index **out, const char *path)
 		if (exec(idx, "VACUUM"))
 			sk_error_clear();
 	}
-	ret = exec(idx, schema);
+	/* one transaction: a journal written and deleted, not one a table */
+	ret = exec(idx, "BEGIN");
+	if (!ret)
+		ret = exec(idx, schema);
+	if (!ret)
+		ret = exec(idx, "COMMIT");
 	if (ret)
 		goto fail;
 	ret = commits_empty(idx);
