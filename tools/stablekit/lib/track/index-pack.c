@@ -16,7 +16,9 @@
  * finds most already inflated.  What it has not reached yet the walk
  * inflates itself, so the read-ahead only ever saves time; it stops at the
  * first tree or blob, or when the walk ends, and holds what it read in a
- * ring of fixed size that the walk frees as it goes.
+ * ring of fixed size that the walk frees as it goes.  When the walk
+ * catches up with it, it leaps ahead and leaves the commits in between to
+ * the walk: the two cores share the inflating, each its own commits.
  */
 #include "track/index-internal.h"
 #include "core/error.h"
@@ -25,7 +27,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,9 +57,27 @@ struct ahead_slot {
  * The inflated texts go round a ring this size: reused memory, where fresh
  * memory cost a page fault per 4 KiB, and the read-ahead's lead is bounded.
  */
-#define AHEAD_RING ((size_t)16 << 20)
+#define AHEAD_RING ((size_t)2 << 20)
 /* How far ahead of the read-ahead the walk waits for it (pack bytes). */
 #define AHEAD_WAIT_BYTES ((uint64_t)1 << 20)
+/*
+ * The walk goes on in pack order while each commit is at most this many
+ * pack bytes after the one before; only such a commit moves the
+ * read-ahead on (a skip, a leap, text freed in the ring).
+ */
+#define AHEAD_STEP_BYTES ((uint64_t)64 << 10)
+/*
+ * When the walk comes this close behind the read-ahead, the read-ahead
+ * leaps this far ahead and the walk inflates the commits in between
+ * itself: where the walk would wait, the two cores share the inflating,
+ * each its own commits.
+ */
+#define AHEAD_NEAR_BYTES ((uint64_t)64 << 10)
+#define AHEAD_LEAP_BYTES ((uint64_t)256 << 10)
+/* Where objects start is kept per segment of the pack this size. */
+#define AHEAD_SEG_BYTES ((uint64_t)64 << 10)
+/* The walk tells where it is when it has gone on this far. */
+#define WALK_TELL_BYTES ((uint64_t)16 << 10)
 /*
  * A walk that has to wait sleeps until the read-ahead is this far past
  * what it wants: woken once for a few hundred commits, not once for each.
@@ -67,6 +86,7 @@ struct ahead_slot {
 
 struct ahead {
 	pthread_t thread;
+	_Atomic uint64_t walk_pos;	/* where the walk reads in pack order */
 	atomic_int stop;
 	_Atomic uint64_t walk_end;	/* past the last commit the walk inflated */
 	_Atomic uint64_t pos;		/* every object before it is read */
@@ -79,11 +99,16 @@ struct ahead {
 	_Atomic uint64_t freed;		/* the walk's: text before it is dead */
 	atomic_int blocked;		/* the ring is full of unread text */
 	_Atomic uint64_t want;		/* the walk sleeps until pos passes it */
+	/* the read-ahead sleeps until freed reaches it (0: it does not) */
+	_Atomic uint64_t room_want;
 	pthread_mutex_t lock;
-	pthread_cond_t moved;
+	pthread_cond_t moved, room;
 	struct libdeflate_decompressor *inflater;
 	unsigned char *scratch;
 	size_t scratch_alloc;
+	/* the first object starting in each segment (UINT64_MAX: none) */
+	uint64_t *seg_first;
+	size_t nr_segs;
 };
 
 struct sk_packs {
@@ -93,7 +118,11 @@ struct sk_packs {
 	unsigned char *buf;
 	size_t buf_alloc;
 	struct ahead *ahead;
+	uint64_t last_off;	/* the walk's last commit in pack 0 */
+	uint64_t told;		/* the walk_pos it last told */
 };
+
+static uint64_t entry_offset(const struct pack *p, uint32_t i);
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -208,26 +237,47 @@ static void ahead_wake(struct ahead *a, uint64_t pos, int always)
 	pthread_mutex_unlock(&a->lock);
 }
 
+/* Wakes the read-ahead if it sleeps for room the walk has now freed. */
+static void ahead_room(struct ahead *a, uint64_t freed)
+{
+	uint64_t want = atomic_load(&a->room_want);
+
+	if (!want || freed < want)
+		return;
+	pthread_mutex_lock(&a->lock);
+	atomic_store(&a->room_want, 0);
+	pthread_cond_signal(&a->room);
+	pthread_mutex_unlock(&a->lock);
+}
+
 /*
  * Room for size bytes in the ring (contiguous), once the walk has passed
- * what it would overwrite; NULL when stopped.
+ * what it would overwrite; NULL when stopped.  A read-ahead a ring ahead
+ * of the walk sleeps, where it spun: the walk and the store thread are
+ * what the walk waits for then, and they can have its core.
  */
 static char *ahead_alloc(struct ahead *a, size_t size, uint64_t *at)
 {
-	uint64_t pos = a->written;
+	uint64_t pos = a->written, need;
 
 	if (pos % AHEAD_RING + size > AHEAD_RING)
 		pos += AHEAD_RING - pos % AHEAD_RING;
-	while (pos + size > atomic_load_explicit(&a->freed,
-						 memory_order_acquire) +
-	       AHEAD_RING) {
+	need = pos + size - AHEAD_RING;
+	while (pos + size > atomic_load(&a->freed) + AHEAD_RING) {
 		if (atomic_load_explicit(&a->stop, memory_order_relaxed))
 			return NULL;
 		if (!atomic_load_explicit(&a->blocked, memory_order_relaxed)) {
 			atomic_store(&a->blocked, 1);
 			ahead_wake(a, 0, 1);
 		}
-		sched_yield();
+		/* woken when a sixteenth of the ring is free again */
+		pthread_mutex_lock(&a->lock);
+		atomic_store(&a->room_want, need + AHEAD_RING / 16);
+		if (!atomic_load(&a->stop) &&
+		    pos + size > atomic_load(&a->freed) + AHEAD_RING)
+			pthread_cond_wait(&a->room, &a->lock);
+		atomic_store(&a->room_want, 0);
+		pthread_mutex_unlock(&a->lock);
 	}
 	atomic_store_explicit(&a->blocked, 0, memory_order_relaxed);
 	a->written = pos + size;
@@ -269,6 +319,35 @@ static size_t zlib_inflate(struct libdeflate_decompressor *d,
 	return 2 + used + 4;
 }
 
+/*
+ * The first object starting at off or after it, from the .idx (read once,
+ * at the first leap), or 0.
+ */
+static uint64_t ahead_boundary(struct ahead *a, const struct pack *p,
+			       uint64_t off)
+{
+	size_t k;
+	uint32_t i;
+
+	if (!a->seg_first) {
+		a->nr_segs = p->pack_size / AHEAD_SEG_BYTES + 1;
+		a->seg_first = sk_xmalloc(a->nr_segs * sizeof(*a->seg_first));
+		memset(a->seg_first, 0xff, a->nr_segs * sizeof(*a->seg_first));
+		for (i = 0; i < p->nr; i++) {
+			uint64_t o = entry_offset(p, i);
+
+			k = o / AHEAD_SEG_BYTES;
+			if (o && k < a->nr_segs && o < a->seg_first[k])
+				a->seg_first[k] = o;
+		}
+	}
+	for (k = (off + AHEAD_SEG_BYTES - 1) / AHEAD_SEG_BYTES;
+	     k < a->nr_segs; k++)
+		if (a->seg_first[k] != UINT64_MAX)
+			return a->seg_first[k];
+	return 0;
+}
+
 /* The pack's objects in order, the commits inflated, until the first tree. */
 static void *ahead_main(void *arg)
 {
@@ -288,6 +367,15 @@ static void *ahead_main(void *arg)
 
 		if (w > (uint64_t)(h - p->pack) && w < p->pack_size - 20)
 			h = p->pack + w;
+		w = atomic_load_explicit(&a->walk_pos, memory_order_relaxed);
+		off = h - p->pack;
+		if (w && w <= off && off - w < AHEAD_NEAR_BYTES) {
+			uint64_t to = ahead_boundary(a, p,
+						     off + AHEAD_LEAP_BYTES);
+
+			if (to > off && to < p->pack_size - 20)
+				h = p->pack + to;
+		}
 		type = (*h >> 4) & 7;
 		off = h - p->pack;
 		size = *h & 15;
@@ -370,11 +458,13 @@ void sk_index__packs_read_ahead(struct sk_packs *ps)
 	a->inflater = libdeflate_alloc_decompressor();
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->moved, NULL);
+	pthread_cond_init(&a->room, NULL);
 	ps->ahead = a;
 	if (!a->inflater || pthread_create(&a->thread, NULL, ahead_main, ps)) {
 		if (a->inflater)
 			libdeflate_free_decompressor(a->inflater);
 		pthread_cond_destroy(&a->moved);
+		pthread_cond_destroy(&a->room);
 		pthread_mutex_destroy(&a->lock);
 		free(a->ring);
 		free(a->slots);
@@ -389,13 +479,18 @@ void sk_index__packs_stop_ahead(struct sk_packs *ps)
 
 	if (!a)
 		return;
+	pthread_mutex_lock(&a->lock);
 	atomic_store(&a->stop, 1);
+	pthread_cond_signal(&a->room);
+	pthread_mutex_unlock(&a->lock);
 	pthread_join(a->thread, NULL);
 	libdeflate_free_decompressor(a->inflater);
 	pthread_cond_destroy(&a->moved);
+	pthread_cond_destroy(&a->room);
 	pthread_mutex_destroy(&a->lock);
 	free(a->ring);
 	free(a->scratch);
+	free(a->seg_first);
 	free(a->slots);
 	free(a);
 	ps->ahead = NULL;
@@ -404,12 +499,12 @@ void sk_index__packs_stop_ahead(struct sk_packs *ps)
 /*
  * The commit at off in pack 0 if the read-ahead has inflated it: the walk
  * goes nearly in pack order, so the slot after its last hit is tried
- * first, then a binary search.  A hit frees the ring before it (the text
- * the walk had is copied by then); a text before the last hit may be
- * overwritten already and is a miss.
+ * first, then a binary search.  A hit in pack order frees the ring
+ * before it (the text the walk had is copied by then); a text before that
+ * may be overwritten already and is a miss.
  */
-static int ahead_lookup(struct sk_packs *ps, uint64_t off, const char **data,
-			size_t *len)
+static int ahead_lookup(struct sk_packs *ps, uint64_t off, int in_order,
+			const char **data, size_t *len)
 {
 	struct ahead *a = ps->ahead;
 	size_t nr = atomic_load_explicit(&a->nr, memory_order_acquire);
@@ -435,7 +530,12 @@ found:
 	if (a->slots[i].at < atomic_load_explicit(&a->freed,
 						  memory_order_relaxed))
 		return 0;
-	atomic_store_explicit(&a->freed, a->slots[i].at, memory_order_release);
+	/* a commit out of order frees nothing: the walk comes back */
+	if (in_order) {
+		/* seq_cst, as room_want's store and freed's load there */
+		atomic_store(&a->freed, a->slots[i].at);
+		ahead_room(a, a->slots[i].at);
+	}
 	a->cursor = i + 1;
 	*data = a->ring + a->slots[i].at % AHEAD_RING;
 	*len = a->slots[i].len;
@@ -446,14 +546,14 @@ found:
  * The commit at off from the read-ahead: when it is close ahead of where
  * the read-ahead is, the walk waits for it rather than inflate it too.
  */
-static int ahead_find(struct sk_packs *ps, uint64_t off, const char **data,
-		      size_t *len)
+static int ahead_find(struct sk_packs *ps, uint64_t off, int in_order,
+		      const char **data, size_t *len)
 {
 	struct ahead *a = ps->ahead;
 	uint64_t pos;
 	unsigned int spins = 0;
 
-	if (ahead_lookup(ps, off, data, len))
+	if (ahead_lookup(ps, off, in_order, data, len))
 		return 1;
 	for (;;) {
 		pos = atomic_load(&a->pos);
@@ -472,7 +572,7 @@ static int ahead_find(struct sk_packs *ps, uint64_t off, const char **data,
 		atomic_store(&a->want, 0);
 		pthread_mutex_unlock(&a->lock);
 	}
-	return pos > off && ahead_lookup(ps, off, data, len);
+	return pos > off && ahead_lookup(ps, off, in_order, data, len);
 }
 
 void sk_index__packs_close(struct sk_packs *ps)
@@ -604,6 +704,7 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 	for (i = 0; ps && i < ps->nr; i++) {
 		const struct pack *p = &ps->p[i];
 		uint64_t off = find_offset(p, oid), size;
+		int in_order;
 		size_t used;
 		const unsigned char *h, *end = p->pack + p->pack_size - 20;
 		unsigned int shift = 4;
@@ -612,7 +713,18 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 			continue;
 		if (off < 12 || off >= (uint64_t)(end - p->pack))
 			return 0;
-		if (i == 0 && ps->ahead && ahead_find(ps, off, data, len))
+		in_order = off > ps->last_off &&
+			off - ps->last_off <= AHEAD_STEP_BYTES;
+		if (i == 0)
+			ps->last_off = off;
+		if (i == 0 && ps->ahead && in_order &&
+		    off - ps->told >= WALK_TELL_BYTES) {
+			ps->told = off;
+			atomic_store_explicit(&ps->ahead->walk_pos, off,
+					      memory_order_relaxed);
+		}
+		if (i == 0 && ps->ahead &&
+		    ahead_find(ps, off, in_order, data, len))
 			return 1;
 		h = p->pack + off;
 		if (((*h >> 4) & 7) != GIT_OBJECT_COMMIT)
@@ -628,8 +740,14 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 		if (h >= end || size > SIZE_MAX / 2 ||
 		    !(used = inflate_object(ps, h, end - h, size)))
 			return 0;
-		/* the read-ahead goes on past what the walk read itself */
-		if (i == 0 && ps->ahead)
+		/*
+		 * The read-ahead goes on past what the walk read itself, when
+		 * the walk goes on in pack order.  Not past a commit out of
+		 * that order: git writes tagged commits (a range's base) near
+		 * the front of the pack, and skipping to one left the
+		 * read-ahead past thousands of commits the walk still wanted.
+		 */
+		if (i == 0 && ps->ahead && in_order)
 			atomic_store_explicit(&ps->ahead->walk_end,
 					      (uint64_t)(h + used - p->pack),
 					      memory_order_relaxed);
