@@ -311,30 +311,24 @@ static char *find_in_path(const char *name)
  * itself and then executes the tool: set after the spawn, the limit came
  * too late for a tool that wrote fast on a busy machine.
  */
-static int command(char ***cmd, size_t *nr, const struct sk_run_opts *o)
+static int command(struct sk_argv *cmd, const struct sk_run_opts *o)
 {
-	char *file, **v;
-	size_t n, i;
+	char *file;
 
-	*cmd = NULL;
-	*nr = 0;
-	if (!o->max_file_bytes)
+	if (!o->max_file_bytes) {
+		sk_argv_pushv(cmd, o->argv);
 		return 0;
+	}
 	file = find_in_path(o->argv[0]);
 	if (!file)
 		return sk_error_set(SK_ETOOL, "cannot run '%s': %s",
 				    o->argv[0], strerror(errno));
-	for (n = 1; o->argv[n]; n++)
-		;
-	v = sk_xcalloc(n + 4, sizeof(*v));
-	v[0] = sk_xstrdup("prlimit");
-	v[1] = sk_xstrfmt("--fsize=%llu", o->max_file_bytes);
-	v[2] = sk_xstrdup("--");
-	v[3] = file;
-	for (i = 1; i < n; i++)
-		v[3 + i] = sk_xstrdup(o->argv[i]);
-	*cmd = v;
-	*nr = n + 3;
+	sk_argv_push(cmd, "prlimit");
+	sk_argv_pushf(cmd, "--fsize=%llu", o->max_file_bytes);
+	sk_argv_push(cmd, "--");
+	sk_argv_pushf(cmd, "%s", file);
+	sk_argv_pushv(cmd, o->argv + 1);
+	free(file);
 	return 0;
 }
 
@@ -342,16 +336,17 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	posix_spawn_file_actions_t fa;
-	char **cmd;
-	size_t nr_cmd;
+	struct sk_argv cmd = SK_ARGV_INIT;
 	double start = sk_now(), deadline = 0;
 	char **env;
 	int status = 0, err, late = 0;
 	pid_t pid;
 
-	err = command(&cmd, &nr_cmd, o);
-	if (err)
+	err = command(&cmd, o);
+	if (err) {
+		sk_argv_release(&cmd);
 		return err;
+	}
 	env = build_env(o->env);
 	if (o->timeout_ms)
 		deadline = start + o->timeout_ms / 1000.0;
@@ -361,14 +356,14 @@ int sk_run(struct sk_run_result *res, const struct sk_run_opts *o)
 	     pipe2(errp, O_CLOEXEC))) {
 		close_pair(outp);
 		free(env);
-		sk_strvec_free_array(cmd, nr_cmd);
+		sk_argv_release(&cmd);
 		return sk_error_errno("pipe");
 	}
 	setup_actions(&fa, o, outp, errp);
-	err = spawn(&pid, cmd ? (const char *const *)cmd : o->argv, &fa, env);
+	err = spawn(&pid, cmd.v, &fa, env);
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
-	sk_strvec_free_array(cmd, nr_cmd);
+	sk_argv_release(&cmd);
 	if (outp[1] >= 0)
 		close(outp[1]);
 	if (errp[1] >= 0)
@@ -417,21 +412,10 @@ void sk_run_result_release(struct sk_run_result *res)
 
 int sk_run_have(const char *name)
 {
-	const char *path = getenv("PATH");
-	struct sk_strbuf sb = SK_STRBUF_INIT;
-	int found = 0;
+	char *file = find_in_path(name);
+	int found = file != NULL;
 
-	while (path && *path && !found) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
-
-		sk_strbuf_reset(&sb);
-		sk_strbuf_add(&sb, path, len);
-		sk_strbuf_addf(&sb, "/%s", name);
-		found = access(sb.buf, X_OK) == 0;
-		path = colon ? colon + 1 : NULL;
-	}
-	sk_strbuf_release(&sb);
+	free(file);
 	return found;
 }
 

@@ -118,8 +118,9 @@ struct sk_packs {
 	unsigned char *buf;
 	size_t buf_alloc;
 	struct ahead *ahead;
-	uint64_t last_off;	/* the walk's last commit in pack 0 */
-	uint64_t told;		/* the walk_pos it last told */
+	/* with a read-ahead: the walk's last commit in pack 0, and the
+	 * walk_pos it last told */
+	uint64_t last_off, told;
 };
 
 static uint64_t entry_offset(const struct pack *p, uint32_t i);
@@ -704,7 +705,7 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 	for (i = 0; ps && i < ps->nr; i++) {
 		const struct pack *p = &ps->p[i];
 		uint64_t off = find_offset(p, oid), size;
-		int in_order;
+		int in_order = 0;
 		size_t used;
 		const unsigned char *h, *end = p->pack + p->pack_size - 20;
 		unsigned int shift = 4;
@@ -713,19 +714,19 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 			continue;
 		if (off < 12 || off >= (uint64_t)(end - p->pack))
 			return 0;
-		in_order = off > ps->last_off &&
-			off - ps->last_off <= AHEAD_STEP_BYTES;
-		if (i == 0)
+		if (i == 0 && ps->ahead) {
+			in_order = off > ps->last_off &&
+				off - ps->last_off <= AHEAD_STEP_BYTES;
 			ps->last_off = off;
-		if (i == 0 && ps->ahead && in_order &&
-		    off - ps->told >= WALK_TELL_BYTES) {
-			ps->told = off;
-			atomic_store_explicit(&ps->ahead->walk_pos, off,
-					      memory_order_relaxed);
+			if (in_order && off - ps->told >= WALK_TELL_BYTES) {
+				ps->told = off;
+				atomic_store_explicit(&ps->ahead->walk_pos,
+						      off,
+						      memory_order_relaxed);
+			}
+			if (ahead_find(ps, off, in_order, data, len))
+				return 1;
 		}
-		if (i == 0 && ps->ahead &&
-		    ahead_find(ps, off, in_order, data, len))
-			return 1;
 		h = p->pack + off;
 		if (((*h >> 4) & 7) != GIT_OBJECT_COMMIT)
 			return 0;	/* a delta: libgit2's */
@@ -747,7 +748,7 @@ int sk_index__packs_read_commit(const char **data, size_t *len,
 		 * the front of the pack, and skipping to one left the
 		 * read-ahead past thousands of commits the walk still wanted.
 		 */
-		if (i == 0 && ps->ahead && in_order)
+		if (in_order)
 			atomic_store_explicit(&ps->ahead->walk_end,
 					      (uint64_t)(h + used - p->pack),
 					      memory_order_relaxed);

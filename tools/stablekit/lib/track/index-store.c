@@ -424,9 +424,9 @@ int sk_index__store_start(struct sk_index *idx)
 	st->full_tail = &st->full;
 	sk_strbuf_init(&st->chunk);
 	sk_strbuf_init(&st->msgids);
-	if (!ret && (pthread_mutex_init(&st->lock, NULL) ||
-		     pthread_cond_init(&st->not_empty, NULL) ||
-		     pthread_cond_init(&st->not_full, NULL)))
+	if (pthread_mutex_init(&st->lock, NULL) ||
+	    pthread_cond_init(&st->not_empty, NULL) ||
+	    pthread_cond_init(&st->not_full, NULL))
 		ret = sk_error_set(SK_ERROR, "index: cannot start a thread");
 	idx->store = st;
 	if (!ret && pthread_create(&st->thread, NULL, store_main, idx))
